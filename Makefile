@@ -1,0 +1,36 @@
+# The project's commands. `make run` brings the whole stack up; `make test` runs every test.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+PYTHON ?= python3
+
+.PHONY: install services test run demo bench openapi clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q -U pip setuptools wheel
+	$(VENV)/bin/pip install -q -e '.[test]'
+	touch $@
+
+services:
+	bash ops/ensure-services.sh
+
+test: install services
+	$(VENV)/bin/pytest -q -p no:cacheprovider
+
+run: install services
+	bash ops/run.sh
+
+demo: install services
+	bash ops/demo.sh
+
+bench: install services
+	bash ops/bench.sh
+
+openapi: install
+	$(PY) -m service.api.openapi_export > openapi.yaml
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

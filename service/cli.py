@@ -1,0 +1,42 @@
+"""The `pontoon` command: replay, keys, audit, terminal, house-edge, strategy and the rest."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Subcommand modules under service/commands; each has add_parser(subparsers). A module that is
+# not there yet (or fails to import for a missing optional piece) simply does not show.
+SUBCOMMANDS = ("replay", "keys", "audit", "migrate", "terminal", "house_edge", "strategy", "serve_info")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pontoon", description="Pontoon back office")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        if only is not None and name != only:
+            continue
+        try:
+            module = importlib.import_module(f"service.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"service.commands.{name}":
+                continue
+            raise
+        module.add_parser(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    # Build only the named subcommand's parser: replay must not pay for importing the service.
+    first = argv[0].replace("-", "_") if argv and not argv[0].startswith("-") else None
+    parser = build_parser(first if first in SUBCOMMANDS else None)
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    return args.run(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The `pontoon` command's subcommands, one module each, imported only when called."""

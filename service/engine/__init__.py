@@ -1,0 +1,1 @@
+"""The pure game engine: no I/O, no clock, no global random. Money is integer cents."""

@@ -1,0 +1,1 @@
+"""Game families: each module holds only what its game does differently from the shared core."""

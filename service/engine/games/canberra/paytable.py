@@ -1,0 +1,119 @@
+"""The paytable: named hands and their odds, the super bonus and the pair side bet."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...cards import RANKS
+from ...odds import Odds
+
+# Hand names are a small grammar rather than a fixed list, so a new bonus line is data:
+#   N_card_21, N_plus_card_21        a winning 21 of exactly N (or at least N) cards
+#   RRR_mixed|suited|spades          exactly those ranks (e.g. 678, 777): mixed suits, one suit
+#                                    other than spades, or all spades
+_CARD_COUNT = re.compile(r"^(\d)_(plus_)?card_21$")
+_RANKS_LINE = re.compile(r"^([A2-9TJQK]{2,7})_(mixed|suited|spades)$")
+FIXED_LINES = ("pontoon", "win", "pair")
+
+
+@dataclass(frozen=True, slots=True)
+class BonusLine:
+    """A named winning 21 that pays better than even money."""
+
+    name: str
+    odds: Odds
+    min_cards: int = 0
+    max_cards: int = 99
+    ranks: tuple[str, ...] = ()
+    suits: str = ""             # "", "mixed", "suited" (one suit, not spades), "spades"
+
+    @classmethod
+    def from_name(cls, name: str, odds: Odds) -> "BonusLine":
+        match = _CARD_COUNT.match(name)
+        if match:
+            count = int(match.group(1))
+            return cls(name, odds, min_cards=count, max_cards=99 if match.group(2) else count)
+        match = _RANKS_LINE.match(name)
+        if match:
+            ranks = tuple(sorted(match.group(1), key=RANKS.index))
+            return cls(name, odds, min_cards=len(ranks), max_cards=len(ranks), ranks=ranks, suits=match.group(2))
+        raise ValueError(
+            f"unknown hand name {name!r}: use pontoon, win, pair, N_card_21, N_plus_card_21 "
+            "or ranks with _mixed, _suited or _spades (e.g. 678_suited)")
+
+    def matches(self, ranks: list[str], suits: list[str]) -> bool:
+        n = len(ranks)
+        if n < self.min_cards or n > self.max_cards:
+            return False
+        if self.ranks:
+            if tuple(sorted(ranks, key=RANKS.index)) != self.ranks:
+                return False
+            one_suit = len(set(suits)) == 1
+            if self.suits == "mixed":
+                return not one_suit
+            if self.suits == "suited":
+                return one_suit and suits[0] != "S"
+            return one_suit and suits[0] == "S"
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class SuperBonusPrize:
+    wager_below: int | None     # None: any wager not caught by an earlier prize
+    prize: int
+
+
+@dataclass(frozen=True, slots=True)
+class SuperBonus:
+    """A fixed prize for a suited three-card hand against a named upcard, plus the envy payment."""
+
+    ranks: tuple[str, ...]
+    upcard: str
+    one_suit: bool
+    prizes: tuple[SuperBonusPrize, ...]
+    envy: int
+
+    def __post_init__(self) -> None:
+        if not self.prizes:
+            raise ValueError("super_bonus.prizes needs at least one prize")
+        for prize in self.prizes:
+            if not isinstance(prize.prize, int) or prize.prize <= 0:
+                raise ValueError("super_bonus prize must be a positive amount of cents")
+            if prize.wager_below is not None and (not isinstance(prize.wager_below, int) or prize.wager_below <= 0):
+                raise ValueError("super_bonus threshold wager_below must be a positive amount of cents")
+        if self.prizes[-1].wager_below is not None:
+            raise ValueError("super_bonus.prizes: the last prize must have no wager_below, so every wager has a prize")
+        if not isinstance(self.envy, int) or self.envy < 0:
+            raise ValueError("super_bonus.envy must be zero or a positive amount of cents")
+
+    def prize_for(self, wager: int) -> int:
+        for prize in self.prizes:
+            if prize.wager_below is None or wager < prize.wager_below:
+                return prize.prize
+        raise AssertionError("validated: the last prize catches every wager")
+
+    def matches(self, ranks: list[str], suits: list[str], upcard_rank: str) -> bool:
+        if upcard_rank != self.upcard or len(ranks) != len(self.ranks):
+            return False
+        if tuple(sorted(ranks, key=RANKS.index)) != self.ranks:
+            return False
+        return not self.one_suit or len(set(suits)) == 1
+
+
+@dataclass(frozen=True, slots=True)
+class Paytable:
+    name: str
+    pontoon: Odds
+    win: Odds
+    doubled_win: Odds
+    pair: Odds | None
+    bonuses: tuple[BonusLine, ...]
+    super_bonus: SuperBonus | None
+
+    def best_bonus(self, ranks: list[str], suits: list[str]) -> BonusLine | None:
+        """The highest-paying line a winning 21 fits, if any (where two fit, the higher pays)."""
+        best = None
+        for line in self.bonuses:
+            if line.matches(ranks, suits) and (best is None or line.odds.as_float() > best.odds.as_float()):
+                best = line
+        return best

@@ -1,0 +1,687 @@
+"""One round of the house-banked game: deal, decisions with verify/can/act, dealer play."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...actions import Action, CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation
+from ...cards import TEN_VALUED, best_total, hard_total, parse_card
+from .paytable import Paytable
+from .rules import CanberraRules, Limits
+
+# Hand statuses. PLAYING hands take decisions; STOOD hands wait for the dealer; the rest are
+# decided already (PONTOON may still wait for the dealer when the rules do not pay it at once).
+PLAYING, STOOD, WON21, PONTOON, BUST, FORFEIT, SURRENDERED = (
+    "playing", "stood", "twenty-one", "pontoon", "bust", "forfeit", "surrendered")
+DEAL, PLAY, DEALER, COMPLETE = "deal", "play", "dealer", "complete"
+
+
+@dataclass(slots=True)
+class Hand:
+    index: int
+    wager: int
+    cards: list[str] = field(default_factory=list)
+    double: int = 0
+    split_aces: bool = False
+    status: str = PLAYING
+    owed: int = 0                  # cards this hand is owed right now
+    decided: bool = False          # a playing decision was taken on it
+    double_base: int | None = None # hard total before the double's card (aces count one)
+    after_double: bool = False     # the double's card is in: stand or forfeit
+
+    @property
+    def stake(self) -> int:
+        return self.wager + self.double
+
+    def total(self, aces_count_one_after_double: bool) -> tuple[int, bool]:
+        if self.double_base is not None and aces_count_one_after_double and len(self.cards) > 0 and not self.owed:
+            last_rank = parse_card(self.cards[-1])[0]
+            base = self.double_base
+            if last_rank == "A" and base + 11 <= 21:
+                return base + 11, True
+            return hard_total(self.cards), False
+        return best_total(self.cards)
+
+
+@dataclass(slots=True)
+class Seat:
+    number: int
+    wager: int
+    pair_bet: int = 0
+    insurance: int = 0
+    hands: list[Hand] = field(default_factory=list)
+    first_two: tuple[str, ...] = ()
+
+    @property
+    def split(self) -> bool:
+        return len(self.hands) > 1
+
+
+@dataclass(frozen=True, slots=True)
+class BetLine:
+    """One bet's stake and return at settlement: the unit the ledger records."""
+
+    seat: int
+    hand: int | None
+    kind: str         # main, split, double, insurance, pair, super_bonus, envy
+    stake: int
+    returned: int
+    outcome: str
+
+
+class CanberraRound:
+    """A round of house-banked Pontoon; cards come in through deal_card, decisions through act."""
+
+    def __init__(self, rules: CanberraRules, paytable: Paytable, wagers: list[dict],
+                 limits: dict[str, Limits] | None = None) -> None:
+        self.rules = rules
+        self.paytable = paytable
+        self.main_limits = (limits or {}).get("main", rules.main_limits)
+        self.pair_limits = (limits or {}).get("pair_bet", rules.pair_limits)
+        self.seats: list[Seat] = self._seats_from(wagers)
+        self.dealer: list[str] = []
+        self.phase = DEAL
+        self.log: list[CardDealt | DecisionTaken] = []
+        self.cards_out: list[str] = []
+        self.actions: list[Action] = []
+        self.any_playing_decision = False
+        self._deal_targets: list[Seat | None] = (
+            [*self.seats, None, *self.seats])  # None is the dealer's upcard
+        self._deal_pos = 0
+        self._seat_pos = 0
+        self._hand_pos = 0
+        self.bets: list[BetLine] | None = None
+
+    # ----- set-up -------------------------------------------------------------------------
+    def _seats_from(self, wagers: list[dict]) -> list[Seat]:
+        if not wagers:
+            raise RuleViolation("a round needs at least one seat with a wager")
+        seats: dict[int, Seat] = {}
+        for entry in wagers:
+            number, wager, pair = entry.get("seat"), entry.get("wager"), entry.get("pair_bet") or 0
+            if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= self.rules.max_seats:
+                raise RuleViolation(f"seat {number!r} does not exist: seats are 1 to {self.rules.max_seats}")
+            if number in seats:
+                raise RuleViolation(f"seat {number} has two wagers")
+            if not isinstance(wager, int) or isinstance(wager, bool) or not self.main_limits.contains(wager):
+                raise RuleViolation(f"seat {number}: wager {wager!r} is outside the table limits "
+                                    f"{self.main_limits.minimum} to {self.main_limits.maximum}")
+            if pair and (self.paytable.pair is None or not isinstance(pair, int) or isinstance(pair, bool)
+                         or not self.pair_limits.contains(pair)):
+                if self.paytable.pair is None:
+                    raise RuleViolation(f"seat {number}: this paytable has no pair bet")
+                raise RuleViolation(f"seat {number}: pair bet {pair!r} is outside its limits "
+                                    f"{self.pair_limits.minimum} to {self.pair_limits.maximum}")
+            seats[number] = Seat(number, wager, pair, hands=[Hand(0, wager)])
+        return [seats[n] for n in sorted(seats)]
+
+    # ----- where the round stands ---------------------------------------------------------
+    @property
+    def awaiting(self) -> str | None:
+        """"card", "decision", or None once the round is complete."""
+        if self.phase == DEAL:
+            return "card"
+        if self.phase == PLAY:
+            return "card" if self._current_hand().owed else "decision"
+        if self.phase == DEALER:
+            return "card"
+        return None
+
+    @property
+    def complete(self) -> bool:
+        return self.phase == COMPLETE
+
+    @property
+    def upcard_rank(self) -> str | None:
+        return parse_card(self.dealer[0])[0] if self.dealer else None
+
+    def card_recipient(self) -> str | None:
+        """Who the next card goes to, as "dealer" or "seat S hand H"; None when no card is owed."""
+        if self.phase == DEAL:
+            target = self._deal_targets[self._deal_pos]
+            return "dealer" if target is None else f"seat {target.number} hand 0"
+        if self.phase == PLAY:
+            hand = self._current_hand()
+            return f"seat {self.seats[self._seat_pos].number} hand {hand.index}" if hand.owed else None
+        if self.phase == DEALER:
+            return "dealer"
+        return None
+
+    def in_turn(self) -> tuple[int, int] | None:
+        """(seat, hand) whose decision is awaited."""
+        if self.phase != PLAY or self._current_hand().owed:
+            return None
+        return self.seats[self._seat_pos].number, self._hand_pos
+
+    def _current_hand(self) -> Hand:
+        return self.seats[self._seat_pos].hands[self._hand_pos]
+
+    def _seat(self, number: int) -> Seat:
+        for seat in self.seats:
+            if seat.number == number:
+                return seat
+        raise RuleViolation(f"seat {number} is not dealt in this round", self.legal_actions)
+
+    def hand_total(self, hand: Hand) -> tuple[int, bool]:
+        return hand.total(self.rules.double_aces_count_one)
+
+    # ----- cards --------------------------------------------------------------------------
+    def deal_card(self, card: str) -> CardDealt:
+        """Give the next card out of the shoe to whoever the rules say is owed one."""
+        parse_card(card)
+        if self.phase == DEAL:
+            target = self._deal_targets[self._deal_pos]
+            self._deal_pos += 1
+            if target is None:
+                self.dealer.append(card)
+                record = CardDealt(card, "dealer")
+            else:
+                target.hands[0].cards.append(card)
+                record = CardDealt(card, f"seat {target.number} hand 0")
+            if self._deal_pos == len(self._deal_targets):
+                self._finish_deal()
+        elif self.phase == PLAY and self._current_hand().owed:
+            seat, hand = self.seats[self._seat_pos], self._current_hand()
+            hand.cards.append(card)
+            hand.owed -= 1
+            record = CardDealt(card, f"seat {seat.number} hand {hand.index}")
+            self._after_hand_card(seat, hand)
+        elif self.phase == DEALER:
+            self.dealer.append(card)
+            record = CardDealt(card, "dealer")
+        else:
+            raise NotAwaitingCard("no card is owed now: the round awaits "
+                                  + ("a decision" if self.phase == PLAY else "nothing, it is complete"),
+                                  self.legal_actions)
+        self.cards_out.append(card)
+        self.log.append(record)
+        self._advance()
+        return record
+
+    def _finish_deal(self) -> None:
+        for seat in self.seats:
+            hand = seat.hands[0]
+            seat.first_two = tuple(hand.cards)
+            ranks = [parse_card(c)[0] for c in hand.cards]
+            if self.rules.is_pontoon_pair(ranks[0], ranks[1]):
+                hand.status = PONTOON
+            elif best_total(hand.cards)[0] == 21:
+                hand.status = WON21 if self.rules.twenty_one_wins_at_once else STOOD
+        self.phase = PLAY
+        self._seat_pos, self._hand_pos = 0, 0
+        self._enter_hand()
+
+    def _after_hand_card(self, seat: Seat, hand: Hand) -> None:
+        if hand.owed:
+            return
+        if hand.double_base is not None:
+            total, _ = self.hand_total(hand)
+            if total > 21:
+                hand.status = BUST
+            elif total == 21 and self.rules.twenty_one_wins_at_once:
+                hand.status = WON21
+            elif self.rules.forfeit_after_double:
+                hand.after_double = True
+            else:
+                hand.status = STOOD
+            return
+        total, _ = best_total(hand.cards)
+        if total > 21:
+            hand.status = BUST
+        elif total == 21:
+            if len(hand.cards) == 2 and seat.split and self.rules.split_hand_pontoon and \
+                    self.rules.is_pontoon_pair(*(parse_card(c)[0] for c in hand.cards)):
+                hand.status = PONTOON
+            else:
+                hand.status = WON21 if self.rules.twenty_one_wins_at_once else STOOD
+        elif hand.split_aces and self.rules.split_aces_one_card and len(hand.cards) == 2:
+            hand.status = STOOD
+
+    def _enter_hand(self) -> None:
+        """A hand play has reached: a split hand holding one card is owed its second now."""
+        if self._seat_pos < len(self.seats):
+            hand = self._current_hand()
+            if hand.status == PLAYING and len(hand.cards) == 1:
+                hand.owed = 1
+
+    def _advance(self) -> None:
+        while self.phase == PLAY:
+            if self._seat_pos >= len(self.seats):
+                self.phase = DEALER
+                break
+            hand = self._current_hand()
+            if hand.owed or hand.status == PLAYING:
+                return
+            seat = self.seats[self._seat_pos]
+            if self._hand_pos + 1 < len(seat.hands):
+                self._hand_pos += 1
+            else:
+                self._seat_pos, self._hand_pos = self._seat_pos + 1, 0
+            self._enter_hand()
+        if self.phase == DEALER and not self._dealer_owed_card():
+            self.phase = COMPLETE
+            self.bets = self._settle()
+
+    def _dealer_owed_card(self) -> bool:
+        if len(self.dealer) < 2:
+            return True
+        if self.dealer_pontoon:
+            return False
+        if not self.rules.dealer_draws_when_no_hand_waiting and \
+                not any(h.status == STOOD for s in self.seats for h in s.hands):
+            return False
+        total, soft = best_total(self.dealer)
+        stands_on = self.rules.dealer_stands_on
+        return total < stands_on or (total == stands_on and soft and self.rules.dealer_hits_soft_17)
+
+    @property
+    def dealer_pontoon(self) -> bool:
+        if len(self.dealer) != 2:
+            return False
+        return self.rules.is_pontoon_pair(parse_card(self.dealer[0])[0], parse_card(self.dealer[1])[0])
+
+    # ----- decisions ----------------------------------------------------------------------
+    def _verify_turn(self, seat: int, hand: int | None, action: str) -> Hand:
+        if self.phase != PLAY:
+            raise RuleViolation(f"{action} is not allowed: the round is "
+                                + ("still being dealt" if self.phase == DEAL else "past the players' turns"),
+                                self.legal_actions)
+        current = self._current_hand()
+        if current.owed:
+            raise RuleViolation(f"{action} is not allowed: a card is owed to seat "
+                                f"{self.seats[self._seat_pos].number} hand {current.index} first",
+                                self.legal_actions)
+        number = self.seats[self._seat_pos].number
+        if seat != number or (hand if hand is not None else 0) != self._hand_pos:
+            raise RuleViolation(f"{action} by seat {seat} hand {hand if hand is not None else 0} is out of turn: "
+                                f"seat {number} hand {self._hand_pos} is in turn", self.legal_actions)
+        return current
+
+    def _refuse(self, reason: str) -> None:
+        raise RuleViolation(reason, self.legal_actions)
+
+    def verify_hit(self, seat: int, hand: int | None = None) -> Hand:
+        h = self._verify_turn(seat, hand, "hit")
+        if h.after_double or h.double:
+            self._refuse("hit is not allowed: the hand is doubled")
+        if h.split_aces and self.rules.split_aces_one_card:
+            self._refuse("hit is not allowed: split aces take one card each")
+        total, _ = self.hand_total(h)
+        if total >= 21:
+            self._refuse(f"hit is not allowed on a total of {total}")
+        return h
+
+    def can_hit(self, seat: int, hand: int | None = None) -> bool:
+        return self._can(self.verify_hit, seat, hand)
+
+    def hit(self, seat: int, hand: int | None = None) -> DecisionTaken:
+        h = self.verify_hit(seat, hand)
+        h.owed = 1
+        return self._decided(h, seat, "hit")
+
+    def verify_stand(self, seat: int, hand: int | None = None) -> Hand:
+        h = self._verify_turn(seat, hand, "stand")
+        if h.after_double and self.rules.forfeit_after_double:
+            return h
+        total, _ = self.hand_total(h)
+        if total < self.rules.stand_minimum:
+            self._refuse(f"stand is not allowed on {total}: the minimum is {self.rules.stand_minimum}")
+        return h
+
+    def can_stand(self, seat: int, hand: int | None = None) -> bool:
+        return self._can(self.verify_stand, seat, hand)
+
+    def stand(self, seat: int, hand: int | None = None) -> DecisionTaken:
+        h = self.verify_stand(seat, hand)
+        h.status = STOOD
+        h.after_double = False
+        return self._decided(h, seat, "stand")
+
+    def double_range(self, h: Hand) -> tuple[int, int]:
+        low = {"table_minimum": self.main_limits.minimum, "wager": h.wager, "one_cent": 1}[self.rules.double_minimum]
+        return min(low, h.wager), h.wager
+
+    def verify_double(self, seat: int, hand: int | None = None, amount: int | None = None) -> Hand:
+        h = self._verify_turn(seat, hand, "double")
+        if h.double or h.after_double:
+            self._refuse("double is not allowed: the hand is already doubled")
+        if h.split_aces and not self.rules.double_on_split_aces:
+            self._refuse("double is not allowed on split aces")
+        if self._seat(seat).split and not self.rules.double_after_split:
+            self._refuse("double is not allowed after a split")
+        if self.rules.double_max_cards is not None and len(h.cards) > self.rules.double_max_cards:
+            self._refuse(f"double is not allowed on more than {self.rules.double_max_cards} cards")
+        total, _ = self.hand_total(h)
+        if total >= 21:
+            self._refuse(f"double is not allowed on a total of {total}")
+        if amount is not None:
+            low, high = self.double_range(h)
+            if not isinstance(amount, int) or isinstance(amount, bool) or not low <= amount <= high:
+                self._refuse(f"double amount {amount!r} is outside {low} to {high}")
+        return h
+
+    def can_double(self, seat: int, hand: int | None = None, amount: int | None = None) -> bool:
+        return self._can(self.verify_double, seat, hand, amount)
+
+    def double(self, seat: int, hand: int | None = None, amount: int | None = None) -> DecisionTaken:
+        if amount is None:
+            self._refuse("double needs an amount")
+        h = self.verify_double(seat, hand, amount)
+        h.double = amount
+        h.double_base = hard_total(h.cards)
+        h.owed = 1
+        return self._decided(h, seat, "double", amount)
+
+    def verify_forfeit(self, seat: int, hand: int | None = None) -> Hand:
+        h = self._verify_turn(seat, hand, "forfeit")
+        if not (self.rules.forfeit_after_double and h.after_double):
+            self._refuse("forfeit is allowed only as the decision straight after a double's card")
+        return h
+
+    def can_forfeit(self, seat: int, hand: int | None = None) -> bool:
+        return self._can(self.verify_forfeit, seat, hand)
+
+    def forfeit(self, seat: int, hand: int | None = None) -> DecisionTaken:
+        h = self.verify_forfeit(seat, hand)
+        h.status = FORFEIT
+        h.after_double = False
+        return self._decided(h, seat, "forfeit")
+
+    def verify_split(self, seat: int, hand: int | None = None) -> Hand:
+        h = self._verify_turn(seat, hand, "split")
+        if len(h.cards) != 2 or h.double or h.after_double:
+            self._refuse("split is allowed only on a hand's first two cards")
+        (r1, _), (r2, _) = parse_card(h.cards[0]), parse_card(h.cards[1])
+        if r1 != r2 and (self.rules.split_same_rank_only or hard_total([h.cards[0]]) != hard_total([h.cards[1]])):
+            self._refuse(f"split is not allowed: {h.cards[0]} and {h.cards[1]} are not a pair")
+        if r1 == "A" and h.split_aces and not self.rules.split_aces_resplit:
+            self._refuse("split is not allowed: aces may be split once")
+        if len(self._seat(seat).hands) >= self.rules.split_max_hands:
+            self._refuse(f"split is not allowed: a seat may hold at most {self.rules.split_max_hands} hands")
+        return h
+
+    def can_split(self, seat: int, hand: int | None = None) -> bool:
+        return self._can(self.verify_split, seat, hand)
+
+    def split(self, seat: int, hand: int | None = None) -> DecisionTaken:
+        h = self.verify_split(seat, hand)
+        s = self._seat(seat)
+        aces = parse_card(h.cards[0])[0] == "A"
+        new = Hand(len(s.hands), s.wager, [h.cards.pop()], split_aces=aces)
+        s.hands.append(new)
+        h.split_aces = aces
+        h.owed = 1
+        return self._decided(h, seat, "split", s.wager)
+
+    def verify_surrender(self, seat: int, hand: int | None = None) -> Hand:
+        h = self._verify_turn(seat, hand, "surrender")
+        if self.upcard_rank not in self.rules.surrender_upcards:
+            self._refuse(f"surrender is not allowed against an upcard of {self.dealer[0]}")
+        if self._seat(seat).split or h.decided or len(h.cards) != 2:
+            self._refuse("surrender is allowed only as the first decision on the first two cards of an unsplit hand")
+        return h
+
+    def can_surrender(self, seat: int, hand: int | None = None) -> bool:
+        return self._can(self.verify_surrender, seat, hand)
+
+    def surrender(self, seat: int, hand: int | None = None) -> DecisionTaken:
+        h = self.verify_surrender(seat, hand)
+        h.status = SURRENDERED
+        return self._decided(h, seat, "surrender")
+
+    def insurance_range(self, seat: Seat) -> tuple[int, int]:
+        return self.rules.insurance_minimum, self.rules.insurance_max_fraction.winnings(seat.wager, "down")
+
+    def verify_insurance(self, seat: int, hand: int | None = None, amount: int | None = None) -> Seat:
+        if self.phase != PLAY:
+            self._refuse("insurance is offered only after the deal and before the dealer plays")
+        if self.upcard_rank not in self.rules.insurance_upcards:
+            self._refuse(f"insurance is not offered against an upcard of {self.dealer[0]}")
+        if self.any_playing_decision:
+            self._refuse("insurance is offered only before the first playing decision")
+        s = self._seat(seat)
+        if s.insurance:
+            self._refuse(f"seat {seat} is already insured")
+        if s.hands[0].status == PONTOON:
+            self._refuse(f"seat {seat} holds Pontoon, already paid: no insurance")
+        low, high = self.insurance_range(s)
+        if high < low:
+            self._refuse(f"seat {seat}'s wager is too small to insure")
+        if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool) or not low <= amount <= high):
+            self._refuse(f"insurance amount {amount!r} is outside {low} to {high}")
+        return s
+
+    def can_insurance(self, seat: int, hand: int | None = None, amount: int | None = None) -> bool:
+        return self._can(self.verify_insurance, seat, hand, amount)
+
+    def insurance(self, seat: int, hand: int | None = None, amount: int | None = None) -> DecisionTaken:
+        if amount is None:
+            self._refuse("insurance needs an amount")
+        s = self.verify_insurance(seat, hand, amount)
+        s.insurance = amount
+        record = DecisionTaken(seat, None, "insurance", amount)
+        self.actions.append(Action(seat, "insurance", None, amount))
+        self.log.append(record)
+        return record
+
+    def _can(self, verify, *args) -> bool:
+        try:
+            verify(*args)
+        except RuleViolation:
+            return False
+        return True
+
+    def _decided(self, h: Hand, seat: int, action: str, amount: int | None = None) -> DecisionTaken:
+        h.decided = True
+        self.any_playing_decision = True
+        record = DecisionTaken(seat, h.index, action, amount)
+        self.actions.append(Action(seat, action, h.index, amount if action != "split" else None))
+        self.log.append(record)
+        self._advance()
+        return record
+
+    _DECISIONS = ("hit", "stand", "double", "forfeit", "split", "surrender", "insurance")
+    _TAKES_AMOUNT = frozenset({"double", "insurance"})
+
+    def act(self, action: Action) -> DecisionTaken:
+        """Apply one decision named as in the transcript; refuses what the rules do not allow."""
+        if action.action not in self._DECISIONS:
+            self._refuse(f"unknown decision {action.action!r}")
+        if action.action in self._TAKES_AMOUNT:
+            return getattr(self, action.action)(action.seat, action.hand, action.amount)
+        if action.amount is not None:
+            self._refuse(f"{action.action} takes no amount")
+        return getattr(self, action.action)(action.seat, action.hand)
+
+    def legal_actions(self) -> list[LegalAction]:
+        """Every decision allowed now, with amount ranges: the hand in turn's, then insurance."""
+        legal: list[LegalAction] = []
+        turn = self.in_turn()
+        if turn is not None:
+            seat, hand = turn
+            h = self._current_hand()
+            for name in ("hit", "stand", "split", "surrender", "forfeit"):
+                if self._can(getattr(self, "verify_" + name), seat, hand):
+                    legal.append(LegalAction(seat, name, hand))
+            if self._can(self.verify_double, seat, hand, None):
+                low, high = self.double_range(h)
+                legal.append(LegalAction(seat, "double", hand, low, high))
+            if self.upcard_rank in self.rules.insurance_upcards and not self.any_playing_decision:
+                for s in self.seats:
+                    if self._can(self.verify_insurance, s.number, None, None):
+                        low, high = self.insurance_range(s)
+                        legal.append(LegalAction(s.number, "insurance", None, low, high))
+        return legal
+
+    # ----- settlement ---------------------------------------------------------------------
+    def _settle(self) -> list[BetLine]:
+        rules, pay = self.rules, self.paytable
+        rounding = rules.rounding
+        upcard = self.upcard_rank
+        dealer_total, _ = best_total(self.dealer)
+        dealer_pontoon = self.dealer_pontoon
+        dealer_bust = dealer_total > 21
+        second_ten = len(self.dealer) > 1 and parse_card(self.dealer[1])[0] in TEN_VALUED
+        lines: list[BetLine] = []
+        super_winners: set[int] = set()
+        for seat in self.seats:
+            if seat.pair_bet:
+                r1, r2 = (parse_card(c)[0] for c in seat.first_two)
+                won = r1 == r2
+                lines.append(BetLine(seat.number, None, "pair", seat.pair_bet,
+                                     seat.pair_bet + pay.pair.winnings(seat.pair_bet, rounding) if won else 0,
+                                     "pair" if won else "no-pair"))
+            if seat.insurance:
+                won = second_ten
+                lines.append(BetLine(seat.number, None, "insurance", seat.insurance,
+                                     seat.insurance + rules.insurance_pays.winnings(seat.insurance, rounding)
+                                     if won else 0, "insurance-won" if won else "insurance-lost"))
+            one_wager_taken = False
+            for hand in seat.hands:
+                kind = "main" if hand.index == 0 else "split"
+                main, double, outcome = self._settle_hand(
+                    seat, hand, upcard, dealer_total, dealer_pontoon, dealer_bust, rounding, super_winners)
+                if outcome == "dealer-pontoon":
+                    if rules.dealer_pontoon_takes == "all_stakes":
+                        main, double = 0, 0
+                    elif not one_wager_taken:
+                        one_wager_taken = True
+                        main, double = 0, hand.double
+                    else:
+                        main, double = hand.wager, hand.double
+                lines.append(BetLine(seat.number, hand.index, kind, hand.wager, main, outcome))
+                if hand.double:
+                    lines.append(BetLine(seat.number, hand.index, "double", hand.double, double, outcome))
+                if outcome == "super-bonus":
+                    lines.append(BetLine(seat.number, hand.index, "super_bonus", 0,
+                                         pay.super_bonus.prize_for(hand.wager), "super-bonus"))
+        if super_winners and pay.super_bonus.envy:
+            for seat in self.seats:
+                if super_winners - {seat.number}:
+                    lines.append(BetLine(seat.number, None, "envy", 0, pay.super_bonus.envy, "envy"))
+        return lines
+
+    def _settle_hand(self, seat: Seat, hand: Hand, upcard: str, dealer_total: int, dealer_pontoon: bool,
+                     dealer_bust: bool, rounding: str, super_winners: set[int]) -> tuple[int, int, str]:
+        """(returned on the hand's wager, returned on its double, outcome)."""
+        pay, rules = self.paytable, self.rules
+        w, d = hand.wager, hand.double
+        if hand.status == PONTOON:
+            if dealer_pontoon and not rules.player_pontoon_paid_at_once:
+                return w, d, "push"
+            return w + pay.pontoon.winnings(w, rounding), d, "pontoon"
+        if hand.status == BUST:
+            return 0, 0, "bust"
+        if hand.status == FORFEIT:
+            return 0, d, "forfeit"
+        if hand.status == SURRENDERED:
+            if dealer_pontoon and rules.surrender_lost_to_dealer_pontoon:
+                return 0, 0, "surrender-dealer-pontoon"
+            return rules.surrender_returns.winnings(w, rounding), 0, "surrender"
+        if hand.status == WON21:
+            return self._pay_twenty_one(seat, hand, upcard, rounding, super_winners)
+        # STOOD: waits for the dealer
+        if dealer_pontoon:
+            return 0, 0, "dealer-pontoon"
+        total, _ = self.hand_total(hand)
+        if dealer_bust or total > dealer_total:
+            odds = pay.doubled_win if d else pay.win
+            return w + odds.winnings(w, rounding), d + odds.winnings(d, rounding), \
+                "dealer-bust" if dealer_bust else "win"
+        if total == dealer_total:
+            return w, d, "push"
+        return 0, 0, "lose"
+
+    def _pay_twenty_one(self, seat: Seat, hand: Hand, upcard: str, rounding: str,
+                        super_winners: set[int]) -> tuple[int, int, str]:
+        pay = self.paytable
+        w, d = hand.wager, hand.double
+        if d:
+            return w + pay.doubled_win.winnings(w, rounding), d + pay.doubled_win.winnings(d, rounding), "twenty-one"
+        ranks = [parse_card(c)[0] for c in hand.cards]
+        suits = [parse_card(c)[1] for c in hand.cards]
+        if pay.super_bonus is not None and not seat.split and pay.super_bonus.matches(ranks, suits, upcard):
+            super_winners.add(seat.number)
+            return w, 0, "super-bonus"
+        line = pay.best_bonus(ranks, suits)
+        if line is not None and line.odds.as_float() > pay.win.as_float():
+            return w + line.odds.winnings(w, rounding), 0, line.name
+        return w + pay.win.winnings(w, rounding), 0, "twenty-one"
+
+    # ----- results ------------------------------------------------------------------------
+    def result(self) -> dict:
+        """The round's money as the transcript format's output (complete rounds only)."""
+        if self.bets is None:
+            raise RuleViolation("the round is not complete", self.legal_actions)
+        dealer_total, _ = best_total(self.dealer)
+        by_seat: dict[int, list[BetLine]] = {}
+        for line in self.bets:
+            by_seat.setdefault(line.seat, []).append(line)
+        seats = []
+        for seat in self.seats:
+            lines = by_seat.get(seat.number, [])
+            staked = sum(line.stake for line in lines)
+            returned = sum(line.returned for line in lines)
+            outcomes = {(l.hand, l.kind): l.outcome for l in lines if l.kind in ("main", "split")}
+            seats.append({
+                "seat": seat.number, "staked": staked, "returned": returned, "net": returned - staked,
+                "hands": [{"hand": h.index, "cards": list(h.cards), "stake": h.stake,
+                           "total": self.hand_total(h)[0],
+                           "outcome": outcomes.get((h.index, "main" if h.index == 0 else "split"))}
+                          for h in seat.hands],
+                "bets": [{"hand": l.hand, "kind": l.kind, "stake": l.stake, "returned": l.returned,
+                          "outcome": l.outcome} for l in lines],
+            })
+        return {"dealer": {"cards": list(self.dealer), "total": dealer_total, "pontoon": self.dealer_pontoon,
+                           "bust": dealer_total > 21},
+                "seats": seats}
+
+    def snapshot(self) -> dict:
+        """Everything a terminal needs to see: phase, what is awaited, legal decisions, every hand."""
+        turn = self.in_turn()
+        dealer_total, dealer_soft = best_total(self.dealer) if self.dealer else (0, False)
+        return {
+            "phase": self.phase,
+            "awaiting": self.awaiting,
+            "card_to": self.card_recipient(),
+            "in_turn": {"seat": turn[0], "hand": turn[1]} if turn else None,
+            "legal_actions": [a.as_dict() for a in self.legal_actions()],
+            "dealer": {"cards": list(self.dealer), "total": dealer_total, "soft": dealer_soft,
+                       "pontoon": self.dealer_pontoon},
+            "seats": [{
+                "seat": s.number, "wager": s.wager, "pair_bet": s.pair_bet, "insurance": s.insurance,
+                "hands": [{"hand": h.index, "cards": list(h.cards), "wager": h.wager, "double": h.double,
+                           "stake": h.stake, "total": self.hand_total(h)[0] if h.cards else 0,
+                           "status": h.status} for h in s.hands],
+            } for s in self.seats],
+        }
+
+    def transcript(self, rules_ref: str | None = None, paytable_ref: str | None = None) -> dict:
+        """The round so far in the transcript format; a complete round replays to the same money."""
+        return {
+            "rules": rules_ref or self.rules.name,
+            "paytable": paytable_ref or self.paytable.name,
+            "seats": self.seat_entries(),
+            "cards": list(self.cards_out),
+            "actions": [_action_dict(a) for a in self.actions],
+        }
+
+    def seat_entries(self) -> list[dict]:
+        """The wagers the round opened with, in the transcript's `seats` form."""
+        out = []
+        for seat in self.seats:
+            entry = {"seat": seat.number, "wager": seat.wager}
+            if seat.pair_bet:
+                entry["pair_bet"] = seat.pair_bet
+            out.append(entry)
+        return out
+
+
+
+def _action_dict(action: Action) -> dict:
+    out: dict = {"seat": action.seat}
+    if action.hand is not None:
+        out["hand"] = action.hand
+    out["action"] = action.action
+    if action.amount is not None:
+        out["amount"] = action.amount
+    return out

@@ -1,0 +1,103 @@
+"""The house-banked game's rules as a frozen object: every choice the spec calls a rule."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...cards import RANKS
+from ...odds import ROUNDING_MODES, Odds
+from ...shoe import ShoeSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    minimum: int
+    maximum: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.minimum, int) or not isinstance(self.maximum, int):
+            raise ValueError("limits must be whole cents")
+        if self.minimum <= 0:
+            raise ValueError("the minimum must be a positive number of cents")
+        if self.maximum < self.minimum:
+            raise ValueError(f"the maximum {self.maximum} is below the minimum {self.minimum}")
+
+    def contains(self, amount: int) -> bool:
+        return self.minimum <= amount <= self.maximum
+
+
+def _check_ranks(field: str, ranks: tuple[str, ...]) -> None:
+    bad = [r for r in ranks if r not in RANKS]
+    if bad:
+        raise ValueError(f"{field} names unknown ranks {bad}; ranks are {' '.join(RANKS)}")
+
+
+@dataclass(frozen=True, slots=True)
+class CanberraRules:
+    """Rules of a house-banked Pontoon game (Canberra and its variants, blackjack-like games)."""
+
+    name: str
+    shoe: ShoeSpec
+    max_seats: int
+    main_limits: Limits
+    pair_limits: Limits
+    pontoon_ranks: tuple[str, ...]          # an ace with one of these is Pontoon (and dealer Pontoon)
+    split_hand_pontoon: bool                 # does ace + picture after a split count as Pontoon
+    stand_minimum: int
+    twenty_one_wins_at_once: bool
+    surrender_upcards: tuple[str, ...]      # empty: no surrender
+    surrender_returns: Odds                  # fraction of the wager returned (1:2 is half)
+    surrender_lost_to_dealer_pontoon: bool
+    double_after_split: bool
+    double_on_split_aces: bool
+    double_max_cards: int | None             # None: any number of cards
+    double_minimum: str                      # "table_minimum" or "wager"
+    double_maximum: str                      # "wager"
+    double_aces_count_one: bool
+    forfeit_after_double: bool
+    split_max_hands: int
+    split_aces_resplit: bool
+    split_aces_one_card: bool
+    split_same_rank_only: bool
+    insurance_upcards: tuple[str, ...]
+    insurance_minimum: int
+    insurance_max_fraction: Odds             # of the main wager, rounded down
+    insurance_pays: Odds
+    dealer_stands_on: int
+    dealer_hits_soft_17: bool
+    dealer_draws_when_no_hand_waiting: bool
+    dealer_pontoon_takes: str                # "one_original_wager" or "all_stakes"
+    player_pontoon_paid_at_once: bool        # False: a player's Pontoon waits and pushes a dealer Pontoon
+    rounding: str
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.max_seats <= 9:
+            raise ValueError("max_seats must be from 1 to 9")
+        for field in ("pontoon_ranks", "surrender_upcards", "insurance_upcards"):
+            _check_ranks(field, getattr(self, field))
+        for field in ("pontoon_ranks", "surrender_upcards", "insurance_upcards"):
+            removed = [r for r in getattr(self, field) if r in self.shoe.ranks_removed and field == "pontoon_ranks"]
+            if removed:
+                raise ValueError(f"{field} names ranks the shoe removes: {removed}")
+        if not 2 <= self.stand_minimum <= 21:
+            raise ValueError("stand_minimum must be from 2 to 21")
+        if self.double_max_cards is not None and self.double_max_cards < 2:
+            raise ValueError("double.max_cards must be at least 2, or null for any number")
+        if self.double_minimum not in ("table_minimum", "wager", "one_cent"):
+            raise ValueError("double.minimum must be table_minimum, wager or one_cent")
+        if self.double_maximum not in ("wager",):
+            raise ValueError("double.maximum must be wager")
+        if not 1 <= self.split_max_hands <= 8:
+            raise ValueError("split.max_hands must be from 1 to 8")
+        if self.insurance_minimum < 1:
+            raise ValueError("insurance.minimum must be at least 1 cent")
+        if self.surrender_returns.numerator > self.surrender_returns.denominator:
+            raise ValueError("surrender.returns cannot give back more than the wager")
+        if not 12 <= self.dealer_stands_on <= 21:
+            raise ValueError("dealer.stands_on must be from 12 to 21")
+        if self.dealer_pontoon_takes not in ("one_original_wager", "all_stakes"):
+            raise ValueError("dealer.pontoon_takes must be one_original_wager or all_stakes")
+        if self.rounding not in ROUNDING_MODES:
+            raise ValueError(f"rounding must be one of {', '.join(ROUNDING_MODES)}")
+
+    def is_pontoon_pair(self, rank_a: str, rank_b: str) -> bool:
+        return (rank_a == "A" and rank_b in self.pontoon_ranks) or (rank_b == "A" and rank_a in self.pontoon_ranks)

@@ -1,0 +1,48 @@
+"""Odds such as 3:2 as exact integer ratios, and payouts in whole cents rounded by rule."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """Winnings per unit staked, as numerator:denominator (3:2 pays 3 for every 2)."""
+
+    numerator: int
+    denominator: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.numerator, int) or not isinstance(self.denominator, int):
+            raise ValueError("odds must be whole numbers, as in 3:2")
+        if self.numerator <= 0 or self.denominator <= 0:
+            raise ValueError(f"odds {self.numerator}:{self.denominator} must be positive on both sides")
+
+    @classmethod
+    def parse(cls, text: object) -> "Odds":
+        if isinstance(text, (list, tuple)) and len(text) == 2:
+            return cls(text[0], text[1])
+        if isinstance(text, str) and ":" in text:
+            left, _, right = text.partition(":")
+            try:
+                return cls(int(left.strip()), int(right.strip()))
+            except ValueError:
+                pass
+        raise ValueError(f"{text!r} is not odds: write them as \"3:2\"")
+
+    def winnings(self, stake: int, rounding: str = "down") -> int:
+        """The amount won on top of the stake, rounded to the cent as the rules say."""
+        whole, remainder = divmod(stake * self.numerator, self.denominator)
+        if remainder and rounding == "up":
+            return whole + 1
+        if remainder and rounding == "half_up" and remainder * 2 >= self.denominator:
+            return whole + 1
+        return whole
+
+    def __str__(self) -> str:
+        return f"{self.numerator}:{self.denominator}"
+
+    def as_float(self) -> float:
+        return self.numerator / self.denominator
+
+
+ROUNDING_MODES = ("down", "up", "half_up")

@@ -1,0 +1,30 @@
+"""Starts a round of the right game family for a rules object, and plays a whole transcript."""
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import RuleViolation
+from .shoe import PhysicalShoe
+from .transcript import Transcript, TranscriptError, replay
+
+
+def start_round(rules: Any, paytable: Any, transcript: Transcript):
+    """A fresh round for these rules with the transcript's seats (or players)."""
+    from .games.canberra import CanberraRound, CanberraRules
+    try:
+        if isinstance(rules, CanberraRules):
+            if paytable is None:
+                raise TranscriptError("this game needs a paytable")
+            return CanberraRound(rules, paytable, transcript.seats)
+        from .games.traditional import TraditionalRound, TraditionalRules
+        if isinstance(rules, TraditionalRules):
+            return TraditionalRound(rules, transcript.players or transcript.seats, kitty=transcript.kitty)
+    except RuleViolation as exc:
+        raise TranscriptError(str(exc)) from None
+    raise TranscriptError(f"no game plays rules of type {type(rules).__name__}")
+
+
+def play_transcript(rules: Any, paytable: Any, transcript: Transcript):
+    """The finished round a transcript describes; TranscriptError if it breaks the rules."""
+    round_ = start_round(rules, paytable, transcript)
+    return replay(round_, transcript.cards, transcript.actions, PhysicalShoe(rules.shoe))

@@ -1,0 +1,143 @@
+"""Shoes: a virtual shoe shuffled by a secure generator with a SHA-256 commitment, and a
+physical shoe fed card by card that refuses cards it cannot hold."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections import Counter
+from dataclasses import dataclass
+from typing import Protocol
+
+from .cards import RANKS, SUITS, CardError, parse_card
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeSpec:
+    """What a shoe holds: how many packs, which ranks are taken out, and where the cut card goes."""
+
+    decks: int
+    ranks_removed: tuple[str, ...] = ()
+    penetration: float = 0.75
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.decks, int) or not 1 <= self.decks <= 16:
+            raise ValueError("decks must be a whole number from 1 to 16")
+        unknown = [r for r in self.ranks_removed if r not in RANKS]
+        if unknown:
+            raise ValueError(f"ranks_removed names unknown ranks {unknown}; ranks are {' '.join(RANKS)}")
+        if not 0.1 <= self.penetration <= 1.0:
+            raise ValueError("penetration must be between 0.1 and 1.0 (fraction of the shoe dealt before the cut card)")
+
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        return tuple(r for r in RANKS if r not in self.ranks_removed)
+
+    def composition(self) -> Counter:
+        return Counter({r + s: self.decks for r in self.ranks for s in SUITS})
+
+    def ordered_cards(self) -> list[str]:
+        return [r + s for _ in range(self.decks) for s in SUITS for r in self.ranks]
+
+    @property
+    def size(self) -> int:
+        return len(self.ranks) * len(SUITS) * self.decks
+
+
+class ShoeError(ValueError):
+    """A card the shoe cannot give or cannot hold."""
+
+
+class RandomSource(Protocol):
+    def randbelow(self, n: int) -> int: ...
+
+
+class SecureRandom:
+    """The production source: the operating system's CSPRNG via `secrets`."""
+
+    def randbelow(self, n: int) -> int:
+        return secrets.randbelow(n)
+
+
+def commitment_of(order: list[str], salt: str) -> str:
+    """SHA-256 over the salt and the order, published before the first card is dealt."""
+    return hashlib.sha256((salt + ":" + ",".join(order)).encode("ascii")).hexdigest()
+
+
+class VirtualShoe:
+    """A shoe shuffled once (Fisher-Yates over a secure source), dealt from the top."""
+
+    def __init__(self, spec: ShoeSpec, rng: RandomSource | None = None, *, order: list[str] | None = None,
+                 salt: str | None = None, position: int = 0) -> None:
+        self.spec = spec
+        if order is None:
+            rng = rng or SecureRandom()
+            order = spec.ordered_cards()
+            for i in range(len(order) - 1, 0, -1):
+                j = rng.randbelow(i + 1)
+                order[i], order[j] = order[j], order[i]
+            salt = salt or secrets.token_hex(16)
+        elif salt is None:
+            raise ShoeError("a restored shoe needs its salt")
+        self._order = list(order)
+        self.salt = salt
+        self.position = position
+        self.commitment = commitment_of(self._order, self.salt)
+
+    @property
+    def remaining(self) -> int:
+        return len(self._order) - self.position
+
+    @property
+    def past_cut_card(self) -> bool:
+        return self.position >= int(len(self._order) * self.spec.penetration)
+
+    def deal(self) -> str:
+        if self.position >= len(self._order):
+            raise ShoeError("the shoe is empty")
+        card = self._order[self.position]
+        self.position += 1
+        return card
+
+    def reveal(self) -> tuple[list[str], str]:
+        """The order and salt, to be published when the shoe closes."""
+        return list(self._order), self.salt
+
+
+def verify_commitment(commitment: str, order: list[str], salt: str) -> bool:
+    return secrets.compare_digest(commitment, commitment_of(order, salt))
+
+
+class PhysicalShoe:
+    """A real shoe: the terminal reports each card; a card the shoe cannot hold is refused."""
+
+    def __init__(self, spec: ShoeSpec, dealt: list[str] | None = None) -> None:
+        self.spec = spec
+        self._left = spec.composition()
+        self.dealt: list[str] = []
+        for card in dealt or ():
+            self.accept(card)
+
+    def verify_accept(self, card: str) -> str:
+        try:
+            rank, suit = parse_card(card)
+        except CardError as exc:
+            raise ShoeError(str(exc)) from None
+        if rank in self.spec.ranks_removed:
+            raise ShoeError(f"{card} cannot come from this shoe: rank {rank} is removed")
+        key = rank + suit
+        if self._left[key] <= 0:
+            raise ShoeError(f"{card} cannot come from this shoe: all {self.spec.decks} copies are already out")
+        return key
+
+    def can_accept(self, card: str) -> bool:
+        try:
+            self.verify_accept(card)
+        except ShoeError:
+            return False
+        return True
+
+    def accept(self, card: str) -> str:
+        key = self.verify_accept(card)
+        self._left[key] -= 1
+        self.dealt.append(card)
+        return card

@@ -1,0 +1,124 @@
+"""Builds the house-banked game's rules and paytable objects from their YAML documents."""
+from __future__ import annotations
+
+from ..engine.games.canberra.paytable import FIXED_LINES, BonusLine, Paytable, SuperBonus, SuperBonusPrize
+from ..engine.games.canberra.rules import CanberraRules, Limits
+from ..engine.shoe import ShoeSpec
+from .reader import Reader
+
+
+def _limits(reader: Reader, key: str) -> Limits | None:
+    section = reader.section(key)
+    low, high = section.integer("min", minimum=1), section.integer("max", minimum=1)
+    section.refuse_unknown()
+    return reader.build(key, Limits, low, high)
+
+
+def read_canberra_rules(doc: Reader) -> CanberraRules | None:
+    name = doc.text("name")
+    doc.integer("version", 1, minimum=1)
+    doc.text("game")
+    shoe_r = doc.section("shoe")
+    shoe = shoe_r.build("decks", ShoeSpec, shoe_r.integer("decks", minimum=1), shoe_r.ranks("ranks_removed", []),
+                        shoe_r.number("penetration", 0.75))
+    shoe_r.refuse_unknown()
+    seats = doc.integer("seats", minimum=1)
+    limits = doc.section("limits")
+    main, pair = _limits(limits, "main"), _limits(limits, "pair_bet")
+    limits.refuse_unknown()
+    pontoon = doc.section("pontoon")
+    surrender = doc.section("surrender")
+    double = doc.section("double")
+    split = doc.section("split")
+    insurance = doc.section("insurance")
+    dealer = doc.section("dealer")
+    fields = dict(
+        name=name, shoe=shoe, max_seats=seats, main_limits=main, pair_limits=pair,
+        pontoon_ranks=pontoon.ranks("ranks"),
+        split_hand_pontoon=pontoon.boolean("on_split_hands"),
+        player_pontoon_paid_at_once=pontoon.boolean("paid_at_once"),
+        stand_minimum=doc.integer("stand_minimum", minimum=2),
+        twenty_one_wins_at_once=doc.boolean("twenty_one_wins_at_once"),
+        surrender_upcards=surrender.ranks("upcards", []),
+        surrender_returns=surrender.odds("returns", "1:2"),
+        surrender_lost_to_dealer_pontoon=surrender.boolean("lost_to_dealer_pontoon", True),
+        double_after_split=double.boolean("after_split"),
+        double_on_split_aces=double.boolean("on_split_aces"),
+        double_max_cards=double.integer("max_cards", None, minimum=2, allow_none=True),
+        double_minimum=double.text("minimum", choices=("table_minimum", "wager", "one_cent")),
+        double_maximum=double.text("maximum", choices=("wager",)),
+        double_aces_count_one=double.boolean("aces_count_one"),
+        forfeit_after_double=double.boolean("forfeit"),
+        split_max_hands=split.integer("max_hands", minimum=1),
+        split_same_rank_only=split.boolean("same_rank_only", True),
+        split_aces_resplit=split.boolean("aces_resplit"),
+        split_aces_one_card=split.boolean("aces_one_card"),
+        insurance_upcards=insurance.ranks("upcards", []),
+        insurance_minimum=insurance.integer("minimum", 1, minimum=1),
+        insurance_max_fraction=insurance.odds("max_fraction", "1:2"),
+        insurance_pays=insurance.odds("pays", "2:1"),
+        dealer_stands_on=dealer.integer("stands_on", minimum=12),
+        dealer_hits_soft_17=dealer.boolean("hits_soft_17"),
+        dealer_draws_when_no_hand_waiting=dealer.boolean("draws_when_no_hand_waiting", False),
+        dealer_pontoon_takes=dealer.text("pontoon_takes", choices=("one_original_wager", "all_stakes")),
+        rounding=doc.text("rounding", "down", choices=("down", "up", "half_up")),
+    )
+    for section in (pontoon, surrender, double, split, insurance, dealer, doc):
+        section.refuse_unknown()
+    if doc.errors:
+        return None
+    return doc.build("(rules)", CanberraRules, **fields)
+
+
+def read_paytable(doc: Reader) -> Paytable | None:
+    name = doc.text("name")
+    doc.integer("version", 1, minimum=1)
+    odds = doc.section("odds")
+    pontoon, win = odds.odds("pontoon"), odds.odds("win")
+    doubled = odds.odds("doubled_win", "1:1")
+    pair = odds.odds("pair") if "pair" in odds.data else None
+    for key in odds.data:
+        if key not in FIXED_LINES and key != "doubled_win":
+            odds.fail(key, f"unknown hand name {key!r} here: odds takes pontoon, win, doubled_win and pair; "
+                           "bonus lines go under bonuses")
+            odds.seen.add(key)
+    odds.refuse_unknown()
+    bonuses_r = doc.section("bonuses", {})
+    lines = []
+    for key in bonuses_r.data:
+        value = bonuses_r.odds(str(key))
+        line = bonuses_r.build(str(key), BonusLine.from_name, str(key), value)
+        if line is not None:
+            lines.append(line)
+    super_bonus = None
+    if "super_bonus" in doc.data and doc.data["super_bonus"] is not None:
+        sb = doc.section("super_bonus")
+        prizes_raw = sb._get("prizes", [])
+        prizes = []
+        if not isinstance(prizes_raw, list):
+            sb.fail("prizes", "must be a list of {wager_below?, prize}")
+            prizes_raw = []
+        for i, item in enumerate(prizes_raw):
+            pr = Reader(item, f"{sb.path}.prizes[{i}]", doc.errors)
+            below = pr.integer("wager_below", None, allow_none=True)
+            if below is not None and below <= 0:
+                pr.fail("wager_below", "must be a positive amount of cents")
+            prize = pr.integer("prize")
+            if isinstance(prize, int) and prize <= 0:
+                pr.fail("prize", "must be a positive amount of cents")
+            pr.refuse_unknown()
+            prizes.append(SuperBonusPrize(below, prize))
+        ranks, upcard_r = sb.ranks("ranks"), sb._get("upcard", None)
+        upcard = "T" if str(upcard_r) == "10" else str(upcard_r).upper()
+        if upcard not in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"):
+            sb.fail("upcard", f"{upcard_r!r} is not a rank")
+        one_suit, envy = sb.boolean("one_suit", True), sb.integer("envy", 0, minimum=0)
+        sb.refuse_unknown()
+        if not any(k.startswith(sb.path) for k in doc.errors):
+            super_bonus = sb.build("prizes", SuperBonus, ranks, upcard, one_suit, tuple(prizes), envy)
+    else:
+        doc.seen.add("super_bonus")
+    doc.refuse_unknown()
+    if doc.errors:
+        return None
+    return doc.build("(paytable)", Paytable, name, pontoon, win, doubled, pair, tuple(lines), super_bonus)

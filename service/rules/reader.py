@@ -1,0 +1,118 @@
+"""Reads a YAML mapping field by field, collecting every bad or unknown field with its path."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..engine.odds import Odds
+
+_MISSING = object()
+
+
+class Reader:
+    """A view of one mapping at `path`; errors land in the shared `errors` dict."""
+
+    def __init__(self, data: Any, path: str = "", errors: dict[str, str] | None = None) -> None:
+        self.errors: dict[str, str] = {} if errors is None else errors
+        self.path = path
+        self.seen: set[str] = set()
+        if not isinstance(data, dict):
+            self.errors[path or "(document)"] = "must be a mapping of fields"
+            data = {}
+        self.data = data
+
+    def _where(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def _get(self, key: str, default: Any) -> Any:
+        self.seen.add(key)
+        value = self.data.get(key, _MISSING)
+        if value is _MISSING:
+            if default is _MISSING:
+                self.errors[self._where(key)] = "is required"
+            return default
+        return value
+
+    def fail(self, key: str, why: str) -> None:
+        self.errors.setdefault(self._where(key), why)
+
+    def section(self, key: str, default: Any = _MISSING) -> "Reader":
+        value = self._get(key, default)
+        return Reader({} if value is _MISSING else value, self._where(key), self.errors)
+
+    def integer(self, key: str, default: Any = _MISSING, minimum: int | None = None,
+                allow_none: bool = False) -> Any:
+        value = self._get(key, default)
+        if value is _MISSING or (value is None and allow_none):
+            return value if value is not _MISSING else None
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.fail(key, f"must be a whole number, not {value!r}")
+            return minimum or 0
+        if minimum is not None and value < minimum:
+            self.fail(key, f"must be at least {minimum}, not {value}")
+        return value
+
+    def number(self, key: str, default: Any = _MISSING) -> float:
+        value = self._get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if value is not _MISSING:
+                self.fail(key, f"must be a number, not {value!r}")
+            return 0.0
+        return float(value)
+
+    def boolean(self, key: str, default: Any = _MISSING) -> bool:
+        value = self._get(key, default)
+        if not isinstance(value, bool):
+            if value is not _MISSING:
+                self.fail(key, f"must be true or false, not {value!r}")
+            return False
+        return value
+
+    def text(self, key: str, default: Any = _MISSING, choices: tuple[str, ...] | None = None) -> str:
+        value = self._get(key, default)
+        if value is _MISSING:
+            return ""
+        if not isinstance(value, str):
+            self.fail(key, f"must be text, not {value!r}")
+            return ""
+        if choices and value not in choices:
+            self.fail(key, f"must be one of {', '.join(choices)}, not {value!r}")
+        return value
+
+    def ranks(self, key: str, default: Any = _MISSING) -> tuple[str, ...]:
+        value = self._get(key, default)
+        if value is _MISSING:
+            return ()
+        if not isinstance(value, list):
+            self.fail(key, "must be a list of ranks such as [J, Q, K]")
+            return ()
+        out = []
+        for item in value:
+            rank = "T" if str(item) == "10" else str(item).upper()
+            if rank not in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"):
+                self.fail(key, f"{item!r} is not a rank (A 2-9 T J Q K)")
+                return ()
+            out.append(rank)
+        return tuple(out)
+
+    def odds(self, key: str, default: Any = _MISSING) -> Odds:
+        value = self._get(key, default)
+        if value is _MISSING:
+            return Odds(1, 1)
+        try:
+            return Odds.parse(value)
+        except ValueError as exc:
+            self.fail(key, str(exc))
+            return Odds(1, 1)
+
+    def build(self, key: str, factory: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Construct an engine object; its own validation message is filed under `key`."""
+        try:
+            return factory(*args, **kwargs)
+        except (ValueError, TypeError) as exc:
+            self.fail(key, str(exc))
+            return None
+
+    def refuse_unknown(self) -> None:
+        for key in self.data:
+            if key not in self.seen:
+                self.errors[self._where(str(key))] = "is not a known field"

@@ -1,0 +1,100 @@
+"""Finds rules and paytable files by name, parses them once per process, and picks the game family."""
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import RulesError
+from .reader import Reader
+
+try:  # the C loader is several times faster; fall back where libyaml is absent
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader
+
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def rules_dir() -> Path:
+    return Path(os.environ.get("PONTOON_RULES_DIR", _ROOT / "rules_config"))
+
+
+def paytables_dir() -> Path:
+    return Path(os.environ.get("PONTOON_PAYTABLES_DIR", _ROOT / "paytables"))
+
+
+def _read_yaml(source: str, text: str) -> Any:
+    try:
+        return yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        raise RulesError(source, {"(document)": f"is not valid YAML: {exc}".replace("\n", " ")}) from None
+
+
+def _file(directory: Path, name: str) -> tuple[str, str]:
+    stem = name.split("@", 1)[0]
+    if not stem or "/" in stem or "\\" in stem or stem.startswith("."):
+        raise RulesError(name, {"(name)": "is not a valid rules or paytable name"})
+    path = directory / f"{stem}.yaml"
+    if not path.is_file():
+        raise RulesError(str(path), {"(file)": "does not exist"})
+    return str(path), path.read_text(encoding="utf-8")
+
+
+def parse_rules(source: str, text_or_data: Any, overrides: dict | None = None):
+    """Rules object of the right game family from YAML text (or already-parsed data)."""
+    data = _read_yaml(source, text_or_data) if isinstance(text_or_data, str) else text_or_data
+    if not isinstance(data, dict):
+        raise RulesError(source, {"(document)": "must be a mapping of fields"})
+    game = data.get("game")
+    reader = Reader(data)
+    if game == "canberra":
+        from .canberra import read_canberra_rules
+        if overrides:
+            raise RulesError(source, {"options": "this game takes no option overrides"})
+        rules = read_canberra_rules(reader)
+    elif game == "traditional":
+        from .traditional import read_traditional_rules
+        rules = read_traditional_rules(reader, overrides or {})
+    else:
+        raise RulesError(source, {"game": f"must be canberra or traditional, not {game!r}"})
+    if reader.errors or rules is None:
+        raise RulesError(source, reader.errors or {"(document)": "is not valid"})
+    return rules
+
+
+def parse_paytable(source: str, text_or_data: Any):
+    from .canberra import read_paytable
+    data = _read_yaml(source, text_or_data) if isinstance(text_or_data, str) else text_or_data
+    reader = Reader(data)
+    table = read_paytable(reader)
+    if reader.errors or table is None:
+        raise RulesError(source, reader.errors or {"(document)": "is not valid"})
+    return table
+
+
+@lru_cache(maxsize=64)
+def _load_rules_cached(directory: str, name: str):
+    source, text = _file(Path(directory), name)
+    return parse_rules(source, text)
+
+
+def load_rules(name: str, overrides: dict | None = None):
+    """The rules named `name` (a file stem in rules_config/), parsed once per process."""
+    if overrides:
+        source, text = _file(rules_dir(), name)
+        return parse_rules(source, text, overrides)
+    return _load_rules_cached(str(rules_dir()), name)
+
+
+@lru_cache(maxsize=64)
+def _load_paytable_cached(directory: str, name: str):
+    source, text = _file(Path(directory), name)
+    return parse_paytable(source, text)
+
+
+def load_paytable(name: str):
+    return _load_paytable_cached(str(paytables_dir()), name)
