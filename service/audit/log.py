@@ -1,0 +1,51 @@
+"""Appends audit records to a chain inside the caller's transaction (the chain head row is locked)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import psycopg
+
+from .chain import GENESIS, record_hash
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    kind: str                       # e.g. shoe_started, card_dealt, decision, wager, payout, key_created
+    payload: dict[str, Any] = field(default_factory=dict)
+    actor: str | None = None        # who: an API key id, "worker", "system"
+    table_id: str | None = None
+    round_id: str | None = None
+
+
+def chain_for(table_id: str | None) -> str:
+    return f"table:{table_id}" if table_id else "system"
+
+
+def append(conn: psycopg.Connection, chain: str, records: list[AuditRecord]) -> None:
+    """Chain and insert `records` in order. Call inside the request's transaction: they commit
+    or roll back with the round state they describe."""
+    if not records:
+        return
+    conn.execute("INSERT INTO audit_chain_heads (chain, seq, hash) VALUES (%s, 0, %s) "
+                 "ON CONFLICT (chain) DO NOTHING", (chain, GENESIS))
+    seq, prev = conn.execute("SELECT seq, hash FROM audit_chain_heads WHERE chain = %s FOR UPDATE",
+                             (chain,)).fetchone()
+    at = datetime.now(timezone.utc).isoformat(timespec="microseconds")
+    rows = []
+    for record in records:
+        seq += 1
+        payload = json.loads(json.dumps(record.payload, default=str))  # what JSONB will hold
+        digest = record_hash(chain, seq, at, record.kind, record.actor, record.table_id,
+                             record.round_id, payload, prev)
+        rows.append((chain, seq, at, record.kind, record.actor, record.table_id, record.round_id,
+                     json.dumps(payload), prev, digest))
+        prev = digest
+    with conn.cursor() as cur:
+        with cur.copy("COPY audit_log (chain, seq, at, kind, actor, table_id, round_id, payload, prev_hash, hash) "
+                      "FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+    conn.execute("UPDATE audit_chain_heads SET seq = %s, hash = %s WHERE chain = %s", (seq, prev, chain))

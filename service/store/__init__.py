@@ -1,0 +1,1 @@
+"""PostgreSQL access: the connection pool, migrations, repositories and the unit of work."""
