@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -34,35 +35,67 @@ def replay_file(path: str) -> int:
     return 0
 
 
-def replay_batch(path: str) -> int:
-    status = 0
+def replay_lines(numbered: list[tuple[int, str]]) -> tuple[str, bool]:
+    """Results for a chunk of (line number, line): the output text and whether any line failed."""
     out = []
+    failed = False
+    for number, line in numbered:
+        try:
+            result = replay_data(json.loads(line))
+        except ValueError as exc:  # TranscriptError, RulesError, JSON errors
+            result = {"error": f"line {number}: {_one_line(exc)}"}
+            failed = True
+        out.append(json.dumps(result))
+    return ("\n".join(out) + "\n") if out else "", failed
+
+
+def _chunks(numbered: list[tuple[int, str]], size: int) -> list[list[tuple[int, str]]]:
+    return [numbered[i:i + size] for i in range(0, len(numbered), size)]
+
+
+def replay_batch(path: str, workers: int | None = None) -> int:
+    """One result per line, in order. A gaming day's file is split into chunks played on every
+    core (fork: the rules parsed once in the parent are inherited); output order is kept."""
     try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
     except OSError as exc:
         print(f"{path}: {_one_line(exc)}", file=sys.stderr)
         return 2
-    with handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                result = replay_data(json.loads(line))
-            except (ValueError, RulesError, TranscriptError) as exc:
-                result = {"error": f"line {number}: {_one_line(exc)}"}
-                status = 2
-            out.append(json.dumps(result))
-            if len(out) >= 512:
-                sys.stdout.write("\n".join(out) + "\n")
-                out.clear()
-    if out:
-        sys.stdout.write("\n".join(out) + "\n")
-    return status
+    numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    workers = workers if workers is not None else (os.cpu_count() or 1)
+    failed = False
+    if workers <= 1 or len(numbered) < _PARALLEL_FROM:
+        output, failed = replay_lines(numbered)
+        sys.stdout.write(output)
+        return 2 if failed else 0
+    _warm_rules(numbered)
+    import multiprocessing
+    size = max(64, len(numbered) // (workers * 4))
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for output, chunk_failed in pool.imap(replay_lines, _chunks(numbered, size)):
+            sys.stdout.write(output)
+            failed = failed or chunk_failed
+    return 2 if failed else 0
+
+
+_PARALLEL_FROM = 1000
+
+
+def _warm_rules(numbered: list[tuple[int, str]]) -> None:
+    """Parse the first line's rules and paytable once, before the fork, so workers share them."""
+    try:
+        replay_data(json.loads(numbered[0][1]))
+    except ValueError:
+        pass  # that line's own error is reported in order by the worker that plays it
 
 
 def run(args) -> int:
     if args.batch:
-        return replay_batch(args.batch)
+        return replay_batch(args.batch, args.workers)
     if not args.file:
         print("pontoon replay: give a transcript FILE or --batch FILE.jsonl", file=sys.stderr)
         return 2
@@ -73,4 +106,6 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("replay", help="play round transcripts and print their money")
     parser.add_argument("file", nargs="?", help="a transcript (JSON)")
     parser.add_argument("--batch", metavar="FILE.jsonl", help="one transcript per line ('-' for standard input)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes for --batch (default: one per core)")
     parser.set_defaults(run=run)

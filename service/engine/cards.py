@@ -55,19 +55,23 @@ def points(card: str) -> int:
     return RANK_POINTS[parse_card(card)[0]]
 
 
+CARD_POINTS = {token: RANK_POINTS[rank] for token, (rank, _) in _TOKENS.items()}
+ACES = frozenset(token for token, (rank, _) in _TOKENS.items() if rank == "A")
+
+
+def is_card(token: object) -> bool:
+    return token in _TOKENS  # type: ignore[operator]
+
+
 def hard_total(cards: list[str]) -> int:
-    return sum(RANK_POINTS[_TOKENS[c][0]] for c in cards)
+    points = CARD_POINTS
+    return sum([points[c] for c in cards])
 
 
 def best_total(cards: list[str]) -> tuple[int, bool]:
     """(best total not over 21 where possible, soft?) with one ace counted eleven when it fits."""
-    hard = 0
-    has_ace = False
-    for card in cards:
-        rank = _TOKENS[card][0]
-        hard += RANK_POINTS[rank]
-        if rank == "A":
-            has_ace = True
-    if has_ace and hard + 10 <= 21:
+    points = CARD_POINTS
+    hard = sum([points[c] for c in cards])
+    if hard <= 11 and not ACES.isdisjoint(cards):
         return hard + 10, True
     return hard, False

@@ -27,4 +27,6 @@ def start_round(rules: Any, paytable: Any, transcript: Transcript):
 def play_transcript(rules: Any, paytable: Any, transcript: Transcript):
     """The finished round a transcript describes; TranscriptError if it breaks the rules."""
     round_ = start_round(rules, paytable, transcript)
-    return replay(round_, transcript.cards, transcript.actions, PhysicalShoe(rules.shoe))
+    # A game whose pack depends on the table (two packs for a big traditional school) says so.
+    spec = getattr(round_, "shoe_spec", None) or rules.shoe
+    return replay(round_, transcript.cards, transcript.actions, PhysicalShoe(spec))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import Counter
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -33,7 +34,7 @@ class ShoeSpec:
         return tuple(r for r in RANKS if r not in self.ranks_removed)
 
     def composition(self) -> Counter:
-        return Counter({r + s: self.decks for r in self.ranks for s in SUITS})
+        return Counter(_composition(self))
 
     def ordered_cards(self) -> list[str]:
         return [r + s for _ in range(self.decks) for s in SUITS for r in self.ranks]
@@ -41,6 +42,11 @@ class ShoeSpec:
     @property
     def size(self) -> int:
         return len(self.ranks) * len(SUITS) * self.decks
+
+
+@lru_cache(maxsize=32)
+def _composition(spec: ShoeSpec) -> dict[str, int]:
+    return {r + s: spec.decks for r in spec.ranks for s in SUITS}
 
 
 class ShoeError(ValueError):
@@ -58,6 +64,15 @@ class SecureRandom:
         return secrets.randbelow(n)
 
 
+def shuffled(cards: list[str], rng: RandomSource) -> list[str]:
+    """A Fisher-Yates shuffle of a copy of `cards` drawn from `rng` (never the global random)."""
+    order = list(cards)
+    for i in range(len(order) - 1, 0, -1):
+        j = rng.randbelow(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
 def commitment_of(order: list[str], salt: str) -> str:
     """SHA-256 over the salt and the order, published before the first card is dealt."""
     return hashlib.sha256((salt + ":" + ",".join(order)).encode("ascii")).hexdigest()
@@ -70,11 +85,7 @@ class VirtualShoe:
                  salt: str | None = None, position: int = 0) -> None:
         self.spec = spec
         if order is None:
-            rng = rng or SecureRandom()
-            order = spec.ordered_cards()
-            for i in range(len(order) - 1, 0, -1):
-                j = rng.randbelow(i + 1)
-                order[i], order[j] = order[j], order[i]
+            order = shuffled(spec.ordered_cards(), rng or SecureRandom())
             salt = salt or secrets.token_hex(16)
         elif salt is None:
             raise ShoeError("a restored shoe needs its salt")
@@ -112,7 +123,7 @@ class PhysicalShoe:
 
     def __init__(self, spec: ShoeSpec, dealt: list[str] | None = None) -> None:
         self.spec = spec
-        self._left = spec.composition()
+        self._left = dict(_composition(spec))
         self.dealt: list[str] = []
         for card in dealt or ():
             self.accept(card)
@@ -125,7 +136,7 @@ class PhysicalShoe:
         if rank in self.spec.ranks_removed:
             raise ShoeError(f"{card} cannot come from this shoe: rank {rank} is removed")
         key = rank + suit
-        if self._left[key] <= 0:
+        if self._left.get(key, 0) <= 0:
             raise ShoeError(f"{card} cannot come from this shoe: all {self.spec.decks} copies are already out")
         return key
 

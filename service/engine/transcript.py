@@ -31,6 +31,9 @@ def _int(value: Any, what: str) -> int:
     return value
 
 
+_ACTION_FIELDS = frozenset({"seat", "action", "hand", "amount", "shoot"})
+
+
 def parse_action(raw: Any, position: int) -> Action:
     if not isinstance(raw, dict):
         raise TranscriptError(f"action {position}: must be an object")
@@ -45,9 +48,8 @@ def parse_action(raw: Any, position: int) -> Action:
     amount = raw.get("amount")
     if amount is not None:
         amount = _int(amount, f"action {position}: amount")
-    extra = set(raw) - {"seat", "action", "hand", "amount", "shoot"}
-    if extra:
-        raise TranscriptError(f"action {position}: unknown fields {sorted(extra)}")
+    if not _ACTION_FIELDS.issuperset(raw):
+        raise TranscriptError(f"action {position}: unknown fields {sorted(set(raw) - _ACTION_FIELDS)}")
     if "shoot" in raw:  # a split's shoot bet for the new hand (Shoot Pontoon)
         return Action(seat, name, hand, amount if amount is not None else _int(raw["shoot"], "shoot"))
     return Action(seat, name, hand, amount)

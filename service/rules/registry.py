@@ -17,14 +17,15 @@ except AttributeError:  # pragma: no cover
     _Loader = yaml.SafeLoader
 
 _ROOT = Path(__file__).resolve().parents[2]
+_ROOT_TEXT = str(_ROOT)
 
 
-def rules_dir() -> Path:
-    return Path(os.environ.get("PONTOON_RULES_DIR", _ROOT / "rules_config"))
+def rules_dir() -> str:
+    return os.environ.get("PONTOON_RULES_DIR") or str(_ROOT / "rules_config")
 
 
-def paytables_dir() -> Path:
-    return Path(os.environ.get("PONTOON_PAYTABLES_DIR", _ROOT / "paytables"))
+def paytables_dir() -> str:
+    return os.environ.get("PONTOON_PAYTABLES_DIR") or str(_ROOT / "paytables")
 
 
 def _read_yaml(source: str, text: str) -> Any:
@@ -85,9 +86,9 @@ def _load_rules_cached(directory: str, name: str):
 def load_rules(name: str, overrides: dict | None = None):
     """The rules named `name` (a file stem in rules_config/), parsed once per process."""
     if overrides:
-        source, text = _file(rules_dir(), name)
+        source, text = _file(Path(rules_dir()), name)
         return parse_rules(source, text, overrides)
-    return _load_rules_cached(str(rules_dir()), name)
+    return _load_rules_cached(rules_dir(), name)
 
 
 @lru_cache(maxsize=64)
@@ -97,4 +98,4 @@ def _load_paytable_cached(directory: str, name: str):
 
 
 def load_paytable(name: str):
-    return _load_paytable_cached(str(paytables_dir()), name)
+    return _load_paytable_cached(paytables_dir(), name)

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ...actions import Action, CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation
-from ...cards import TEN_VALUED, best_total, hard_total, parse_card
+from ...cards import ACES, CARD_POINTS, TEN_VALUED, best_total, hard_total, is_card, parse_card
 from .paytable import Paytable
 from .rules import CanberraRules, Limits
 
@@ -27,19 +28,36 @@ class Hand:
     decided: bool = False          # a playing decision was taken on it
     double_base: int | None = None # hard total before the double's card (aces count one)
     after_double: bool = False     # the double's card is in: stand or forfeit
+    hard: int = 0                  # total with every ace as one, kept as cards arrive
+    aces: int = 0
 
     @property
     def stake(self) -> int:
         return self.wager + self.double
 
+    def add(self, card: str) -> None:
+        self.cards.append(card)
+        self.hard += CARD_POINTS[card]
+        if card in ACES:
+            self.aces += 1
+
+    def remove_last(self) -> str:
+        card = self.cards.pop()
+        self.hard -= CARD_POINTS[card]
+        if card in ACES:
+            self.aces -= 1
+        return card
+
     def total(self, aces_count_one_after_double: bool) -> tuple[int, bool]:
-        if self.double_base is not None and aces_count_one_after_double and len(self.cards) > 0 and not self.owed:
-            last_rank = parse_card(self.cards[-1])[0]
-            base = self.double_base
-            if last_rank == "A" and base + 11 <= 21:
-                return base + 11, True
-            return hard_total(self.cards), False
-        return best_total(self.cards)
+        """Best total; after a double, aces held before it count one (when the rules say so)."""
+        hard = self.hard
+        if self.double_base is not None and aces_count_one_after_double and not self.owed:
+            if self.cards[-1] in ACES and self.double_base + 11 <= 21:
+                return self.double_base + 11, True
+            return hard, False
+        if self.aces and hard <= 11:
+            return hard + 10, True
+        return hard, False
 
 
 @dataclass(slots=True)
@@ -50,14 +68,14 @@ class Seat:
     insurance: int = 0
     hands: list[Hand] = field(default_factory=list)
     first_two: tuple[str, ...] = ()
+    label: str = ""               # "seat N": where its cards go, in records
 
     @property
     def split(self) -> bool:
         return len(self.hands) > 1
 
 
-@dataclass(frozen=True, slots=True)
-class BetLine:
+class BetLine(NamedTuple):
     """One bet's stake and return at settlement: the unit the ledger records."""
 
     seat: int
@@ -89,7 +107,12 @@ class CanberraRound:
         self._deal_pos = 0
         self._seat_pos = 0
         self._hand_pos = 0
+        self._hand: Hand | None = None          # the hand play has reached
+        self._dealer_has_waiting = False
         self.bets: list[BetLine] | None = None
+        # "card", "decision", or None once complete; kept current by every change so that the
+        # state always says what it waits for.
+        self.awaiting: str | None = "card"
 
     # ----- set-up -------------------------------------------------------------------------
     def _seats_from(self, wagers: list[dict]) -> list[Seat]:
@@ -111,21 +134,10 @@ class CanberraRound:
                     raise RuleViolation(f"seat {number}: this paytable has no pair bet")
                 raise RuleViolation(f"seat {number}: pair bet {pair!r} is outside its limits "
                                     f"{self.pair_limits.minimum} to {self.pair_limits.maximum}")
-            seats[number] = Seat(number, wager, pair, hands=[Hand(0, wager)])
+            seats[number] = Seat(number, wager, pair, hands=[Hand(0, wager)], label=f"seat {number}")
         return [seats[n] for n in sorted(seats)]
 
     # ----- where the round stands ---------------------------------------------------------
-    @property
-    def awaiting(self) -> str | None:
-        """"card", "decision", or None once the round is complete."""
-        if self.phase == DEAL:
-            return "card"
-        if self.phase == PLAY:
-            return "card" if self._current_hand().owed else "decision"
-        if self.phase == DEALER:
-            return "card"
-        return None
-
     @property
     def complete(self) -> bool:
         return self.phase == COMPLETE
@@ -153,7 +165,7 @@ class CanberraRound:
         return self.seats[self._seat_pos].number, self._hand_pos
 
     def _current_hand(self) -> Hand:
-        return self.seats[self._seat_pos].hands[self._hand_pos]
+        return self._hand
 
     def _seat(self, number: int) -> Seat:
         for seat in self.seats:
@@ -167,7 +179,8 @@ class CanberraRound:
     # ----- cards --------------------------------------------------------------------------
     def deal_card(self, card: str) -> CardDealt:
         """Give the next card out of the shoe to whoever the rules say is owed one."""
-        parse_card(card)
+        if not is_card(card):
+            parse_card(card)  # raises CardError with the reason
         if self.phase == DEAL:
             target = self._deal_targets[self._deal_pos]
             self._deal_pos += 1
@@ -175,15 +188,18 @@ class CanberraRound:
                 self.dealer.append(card)
                 record = CardDealt(card, "dealer")
             else:
-                target.hands[0].cards.append(card)
-                record = CardDealt(card, f"seat {target.number} hand 0")
-            if self._deal_pos == len(self._deal_targets):
-                self._finish_deal()
-        elif self.phase == PLAY and self._current_hand().owed:
-            seat, hand = self.seats[self._seat_pos], self._current_hand()
-            hand.cards.append(card)
+                target.hands[0].add(card)
+                record = CardDealt(card, target.label + " hand 0")
+            if self._deal_pos < len(self._deal_targets):
+                self.cards_out.append(card)
+                self.log.append(record)
+                return record
+            self._finish_deal()
+        elif self.phase == PLAY and self._hand.owed:
+            seat, hand = self.seats[self._seat_pos], self._hand
+            hand.add(card)
             hand.owed -= 1
-            record = CardDealt(card, f"seat {seat.number} hand {hand.index}")
+            record = CardDealt(card, f"{seat.label} hand {hand.index}")
             self._after_hand_card(seat, hand)
         elif self.phase == DEALER:
             self.dealer.append(card)
@@ -204,7 +220,7 @@ class CanberraRound:
             ranks = [parse_card(c)[0] for c in hand.cards]
             if self.rules.is_pontoon_pair(ranks[0], ranks[1]):
                 hand.status = PONTOON
-            elif best_total(hand.cards)[0] == 21:
+            elif hand.total(False)[0] == 21:
                 hand.status = WON21 if self.rules.twenty_one_wins_at_once else STOOD
         self.phase = PLAY
         self._seat_pos, self._hand_pos = 0, 0
@@ -224,7 +240,7 @@ class CanberraRound:
             else:
                 hand.status = STOOD
             return
-        total, _ = best_total(hand.cards)
+        total, _ = hand.total(False)
         if total > 21:
             hand.status = BUST
         elif total == 21:
@@ -239,35 +255,44 @@ class CanberraRound:
     def _enter_hand(self) -> None:
         """A hand play has reached: a split hand holding one card is owed its second now."""
         if self._seat_pos < len(self.seats):
-            hand = self._current_hand()
+            hand = self._hand = self.seats[self._seat_pos].hands[self._hand_pos]
             if hand.status == PLAYING and len(hand.cards) == 1:
                 hand.owed = 1
 
     def _advance(self) -> None:
-        while self.phase == PLAY:
-            if self._seat_pos >= len(self.seats):
-                self.phase = DEALER
-                break
-            hand = self._current_hand()
-            if hand.owed or hand.status == PLAYING:
-                return
-            seat = self.seats[self._seat_pos]
-            if self._hand_pos + 1 < len(seat.hands):
-                self._hand_pos += 1
+        if self.phase == PLAY:
+            while True:
+                if self._seat_pos >= len(self.seats):
+                    self.phase = DEALER
+                    self._hand = None
+                    self._dealer_has_waiting = any(h.status == STOOD for s in self.seats for h in s.hands)
+                    break
+                hand = self._hand
+                if hand.owed:
+                    self.awaiting = "card"
+                    return
+                if hand.status == PLAYING:
+                    self.awaiting = "decision"
+                    return
+                if self._hand_pos + 1 < len(self.seats[self._seat_pos].hands):
+                    self._hand_pos += 1
+                else:
+                    self._seat_pos, self._hand_pos = self._seat_pos + 1, 0
+                self._enter_hand()
+        if self.phase == DEALER:
+            if self._dealer_owed_card():
+                self.awaiting = "card"
             else:
-                self._seat_pos, self._hand_pos = self._seat_pos + 1, 0
-            self._enter_hand()
-        if self.phase == DEALER and not self._dealer_owed_card():
-            self.phase = COMPLETE
-            self.bets = self._settle()
+                self.phase = COMPLETE
+                self.awaiting = None
+                self.bets = self._settle()
 
     def _dealer_owed_card(self) -> bool:
         if len(self.dealer) < 2:
             return True
         if self.dealer_pontoon:
             return False
-        if not self.rules.dealer_draws_when_no_hand_waiting and \
-                not any(h.status == STOOD for s in self.seats for h in s.hands):
+        if not self._dealer_has_waiting and not self.rules.dealer_draws_when_no_hand_waiting:
             return False
         total, soft = best_total(self.dealer)
         stands_on = self.rules.dealer_stands_on
@@ -367,7 +392,7 @@ class CanberraRound:
             self._refuse("double needs an amount")
         h = self.verify_double(seat, hand, amount)
         h.double = amount
-        h.double_base = hard_total(h.cards)
+        h.double_base = h.hard
         h.owed = 1
         return self._decided(h, seat, "double", amount)
 
@@ -406,7 +431,8 @@ class CanberraRound:
         h = self.verify_split(seat, hand)
         s = self._seat(seat)
         aces = parse_card(h.cards[0])[0] == "A"
-        new = Hand(len(s.hands), s.wager, [h.cards.pop()], split_aces=aces)
+        new = Hand(len(s.hands), s.wager, split_aces=aces)
+        new.add(h.remove_last())
         s.hands.append(new)
         h.split_aces = aces
         h.owed = 1
@@ -628,8 +654,6 @@ class CanberraRound:
                            "total": self.hand_total(h)[0],
                            "outcome": outcomes.get((h.index, "main" if h.index == 0 else "split"))}
                           for h in seat.hands],
-                "bets": [{"hand": l.hand, "kind": l.kind, "stake": l.stake, "returned": l.returned,
-                          "outcome": l.outcome} for l in lines],
             })
         return {"dealer": {"cards": list(self.dealer), "total": dealer_total, "pontoon": self.dealer_pontoon,
                            "bust": dealer_total > 21},

@@ -4,25 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...cards import RANKS
+from ...limits import Limits  # moved to the core; re-exported here for existing imports
 from ...odds import ROUNDING_MODES, Odds
 from ...shoe import ShoeSpec
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    minimum: int
-    maximum: int
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.minimum, int) or not isinstance(self.maximum, int):
-            raise ValueError("limits must be whole cents")
-        if self.minimum <= 0:
-            raise ValueError("the minimum must be a positive number of cents")
-        if self.maximum < self.minimum:
-            raise ValueError(f"the maximum {self.maximum} is below the minimum {self.minimum}")
-
-    def contains(self, amount: int) -> bool:
-        return self.minimum <= amount <= self.maximum
 
 
 def _check_ranks(field: str, ranks: tuple[str, ...]) -> None:

@@ -1,0 +1,112 @@
+"""The player-banked game's rules as a frozen object: the pack, the limits and every named option."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...limits import Limits
+from ...shoe import ShoeSpec
+
+# The spec's Options table, in its order, with its defaults. A transcript's `options` object may
+# override exactly these names; everything else in a rules file is the card room's fixed data.
+OPTION_DEFAULTS: dict[str, object] = {
+    "stick_min": 15,
+    "split_pairs": "any",
+    "pontoon_pays": 2,
+    "five_card_trick_pays": 2,
+    "banker_pontoon_collects": 2,
+    "ace_ten_is_pontoon": True,
+    "natural_beats_plain": False,
+    "royal_pontoon": False,
+    "no_buy_fifth_on_eleven": False,
+    "burn": None,
+    "banker_may_double": False,
+    "shoot": False,
+}
+SPLIT_PAIRS = ("any", "aces")
+BURN_TOTALS = (13, 14)
+_BOOLEAN_OPTIONS = ("ace_ten_is_pontoon", "natural_beats_plain", "royal_pontoon",
+                    "no_buy_fifth_on_eleven", "banker_may_double", "shoot")
+_MULTIPLE_OPTIONS = ("pontoon_pays", "five_card_trick_pays", "banker_pontoon_collects")
+MAX_MULTIPLE = 10
+
+
+class RuleFieldError(ValueError):
+    """A rules value the game cannot play, with the name of the field it belongs to."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field} {reason}")
+        self.field = field
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True, slots=True)
+class TraditionalRules:
+    """Rules of British player-banked Pontoon (and its school variants, named by option)."""
+
+    name: str
+    shoe: ShoeSpec                     # the pack for an ordinary table
+    large_table_shoe: ShoeSpec         # the packs once `large_table_players` sit in
+    large_table_players: int           # people dealt in, the banker counted, who need two packs
+    max_seats: int                     # player seats 1..max_seats; the banker is seat 0
+    stake_limits: Limits               # each initial stake
+    kitty_limits: Limits               # a kitty as the banker puts it up
+    shoot_bet_minimum: int             # the smallest shoot bet; the room in the kitty caps it
+    split_max_hands: int
+    first_buy_max_multiple: int        # the third card costs up to this many initial stakes
+    royal_pontoon_pays: int
+    banker_five_card_trick_collects: int
+    stick_min: int = 15
+    split_pairs: str = "any"
+    pontoon_pays: int = 2
+    five_card_trick_pays: int = 2
+    banker_pontoon_collects: int = 2
+    ace_ten_is_pontoon: bool = True
+    natural_beats_plain: bool = False
+    royal_pontoon: bool = False
+    no_buy_fifth_on_eleven: bool = False
+    burn: int | None = None
+    banker_may_double: bool = False
+    shoot: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise RuleFieldError("name", "must name the rules")
+        if not isinstance(self.shoe, ShoeSpec) or not isinstance(self.large_table_shoe, ShoeSpec):
+            raise RuleFieldError("shoe", "must describe a pack")
+        if self.shoe.ranks_removed or self.large_table_shoe.ranks_removed:
+            raise RuleFieldError("shoe", "must be whole packs: this game removes no ranks")
+        if self.large_table_shoe.decks < self.shoe.decks:
+            raise RuleFieldError("large_table.decks", "must be at least the ordinary table's decks")
+        if not _whole(self.large_table_players) or self.large_table_players < 2:
+            raise RuleFieldError("large_table.players", "must be a whole number of at least 2")
+        if not _whole(self.max_seats) or not 1 <= self.max_seats <= 12:
+            raise RuleFieldError("seats", "must be a whole number from 1 to 12")
+        if not _whole(self.shoot_bet_minimum) or self.shoot_bet_minimum < 1:
+            raise RuleFieldError("limits.shoot_bet_min", "must be at least 1 cent")
+        if not _whole(self.split_max_hands) or not 1 <= self.split_max_hands <= 4:
+            raise RuleFieldError("split_max_hands", "must be a whole number from 1 to 4")
+        if not _whole(self.first_buy_max_multiple) or not 1 <= self.first_buy_max_multiple <= MAX_MULTIPLE:
+            raise RuleFieldError("first_buy_max_multiple", f"must be a whole number from 1 to {MAX_MULTIPLE}")
+        for field in ("royal_pontoon_pays", "banker_five_card_trick_collects", *_MULTIPLE_OPTIONS):
+            if not _whole(getattr(self, field)) or not 1 <= getattr(self, field) <= MAX_MULTIPLE:
+                raise RuleFieldError(field, f"must be a whole number from 1 to {MAX_MULTIPLE}")
+        if not _whole(self.stick_min) or not 2 <= self.stick_min <= 21:
+            raise RuleFieldError("stick_min", "must be a whole number from 2 to 21")
+        if self.split_pairs not in SPLIT_PAIRS:
+            raise RuleFieldError("split_pairs", f"must be one of {', '.join(SPLIT_PAIRS)}, not {self.split_pairs!r}")
+        for field in _BOOLEAN_OPTIONS:
+            if not isinstance(getattr(self, field), bool):
+                raise RuleFieldError(field, f"must be true or false, not {getattr(self, field)!r}")
+        if self.burn is not None and (not _whole(self.burn) or self.burn not in BURN_TOTALS):
+            raise RuleFieldError("burn", f"must be 13, 14 or null, not {self.burn!r}")
+
+    def shoe_for(self, players: int) -> ShoeSpec:
+        """The pack for a table of `players` punters (the banker makes one more person)."""
+        return self.large_table_shoe if players + 1 >= self.large_table_players else self.shoe
+
+    def options(self) -> dict[str, object]:
+        """Every named option's value, as a transcript's `options` object writes them."""
+        return {name: getattr(self, name) for name in OPTION_DEFAULTS}
