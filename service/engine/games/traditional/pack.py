@@ -1,0 +1,100 @@
+"""The pack across rounds of the player-banked game: reshuffled after a Pontoon, else used cards to the bottom."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from ...cards import CardError, parse_card
+from ...shoe import RandomSource, ShoeError, ShoeSpec, shuffled
+
+if TYPE_CHECKING:
+    from .round import TraditionalRound
+
+
+class TraditionalPack:
+    """A virtual pack dealt from the top; the order is plain data so a stateless service can store it.
+
+    Cards a round has out are not in the pack; they come back through `collect` (busts and
+    burns, as they happen) and `finish_round` (the rest, or a reshuffle of the whole pack).
+    """
+
+    def __init__(self, spec: ShoeSpec, order: list[str]) -> None:
+        self.spec = spec
+        self._check(order)
+        self.order = list(order)          # top of the pack first
+        self._collected = 0               # how many of the current round's returned cards are back
+
+    @classmethod
+    def shuffled(cls, spec: ShoeSpec, rng: RandomSource) -> "TraditionalPack":
+        return cls(spec, shuffled(spec.ordered_cards(), rng))
+
+    def _check(self, order: list[str]) -> None:
+        if not isinstance(order, list):
+            raise ShoeError("a pack's order must be a list of cards")
+        allowed = self.spec.composition()
+        counted: Counter = Counter()
+        for card in order:
+            try:
+                rank, suit = parse_card(card)
+            except CardError as exc:
+                raise ShoeError(str(exc)) from None
+            counted[rank + suit] += 1
+            if counted[rank + suit] > allowed[rank + suit]:
+                raise ShoeError(f"{card} appears more often than {self.spec.decks} pack(s) hold")
+
+    @property
+    def remaining(self) -> int:
+        return len(self.order)
+
+    def deal(self) -> str:
+        if not self.order:
+            raise ShoeError("the pack is empty: every card is on the table")
+        return self.order.pop(0)
+
+    def put_to_bottom(self, cards: list[str]) -> None:
+        self._check(self.order + list(cards))
+        self.order.extend(cards)
+
+    def collect(self, round_: "TraditionalRound") -> None:
+        """Put under the pack the cards the round has sent back since the last call (busts, burns)."""
+        fresh = round_.returned[self._collected:]
+        self._collected += len(fresh)
+        self.put_to_bottom(fresh)
+
+    def feed(self, round_: "TraditionalRound") -> list[str]:
+        """Deal every card the round is owed now, returning busted and burned cards as they go."""
+        dealt = []
+        while round_.awaiting == "card":
+            card = self.deal()
+            round_.deal_card(card)
+            dealt.append(card)
+            self.collect(round_)
+        return dealt
+
+    def finish_round(self, round_: "TraditionalRound", rng: RandomSource) -> bool:
+        """Take the round's cards back after it completes; True when the pack was reshuffled."""
+        if not round_.complete:
+            raise ShoeError("the round is not complete: its cards are still in play")
+        self.collect(round_)
+        self._collected = 0
+        if round_.reshuffle:
+            self.order = shuffled(self.order, rng)
+            return True
+        return False
+
+    def to_state(self) -> dict:
+        return {"decks": self.spec.decks, "order": list(self.order)}
+
+    @classmethod
+    def from_state(cls, state: dict) -> "TraditionalPack":
+        """A pack restored between rounds from `to_state()`; refuses a pack that is not whole."""
+        if not isinstance(state, dict):
+            raise ShoeError("a stored pack must be an object {decks, order}")
+        try:
+            spec = ShoeSpec(state.get("decks"))  # type: ignore[arg-type]
+        except ValueError as exc:
+            raise ShoeError(str(exc)) from None
+        pack = cls(spec, state.get("order"))  # type: ignore[arg-type]
+        if len(pack.order) != spec.size:
+            raise ShoeError(f"a stored pack between rounds holds all {spec.size} cards, not {len(pack.order)}")
+        return pack
