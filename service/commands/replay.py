@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+
+import orjson
 from typing import Any
 
 from ..engine.play import play_transcript
@@ -31,7 +33,7 @@ def replay_file(path: str) -> int:
     except (OSError, ValueError) as exc:  # TranscriptError, RulesError and JSON errors are ValueErrors
         print(f"{path}: {_one_line(exc)}", file=sys.stderr)
         return 2
-    sys.stdout.write(json.dumps(result) + "\n")
+    sys.stdout.write(orjson.dumps(result).decode() + "\n")
     return 0
 
 
@@ -41,12 +43,12 @@ def replay_lines(numbered: list[tuple[int, str]]) -> tuple[str, bool]:
     failed = False
     for number, line in numbered:
         try:
-            result = replay_data(json.loads(line))
-        except ValueError as exc:  # TranscriptError, RulesError, JSON errors
+            result = replay_data(orjson.loads(line))
+        except ValueError as exc:  # TranscriptError, RulesError, JSON errors (orjson's are ValueErrors)
             result = {"error": f"line {number}: {_one_line(exc)}"}
             failed = True
-        out.append(json.dumps(result))
-    return ("\n".join(out) + "\n") if out else "", failed
+        out.append(orjson.dumps(result))
+    return (b"\n".join(out) + b"\n").decode() if out else "", failed
 
 
 def _chunks(numbered: list[tuple[int, str]], size: int) -> list[list[tuple[int, str]]]:

@@ -55,6 +55,9 @@ def points(card: str) -> int:
     return RANK_POINTS[parse_card(card)[0]]
 
 
+RANK_OF = {token: rank for token, (rank, _) in _TOKENS.items()}
+SUIT_OF = {token: suit for token, (_, suit) in _TOKENS.items()}
+CANONICAL = {token: rank + suit for token, (rank, suit) in _TOKENS.items()}
 CARD_POINTS = {token: RANK_POINTS[rank] for token, (rank, _) in _TOKENS.items()}
 ACES = frozenset(token for token, (rank, _) in _TOKENS.items() if rank == "A")
 

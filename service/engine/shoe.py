@@ -9,7 +9,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 from typing import Protocol
 
-from .cards import RANKS, SUITS, CardError, parse_card
+from .cards import CANONICAL, RANKS, SUITS, CardError, parse_card
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +148,10 @@ class PhysicalShoe:
         return True
 
     def accept(self, card: str) -> str:
-        key = self.verify_accept(card)
-        self._left[key] -= 1
+        key = CANONICAL.get(card)
+        left = self._left.get(key, 0) if key is not None else 0
+        if not left:
+            self.verify_accept(card)  # raises with the reason
+        self._left[key] = left - 1
         self.dealt.append(card)
         return card

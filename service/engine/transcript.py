@@ -35,19 +35,18 @@ _ACTION_FIELDS = frozenset({"seat", "action", "hand", "amount", "shoot"})
 
 
 def parse_action(raw: Any, position: int) -> Action:
-    if not isinstance(raw, dict):
+    # `type(x) is int` on purpose: it refuses booleans, which isinstance would let through.
+    if type(raw) is not dict:
         raise TranscriptError(f"action {position}: must be an object")
-    seat, name = raw.get("seat"), raw.get("action")
-    if not isinstance(seat, int) or isinstance(seat, bool):
+    seat, name, hand, amount = raw.get("seat"), raw.get("action"), raw.get("hand"), raw.get("amount")
+    if type(seat) is not int:
         raise TranscriptError(f"action {position}: seat must be a number, not {seat!r}")
-    if not isinstance(name, str):
+    if type(name) is not str:
         raise TranscriptError(f"action {position}: action must be a decision name, not {name!r}")
-    hand = raw.get("hand")
-    if hand is not None and (not isinstance(hand, int) or isinstance(hand, bool) or hand < 0):
+    if hand is not None and (type(hand) is not int or hand < 0):
         raise TranscriptError(f"action {position}: hand must be 0 or more, not {hand!r}")
-    amount = raw.get("amount")
-    if amount is not None:
-        amount = _int(amount, f"action {position}: amount")
+    if amount is not None and type(amount) is not int:
+        raise TranscriptError(f"action {position}: amount must be a whole number of cents, not {amount!r}")
     if not _ACTION_FIELDS.issuperset(raw):
         raise TranscriptError(f"action {position}: unknown fields {sorted(set(raw) - _ACTION_FIELDS)}")
     if "shoot" in raw:  # a split's shoot bet for the new hand (Shoot Pontoon)
@@ -98,31 +97,34 @@ class PlayableRound(Protocol):
 def replay(round_: PlayableRound, cards: list[str], actions: list[Action], shoe: PhysicalShoe | None) -> PlayableRound:
     """Play the cards and decisions in order; raise TranscriptError naming the position and reason."""
     next_card = 0
+    shoe_accept = shoe.accept if shoe is not None else None
+    deal = round_.deal_card
 
-    def deal_owed(where: str) -> None:
+    def deal_owed(where) -> None:
         nonlocal next_card
         while round_.awaiting == "card":
             if next_card >= len(cards):
-                raise TranscriptError(f"{where}: the transcript ran out of cards")
+                raise TranscriptError(f"{where()}: the transcript ran out of cards")
             card = cards[next_card]
             next_card += 1
             try:
-                if shoe is not None:
-                    shoe.accept(card)
-                round_.deal_card(card)
+                if shoe_accept is not None:
+                    shoe_accept(card)
+                deal(card)
             except (ShoeError, CardError, RuleViolation) as exc:
                 raise TranscriptError(f"card {next_card} ({card}): {exc}") from None
 
     for position, action in enumerate(actions, 1):
-        where = f"action {position} ({action.describe()})"
+        def where(position=position, action=action) -> str:  # built only when there is an error
+            return f"action {position} ({action.describe()})"
         deal_owed(where)
         if round_.awaiting is None:
-            raise TranscriptError(f"{where}: the round is already complete")
+            raise TranscriptError(f"{where()}: the round is already complete")
         try:
             round_.act(action)
         except RuleViolation as exc:
-            raise TranscriptError(f"{where}: {exc.reason}") from None
-    deal_owed("after the last action")
+            raise TranscriptError(f"{where()}: {exc.reason}") from None
+    deal_owed(lambda: "after the last action")
     if round_.awaiting == "decision":
         turn = round_.in_turn()
         raise TranscriptError(f"the transcript ends before every hand is finished: a decision is awaited from {turn}")

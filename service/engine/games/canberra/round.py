@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ...actions import Action, CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation
-from ...cards import ACES, CARD_POINTS, TEN_VALUED, best_total, hard_total, is_card, parse_card
+from ...cards import ACES, CARD_POINTS, RANK_OF, SUIT_OF, TEN_VALUED, best_total, hard_total, is_card, parse_card
 from .paytable import Paytable
 from .rules import CanberraRules, Limits
 
@@ -16,20 +16,25 @@ PLAYING, STOOD, WON21, PONTOON, BUST, FORFEIT, SURRENDERED = (
 DEAL, PLAY, DEALER, COMPLETE = "deal", "play", "dealer", "complete"
 
 
-@dataclass(slots=True)
 class Hand:
-    index: int
-    wager: int
-    cards: list[str] = field(default_factory=list)
-    double: int = 0
-    split_aces: bool = False
-    status: str = PLAYING
-    owed: int = 0                  # cards this hand is owed right now
-    decided: bool = False          # a playing decision was taken on it
-    double_base: int | None = None # hard total before the double's card (aces count one)
-    after_double: bool = False     # the double's card is in: stand or forfeit
-    hard: int = 0                  # total with every ace as one, kept as cards arrive
-    aces: int = 0
+    """One hand of a seat: its cards, stakes and where it stands. Mutable; the round owns it."""
+
+    __slots__ = ("index", "wager", "cards", "double", "split_aces", "status", "owed", "decided",
+                 "double_base", "after_double", "hard", "aces")
+
+    def __init__(self, index: int, wager: int, split_aces: bool = False) -> None:
+        self.index = index
+        self.wager = wager
+        self.cards: list[str] = []
+        self.double = 0
+        self.split_aces = split_aces
+        self.status = PLAYING
+        self.owed = 0                          # cards this hand is owed right now
+        self.decided = False                   # a playing decision was taken on it
+        self.double_base: int | None = None    # hard total before the double's card
+        self.after_double = False              # the double's card is in: stand or forfeit
+        self.hard = 0                          # total with every ace as one, kept as cards arrive
+        self.aces = 0
 
     @property
     def stake(self) -> int:
@@ -52,7 +57,7 @@ class Hand:
         """Best total; after a double, aces held before it count one (when the rules say so)."""
         hard = self.hard
         if self.double_base is not None and aces_count_one_after_double and not self.owed:
-            if self.cards[-1] in ACES and self.double_base + 11 <= 21:
+            if self.cards[-1] in ACES and self.double_base + 11 <= 21:  # the double's card
                 return self.double_base + 11, True
             return hard, False
         if self.aces and hard <= 11:
@@ -60,15 +65,19 @@ class Hand:
         return hard, False
 
 
-@dataclass(slots=True)
 class Seat:
-    number: int
-    wager: int
-    pair_bet: int = 0
-    insurance: int = 0
-    hands: list[Hand] = field(default_factory=list)
-    first_two: tuple[str, ...] = ()
-    label: str = ""               # "seat N": where its cards go, in records
+    """A seat dealt in: its bets and hands."""
+
+    __slots__ = ("number", "wager", "pair_bet", "insurance", "hands", "first_two", "label")
+
+    def __init__(self, number: int, wager: int, pair_bet: int = 0) -> None:
+        self.number = number
+        self.wager = wager
+        self.pair_bet = pair_bet
+        self.insurance = 0
+        self.hands = [Hand(0, wager)]
+        self.first_two: tuple[str, ...] = ()
+        self.label = f"seat {number}"          # where its cards go, in records
 
     @property
     def split(self) -> bool:
@@ -134,7 +143,7 @@ class CanberraRound:
                     raise RuleViolation(f"seat {number}: this paytable has no pair bet")
                 raise RuleViolation(f"seat {number}: pair bet {pair!r} is outside its limits "
                                     f"{self.pair_limits.minimum} to {self.pair_limits.maximum}")
-            seats[number] = Seat(number, wager, pair, hands=[Hand(0, wager)], label=f"seat {number}")
+            seats[number] = Seat(number, wager, pair)
         return [seats[n] for n in sorted(seats)]
 
     # ----- where the round stands ---------------------------------------------------------
@@ -144,7 +153,7 @@ class CanberraRound:
 
     @property
     def upcard_rank(self) -> str | None:
-        return parse_card(self.dealer[0])[0] if self.dealer else None
+        return RANK_OF[self.dealer[0]] if self.dealer else None
 
     def card_recipient(self) -> str | None:
         """Who the next card goes to, as "dealer" or "seat S hand H"; None when no card is owed."""
@@ -217,8 +226,7 @@ class CanberraRound:
         for seat in self.seats:
             hand = seat.hands[0]
             seat.first_two = tuple(hand.cards)
-            ranks = [parse_card(c)[0] for c in hand.cards]
-            if self.rules.is_pontoon_pair(ranks[0], ranks[1]):
+            if self.rules.is_pontoon_pair(RANK_OF[hand.cards[0]], RANK_OF[hand.cards[1]]):
                 hand.status = PONTOON
             elif hand.total(False)[0] == 21:
                 hand.status = WON21 if self.rules.twenty_one_wins_at_once else STOOD
@@ -302,7 +310,7 @@ class CanberraRound:
     def dealer_pontoon(self) -> bool:
         if len(self.dealer) != 2:
             return False
-        return self.rules.is_pontoon_pair(parse_card(self.dealer[0])[0], parse_card(self.dealer[1])[0])
+        return self.rules.is_pontoon_pair(RANK_OF[self.dealer[0]], RANK_OF[self.dealer[1]])
 
     # ----- decisions ----------------------------------------------------------------------
     def _verify_turn(self, seat: int, hand: int | None, action: str) -> Hand:
@@ -546,12 +554,12 @@ class CanberraRound:
         dealer_total, _ = best_total(self.dealer)
         dealer_pontoon = self.dealer_pontoon
         dealer_bust = dealer_total > 21
-        second_ten = len(self.dealer) > 1 and parse_card(self.dealer[1])[0] in TEN_VALUED
+        second_ten = len(self.dealer) > 1 and RANK_OF[self.dealer[1]] in TEN_VALUED
         lines: list[BetLine] = []
         super_winners: set[int] = set()
         for seat in self.seats:
             if seat.pair_bet:
-                r1, r2 = (parse_card(c)[0] for c in seat.first_two)
+                r1, r2 = RANK_OF[seat.first_two[0]], RANK_OF[seat.first_two[1]]
                 won = r1 == r2
                 lines.append(BetLine(seat.number, None, "pair", seat.pair_bet,
                                      seat.pair_bet + pay.pair.winnings(seat.pair_bet, rounding) if won else 0,
@@ -623,8 +631,8 @@ class CanberraRound:
         w, d = hand.wager, hand.double
         if d:
             return w + pay.doubled_win.winnings(w, rounding), d + pay.doubled_win.winnings(d, rounding), "twenty-one"
-        ranks = [parse_card(c)[0] for c in hand.cards]
-        suits = [parse_card(c)[1] for c in hand.cards]
+        ranks = [RANK_OF[c] for c in hand.cards]
+        suits = [SUIT_OF[c] for c in hand.cards]
         if pay.super_bonus is not None and not seat.split and pay.super_bonus.matches(ranks, suits, upcard):
             super_winners.add(seat.number)
             return w, 0, "super-bonus"

@@ -64,6 +64,7 @@ class TraditionalPack:
     def feed(self, round_: "TraditionalRound") -> list[str]:
         """Deal every card the round is owed now, returning busted and burned cards as they go."""
         dealt = []
+        self.collect(round_)  # a burn sends its cards under before its new ones are dealt
         while round_.awaiting == "card":
             card = self.deal()
             round_.deal_card(card)

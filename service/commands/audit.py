@@ -1,0 +1,65 @@
+"""`pontoon audit verify [FILE]` and `pontoon audit export`: check the audit trail, stream it out."""
+from __future__ import annotations
+
+import sys
+from datetime import datetime, timezone
+
+
+def _connect():
+    from ..config import Settings
+    from ..settlement.connection import connect
+    return connect(Settings.from_env().database_url)
+
+
+def _verify(args) -> int:
+    from ..audit.verify import print_report, verify_database, verify_export
+
+    if args.file:
+        try:
+            handle = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+        except OSError as exc:
+            print(f"pontoon audit verify: {exc}", file=sys.stderr)
+            return 2
+        with handle:
+            report = verify_export(handle)
+    else:
+        with _connect() as conn:
+            report = verify_database(conn, rounds=not args.no_rounds)
+    return print_report(report, sys.stdout)
+
+
+def _timestamp(text: str) -> datetime:
+    """ISO 8601; a time without an offset is taken as UTC."""
+    value = datetime.fromisoformat(text)
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+def _export(args) -> int:
+    from ..audit.export import export_lines
+
+    with _connect() as conn:
+        for line in export_lines(conn, fmt=args.format, since=args.since, until=args.until, table_id=args.table):
+            sys.stdout.write(line)
+    sys.stdout.flush()
+    return 0
+
+
+def run(args) -> int:
+    return args.action(args)
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("audit", help="verify the audit trail, or export it")
+    actions = parser.add_subparsers(dest="audit_command", metavar="ACTION", required=True)
+    verify = actions.add_parser("verify", help="check the hash chains, shoe commitments and settled rounds; "
+                                               "exit 0 when intact, 1 naming the first broken record")
+    verify.add_argument("file", nargs="?", help="an export (JSON lines) to check offline; without it, the database")
+    verify.add_argument("--no-rounds", action="store_true", help="skip replaying settled rounds against the ledger")
+    verify.set_defaults(action=_verify)
+    export = actions.add_parser("export", help="stream audit records to standard output")
+    export.add_argument("--from", dest="since", type=_timestamp, help="records at or after this time (ISO 8601)")
+    export.add_argument("--to", dest="until", type=_timestamp, help="records before this time (ISO 8601)")
+    export.add_argument("--table", help="only this table's chain")
+    export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    export.set_defaults(action=_export)
+    parser.set_defaults(run=run)

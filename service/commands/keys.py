@@ -1,0 +1,95 @@
+"""`pontoon keys create|revoke|list`: API keys; a new key's secret is printed once, alone on the
+last line, and only its SHA-256 is stored."""
+from __future__ import annotations
+
+import argparse
+import sys
+import uuid
+
+import psycopg
+
+from ..audit.log import AuditRecord, append, chain_for
+from ..config import Settings
+from ..store.repositories.keys import ROLES, KeysRepository
+from ..store.repositories.tables import TablesRepository
+
+_ACTOR = "cli"
+
+
+def _connect() -> psycopg.Connection:
+    return psycopg.connect(Settings.from_env().database_url)
+
+
+def create(args) -> int:
+    if args.role == "terminal" and not args.table:
+        print("pontoon keys create: a terminal key needs --table", file=sys.stderr)
+        return 2
+    if args.role != "terminal" and args.table:
+        print("pontoon keys create: only terminal keys are bound to a table", file=sys.stderr)
+        return 2
+    with _connect() as conn:
+        if args.table and TablesRepository(conn).get(args.table) is None:
+            print(f"warning: table {args.table!r} does not exist yet", file=sys.stderr)
+        key, secret = KeysRepository(conn).create(role=args.role, table_id=args.table, name=args.name, created_by=_ACTOR)
+        append(conn, chain_for(None), [AuditRecord("key_created", {
+            "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name},
+            actor=_ACTOR)])
+        conn.commit()
+    print(f"key {key.key_id} role {key.role}" + (f" table {key.table_id}" if key.table_id else ""))
+    print(secret)
+    return 0
+
+
+def revoke(args) -> int:
+    try:
+        key_id = uuid.UUID(args.key_id)
+    except ValueError:
+        print(f"pontoon keys revoke: {args.key_id!r} is not a key id", file=sys.stderr)
+        return 2
+    with _connect() as conn:
+        key = KeysRepository(conn).revoke(key_id)
+        if key is None:
+            print(f"pontoon keys revoke: no live key {key_id}", file=sys.stderr)
+            return 1
+        append(conn, chain_for(None), [AuditRecord("key_revoked", {"key_id": str(key_id)}, actor=_ACTOR)])
+        conn.commit()
+    print(f"revoked {key_id}")
+    return 0
+
+
+def list_keys(_args) -> int:
+    with _connect() as conn:
+        keys = KeysRepository(conn).all()
+    print(f"{'key_id':36}  {'role':10}  {'table':12}  {'name':16}  {'last used':25}  revoked")
+    for key in keys:
+        print(f"{str(key.key_id):36}  {key.role:10}  {key.table_id or '-':12}  {key.name or '-':16}  "
+              f"{key.last_used_at.isoformat(timespec='seconds') if key.last_used_at else '-':25}  "
+              f"{key.revoked_at.isoformat(timespec='seconds') if key.revoked_at else '-'}")
+    return 0
+
+
+def run(args) -> int:
+    try:
+        return args.action(args)
+    except psycopg.errors.UndefinedTable:
+        print("pontoon keys: the database has no schema yet: run `pontoon migrate`", file=sys.stderr)
+        return 1
+    except psycopg.OperationalError as exc:
+        print(f"pontoon keys: cannot reach the database: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 1
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("keys", help="create, revoke and list API keys (DATABASE_URL)")
+    actions = parser.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
+    made = actions.add_parser("create", help="create a key and print its secret (once)")
+    made.add_argument("--role", required=True, choices=ROLES)
+    made.add_argument("--table", help="the table a terminal key is bound to")
+    made.add_argument("--name", help="who or what holds the key")
+    made.set_defaults(action=create)
+    revoked = actions.add_parser("revoke", help="revoke a key at once")
+    revoked.add_argument("key_id")
+    revoked.set_defaults(action=revoke)
+    listed = actions.add_parser("list", help="list keys (never their secrets)")
+    listed.set_defaults(action=list_keys)
+    parser.set_defaults(run=run)

@@ -1,0 +1,26 @@
+"""`pontoon migrate`: create the database if missing and apply the SQL migrations not yet applied."""
+from __future__ import annotations
+
+import sys
+
+import psycopg
+
+from ..config import Settings
+from ..store.migrate import migrate
+
+
+def run(args) -> int:
+    settings = Settings.from_env()
+    try:
+        applied = migrate(settings.database_url)
+    except psycopg.OperationalError as exc:
+        print(f"pontoon migrate: cannot reach the database: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 1
+    print("applied: " + ", ".join(applied) if applied else "the schema is up to date")
+    return 0
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("migrate", help="create the database if missing and apply migrations "
+                                                   "(DATABASE_URL)")
+    parser.set_defaults(run=run)

@@ -1,0 +1,68 @@
+"""`pontoon settle relay|sweep`: the outbox relay process, and a one-off sweep of stale rounds."""
+from __future__ import annotations
+
+import json
+import logging
+import signal
+import sys
+
+
+def _relay(args) -> int:
+    from ..config import Settings
+    from ..settlement.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
+    from ..settlement.connection import connect
+    from ..settlement.relay import run_relay
+    from ..settlement.sweep import sweep_stale_rounds
+
+    settings = Settings.from_env()
+    app = make_celery(settings)
+    stopping = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stopping.append(True))
+
+    def sweep(conn) -> None:
+        outcome = sweep_stale_rounds(conn, args.sweep_after)
+        if outcome.settled:
+            logging.info("sweep settled %d stale rounds", len(outcome.settled))
+        for refused in outcome.refused:
+            # Kept running: one bad round must not stop every other round's settlement. It stays
+            # 'complete' and is reported on every sweep until someone voids or mends it.
+            logging.error("round %s cannot be settled: %s", refused.round_id, refused.reason)
+
+    run_relay(lambda: connect(settings.database_url), celery_publisher(app), interval=args.interval,
+              sweep=None if args.sweep_after <= 0 else sweep, sweep_every=args.sweep_every,
+              publish_errors=PUBLISH_ERRORS, should_stop=lambda: bool(stopping))
+    return 0
+
+
+def _sweep(args) -> int:
+    from ..config import Settings
+    from ..settlement.connection import connect
+    from ..settlement.sweep import sweep_stale_rounds
+
+    with connect(Settings.from_env().database_url) as conn:
+        outcome = sweep_stale_rounds(conn, args.older_than)
+    print(json.dumps(outcome.summary()))
+    for refused in outcome.refused:
+        print(f"round {refused.round_id} refused: {refused.reason}", file=sys.stderr)
+    return 1 if outcome.refused else 0
+
+
+def run(args) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return args.action(args)
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("settle", help="the settlement outbox relay and sweep")
+    actions = parser.add_subparsers(dest="settle_command", metavar="ACTION", required=True)
+    relay = actions.add_parser("relay", help="publish completed rounds from the outbox to the Celery workers, forever")
+    relay.add_argument("--interval", type=float, default=0.2, help="seconds between outbox passes (default 0.2)")
+    relay.add_argument("--sweep-after", type=float, default=60.0,
+                       help="settle directly rounds complete for longer than this many seconds (0: no sweep; default 60)")
+    relay.add_argument("--sweep-every", type=float, default=10.0, help="seconds between sweeps (default 10)")
+    relay.set_defaults(action=_relay)
+    sweep = actions.add_parser("sweep", help="settle stale complete rounds once, here, and print a summary")
+    sweep.add_argument("--older-than", type=float, default=60.0, help="age in seconds (default 60)")
+    sweep.set_defaults(action=_sweep)
+    parser.set_defaults(run=run)
