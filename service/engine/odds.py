@@ -24,9 +24,10 @@ class Odds:
         if isinstance(text, str) and ":" in text:
             left, _, right = text.partition(":")
             try:
-                return cls(int(left.strip()), int(right.strip()))
+                numerator, denominator = int(left.strip()), int(right.strip())
             except ValueError:
-                pass
+                raise ValueError(f"{text!r} is not odds: write them as \"3:2\"") from None
+            return cls(numerator, denominator)
         raise ValueError(f"{text!r} is not odds: write them as \"3:2\"")
 
     def winnings(self, stake: int, rounding: str = "down") -> int:

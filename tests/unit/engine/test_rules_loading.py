@@ -1,0 +1,126 @@
+"""Rules and paytables load into frozen objects; a bad file is refused naming file, field and why."""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+import yaml
+
+from service.rules import RulesError, load_paytable, load_rules, parse_paytable, parse_rules
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def canberra_doc() -> dict:
+    return yaml.safe_load((ROOT / "rules_config" / "canberra.yaml").read_text())
+
+
+def paytable_doc() -> dict:
+    return yaml.safe_load((ROOT / "paytables" / "canberra-standard.yaml").read_text())
+
+
+def test_rules_are_frozen():
+    rules = load_rules("canberra")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.stand_minimum = 12  # type: ignore[misc]
+
+
+def test_canberra_shoe_is_four_decks_without_tens():
+    rules = load_rules("canberra")
+    assert rules.shoe.size == 192
+    composition = rules.shoe.composition()
+    by_rank: dict[str, int] = {}
+    for card, count in composition.items():
+        by_rank[card[0]] = by_rank.get(card[0], 0) + count
+    assert by_rank == {r: 16 for r in "A23456789JQK"}
+
+
+@pytest.mark.parametrize("path, value, field, why", [
+    (("stand_minimum",), "thirteen", "stand_minimum", "whole number"),
+    (("shoe", "decks"), 0, "shoe.decks", "at least 1"),
+    (("shoe", "ranks_removed"), ["X"], "shoe.ranks_removed", "not a rank"),
+    (("surrender", "upcards"), "JQK", "surrender.upcards", "list of ranks"),
+    (("double", "minimum"), "half", "double.minimum", "must be one of"),
+    (("insurance", "pays"), "two to one", "insurance.pays", "not odds"),
+    (("insurance", "pays"), "0:1", "insurance.pays", "positive"),
+    (("dealer", "hits_soft_17"), "yes", "dealer.hits_soft_17", "true or false"),
+    (("limits", "main", "max"), 100, "limits.main", "below the minimum"),
+    (("dealer", "pontoon_takes"), "everything", "dealer.pontoon_takes", "must be one of"),
+    (("rounding",), "sideways", "rounding", "must be one of"),
+])
+def test_bad_rules_are_refused_with_file_field_and_reason(path, value, field, why):
+    doc = canberra_doc()
+    node = doc
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    with pytest.raises(RulesError) as err:
+        parse_rules("rules_config/broken.yaml", doc)
+    assert field in err.value.errors, err.value.errors
+    assert why in err.value.errors[field]
+    assert str(err.value).startswith("rules_config/broken.yaml: ")
+
+
+def test_unknown_rules_field_is_refused():
+    doc = canberra_doc()
+    doc["double"]["on_anything"] = True
+    with pytest.raises(RulesError) as err:
+        parse_rules("x.yaml", doc)
+    assert err.value.errors == {"double.on_anything": "is not a known field"}
+
+
+def test_missing_field_is_named():
+    doc = canberra_doc()
+    del doc["split"]["max_hands"]
+    with pytest.raises(RulesError) as err:
+        parse_rules("x.yaml", doc)
+    assert err.value.errors == {"split.max_hands": "is required"}
+
+
+def test_every_bad_field_is_listed_at_once():
+    doc = canberra_doc()
+    doc["stand_minimum"] = "x"
+    doc["seats"] = -1
+    with pytest.raises(RulesError) as err:
+        parse_rules("x.yaml", doc)
+    assert set(err.value.errors) == {"stand_minimum", "seats"}
+
+
+@pytest.mark.parametrize("mutate, field, why", [
+    (lambda d: d["bonuses"].update({"5_card_21": "0:1"}), "bonuses.5_card_21", "positive"),
+    (lambda d: d["bonuses"].update({"royal_flush": "3:1"}), "bonuses.royal_flush", "unknown hand name"),
+    (lambda d: d["odds"].update({"pontoon": "-3:2"}), "odds.pontoon", "positive"),
+    (lambda d: d["super_bonus"]["prizes"][0].update({"wager_below": 0}), "super_bonus.prizes[0].wager_below",
+     "positive amount"),
+    (lambda d: d["super_bonus"]["prizes"][0].update({"wager_below": "lots"}), "super_bonus.prizes[0].wager_below",
+     "whole number"),
+    (lambda d: d["odds"].update({"blackjack": "3:2"}), "odds.blackjack", "unknown hand name"),
+])
+def test_bad_paytables_are_refused(mutate, field, why):
+    doc = paytable_doc()
+    mutate(doc)
+    with pytest.raises(RulesError) as err:
+        parse_paytable("paytables/broken.yaml", doc)
+    assert field in err.value.errors, err.value.errors
+    assert why in err.value.errors[field]
+
+
+def test_paytable_lines_come_from_the_yaml():
+    table = load_paytable("canberra-standard")
+    names = {line.name: str(line.odds) for line in table.bonuses}
+    assert names["5_card_21"] == "3:1" and names["678_spades"] == "3:1" and names["777_mixed"] == "3:2"
+    assert table.super_bonus.prize_for(2499) == 100000 and table.super_bonus.prize_for(2500) == 500000
+    assert table.super_bonus.envy == 5000
+
+
+def test_a_missing_file_is_named():
+    with pytest.raises(RulesError) as err:
+        load_rules("no-such-rules")
+    assert "no-such-rules.yaml" in str(err.value)
+
+
+def test_invalid_yaml_is_refused_not_crashed():
+    with pytest.raises(RulesError) as err:
+        parse_rules("bad.yaml", "game: [canberra\n")
+    assert "not valid YAML" in str(err.value)
