@@ -86,9 +86,20 @@ def _load_rules_cached(directory: str, name: str):
 def load_rules(name: str, overrides: dict | None = None):
     """The rules named `name` (a file stem in rules_config/), parsed once per process."""
     if overrides:
-        source, text = _file(Path(rules_dir()), name)
-        return parse_rules(source, text, overrides)
+        try:
+            key = tuple(sorted(overrides.items()))
+            hash(key)
+        except TypeError:  # an unhashable value: parse it (and let validation explain it)
+            source, text = _file(Path(rules_dir()), name)
+            return parse_rules(source, text, overrides)
+        return _load_rules_with_options(rules_dir(), name, key)
     return _load_rules_cached(rules_dir(), name)
+
+
+@lru_cache(maxsize=256)
+def _load_rules_with_options(directory: str, name: str, options: tuple) -> Any:
+    source, text = _file(Path(directory), name)
+    return parse_rules(source, text, dict(options))
 
 
 @lru_cache(maxsize=64)

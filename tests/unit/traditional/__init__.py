@@ -1,0 +1,1 @@
+"""Tests of the traditional (British, player-banked) game."""
