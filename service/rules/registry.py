@@ -87,7 +87,8 @@ def load_rules(name: str, overrides: dict | None = None):
     """The rules named `name` (a file stem in rules_config/), parsed once per process."""
     if overrides:
         try:
-            key = tuple(sorted(overrides.items()))
+            # With the type in the key: 1 and True are equal to a dict, not to the rules.
+            key = tuple(sorted((name_, type(value).__name__, value) for name_, value in overrides.items()))
             hash(key)
         except TypeError:  # an unhashable value: parse it (and let validation explain it)
             source, text = _file(Path(rules_dir()), name)
@@ -99,7 +100,7 @@ def load_rules(name: str, overrides: dict | None = None):
 @lru_cache(maxsize=256)
 def _load_rules_with_options(directory: str, name: str, options: tuple) -> Any:
     source, text = _file(Path(directory), name)
-    return parse_rules(source, text, dict(options))
+    return parse_rules(source, text, {name_: value for name_, _, value in options})
 
 
 @lru_cache(maxsize=64)
