@@ -15,7 +15,14 @@ def start_round(rules: Any, paytable: Any, transcript: Transcript):
         if isinstance(rules, CanberraRules):
             if paytable is None:
                 raise TranscriptError("this game needs a paytable")
-            return CanberraRound(rules, paytable, transcript.seats)
+            limits = None
+            if transcript.limits:
+                from .limits import Limits
+                try:
+                    limits = {kind: Limits(v["min"], v["max"]) for kind, v in transcript.limits.items()}
+                except ValueError as exc:
+                    raise TranscriptError(f"limits: {exc}") from None
+            return CanberraRound(rules, paytable, transcript.seats, limits)
         from .games.traditional import TraditionalRound, TraditionalRules
         if isinstance(rules, TraditionalRules):
             return TraditionalRound(rules, transcript.players or transcript.seats, kitty=transcript.kitty)

@@ -23,6 +23,7 @@ class Transcript:
     options: dict = field(default_factory=dict)
     kitty: int | None = None
     players: list[dict] | None = None
+    limits: dict | None = None      # a table's own limits, where they differ from the rules'
 
 
 def _int(value: Any, what: str) -> int:
@@ -81,7 +82,13 @@ def parse_transcript(data: Any) -> Transcript:
     kitty = data.get("kitty")
     if kitty is not None:
         kitty = _int(kitty, "kitty")
-    return Transcript(rules, paytable, seats or [], cards, actions, options, kitty, players)
+    limits = data.get("limits")
+    if limits is not None:
+        if not isinstance(limits, dict) or not all(
+                isinstance(v, dict) and set(v) == {"min", "max"} and all(type(x) is int for x in v.values())
+                for v in limits.values()):
+            raise TranscriptError('limits must map bet kinds to {"min": cents, "max": cents}')
+    return Transcript(rules, paytable, seats or [], cards, actions, options, kitty, players, limits)
 
 
 class PlayableRound(Protocol):

@@ -67,3 +67,23 @@ def test_exported_transcript_replays_to_the_same_money():
         round_ = play_transcript(load_rules(t.rules), load_paytable(t.paytable), t)
         exported = round_.transcript()
         assert replay_data(exported) == round_.result()
+
+
+def test_a_table_with_its_own_limits_exports_them_and_replays():
+    from service.engine.games.canberra import CanberraRound
+    from service.engine.limits import Limits
+    from service.rules import load_paytable, load_rules
+    round_ = CanberraRound(load_rules("canberra"), load_paytable("canberra-standard"),
+                           [{"seat": 1, "wager": 100}], limits={"main": Limits(100, 5000)})
+    for card in ("9H", "5C", "8D"):
+        round_.deal_card(card)
+    round_.stand(1, 0)
+    round_.deal_card("KS")
+    round_.deal_card("3D")   # dealer 5 K 3 = 18
+    assert round_.complete
+    exported = round_.transcript()
+    assert exported["limits"]["main"] == {"min": 100, "max": 5000}
+    assert replay_data(exported) == round_.result()
+    del exported["limits"]
+    with pytest.raises(TranscriptError, match="outside the table limits"):
+        replay_data(exported)

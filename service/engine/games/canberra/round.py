@@ -689,13 +689,17 @@ class CanberraRound:
 
     def transcript(self, rules_ref: str | None = None, paytable_ref: str | None = None) -> dict:
         """The round so far in the transcript format; a complete round replays to the same money."""
-        return {
+        out = {
             "rules": rules_ref or self.rules.name,
             "paytable": paytable_ref or self.paytable.name,
             "seats": self.seat_entries(),
             "cards": list(self.cards_out),
             "actions": [_action_dict(a) for a in self.actions],
         }
+        if self.main_limits != self.rules.main_limits or self.pair_limits != self.rules.pair_limits:
+            out["limits"] = {kind: {"min": lim.minimum, "max": lim.maximum}
+                             for kind, lim in (("main", self.main_limits), ("pair_bet", self.pair_limits))}
+        return out
 
     def seat_entries(self) -> list[dict]:
         """The wagers the round opened with, in the transcript's `seats` form."""
