@@ -1,0 +1,1 @@
+"""House edge and player strategy for any house-banked rule set and paytable (analysis, no I/O)."""

@@ -1,0 +1,104 @@
+"""`pontoon house-edge`: house edge and RTP of a rule set and paytable under the derived strategy."""
+from __future__ import annotations
+
+import json
+import sys
+
+from ..rules import RulesError, load_paytable, load_rules
+
+
+class _ProgressLine:
+    """Progress on standard error: one line rewritten in place on a terminal, else a line a second."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.last = -1.0
+
+    def __call__(self, p) -> None:
+        if not self.tty and p.elapsed - self.last < 1.0:
+            return
+        self.last = p.elapsed
+        text = (f"house-edge: {p.rounds:,} rounds, {p.house_edge * 100:+.4f}% "
+                f"± {p.standard_error * 100:.4f} (target ± {p.target * 100:.4f}), "
+                f"{p.rounds_per_second / 1e6:.1f}M rounds/s, {p.elapsed:.0f}s")
+        self.stream.write(("\r" + text + "\033[K") if self.tty else text + "\n")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.tty and self.last >= 0:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def report(result: dict) -> str:
+    """The result as text for a person."""
+    lines = [f"House edge of {result['rules']} with {result['paytable']}: {result['seats']} seat(s), "
+             f"wager {result['wager_cents']} cents, {result['shoe']}",
+             f"  main game   house edge {result['house_edge_percent']:+.4f}% ± {result['house_edge_se_percent']:.4f} "
+             f"(standard error)   RTP {result['rtp_percent']:.4f}% ± {result['rtp_se_percent']:.4f}",
+             f"              {result['rounds']:,} rounds in {result['elapsed_seconds']:.1f}s "
+             f"(set-up {result['set_up_seconds']:.1f}s, {result['rounds_per_second'] / 1e6:.1f}M rounds/s), "
+             f"seed {result['seed']}"
+             + ("" if result["precision_reached"] else "; the requested precision was NOT reached"),
+             f"              per total stake (splits and doubles counted) {result['house_edge_per_total_stake_percent']:+.4f}%;"
+             f" the strategy's own calculation {result['strategy_estimate_percent']:+.4f}%",
+             "  bonus lines (what each pays beyond even money, per initial wager)",
+             f"    {'line':<16}{'hits':>12}{'per million':>14}{'RTP points':>12}"]
+    for line in result["bonus_lines"]:
+        lines.append(f"    {line['line']:<16}{line['hits']:>12,}{line['per_million_rounds']:>14.2f}"
+                     f"{line['contribution_percent']:>11.4f}%")
+    lines.append("  side bets (exact)")
+    for name in ("pair", "insurance"):
+        bet = result["side_bets"][name]
+        if bet["offered"]:
+            lines.append(f"    {name:<10} pays {bet['pays']:<5} house edge {bet['house_edge']} = "
+                         f"{bet['house_edge_percent']:.4f}%")
+        else:
+            lines.append(f"    {name:<10} not offered")
+    return "\n".join(lines) + "\n"
+
+
+def run(args) -> int:
+    from ..analysis.house_edge import compute
+    try:
+        rules = load_rules(args.rules)
+        paytable = load_paytable(args.paytable)
+    except RulesError as exc:
+        print(f"pontoon house-edge: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    if not hasattr(rules, "pontoon_ranks"):
+        print(f"pontoon house-edge: rules {args.rules} are not a house-banked game", file=sys.stderr)
+        return 2
+    progress = None if args.quiet else _ProgressLine(sys.stderr)
+    try:
+        result = compute(rules, paytable, precision=args.precision, seed=args.seed, seats=args.seats,
+                         wager=args.wager, fresh_shoe=args.fresh_shoe, max_seconds=args.max_seconds,
+                         threads=args.threads, progress=progress)
+    except ValueError as exc:
+        if progress:
+            progress.done()
+        print(f"pontoon house-edge: {exc}", file=sys.stderr)
+        return 2
+    if progress:
+        progress.done()
+    sys.stdout.write(json.dumps(result, indent=2) + "\n" if args.json else report(result))
+    return 0
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("house-edge", help="house edge and RTP of a rule set and paytable")
+    parser.add_argument("--rules", required=True, help="rules file stem in rules_config/ (e.g. canberra)")
+    parser.add_argument("--paytable", required=True, help="paytable file stem in paytables/")
+    parser.add_argument("--precision", type=float, default=0.0002,
+                        help="standard error to reach, as a fraction of the wager (default 0.0002 = 0.02 points)")
+    parser.add_argument("--seed", type=int, help="names the run (default: drawn, and reported)")
+    parser.add_argument("--seats", type=int, default=1, help="seats dealt in each round (default 1)")
+    parser.add_argument("--wager", type=int, help="cents per seat (default: the table minimum)")
+    parser.add_argument("--fresh-shoe", action="store_true",
+                        help="shuffle before every round (off the top, as combinatorial analyses assume)")
+    parser.add_argument("--max-seconds", type=float, default=600.0, help="stop after this long (default 600)")
+    parser.add_argument("--threads", type=int, help="simulation threads (default: every core)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    parser.set_defaults(run=run)
