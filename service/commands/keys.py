@@ -28,9 +28,12 @@ def create(args) -> int:
         print("pontoon keys create: only terminal keys are bound to a table", file=sys.stderr)
         return 2
     with _connect() as conn:
+        keys = KeysRepository(conn)
+        if args.if_none and keys.any_live(args.role):
+            return 0  # a first-start helper: there is one already, so print nothing
         if args.table and TablesRepository(conn).get(args.table) is None:
             print(f"warning: table {args.table!r} does not exist yet", file=sys.stderr)
-        key, secret = KeysRepository(conn).create(role=args.role, table_id=args.table, name=args.name, created_by=_ACTOR)
+        key, secret = keys.create(role=args.role, table_id=args.table, name=args.name, created_by=_ACTOR)
         append(conn, chain_for(None), [AuditRecord("key_created", {
             "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name},
             actor=_ACTOR)])
@@ -86,6 +89,8 @@ def add_parser(subparsers) -> None:
     made.add_argument("--role", required=True, choices=ROLES)
     made.add_argument("--table", help="the table a terminal key is bound to")
     made.add_argument("--name", help="who or what holds the key")
+    made.add_argument("--if-none", action="store_true",
+                      help="create it only when no live key has this role (first start); else print nothing")
     made.set_defaults(action=create)
     revoked = actions.add_parser("revoke", help="revoke a key at once")
     revoked.add_argument("key_id")

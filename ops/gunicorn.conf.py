@@ -1,0 +1,36 @@
+"""gunicorn settings for the API: `gunicorn -c ops/gunicorn.conf.py 'service.api.app:create_app()'`.
+Each worker builds its own app and connection pool after the fork (no preload)."""
+import multiprocessing
+import os
+
+bind = f"127.0.0.1:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count() * 2 + 1)
+worker_class = "sync"
+preload_app = False          # a pool opened before fork would share sockets between workers
+timeout = 30
+graceful_timeout = 10
+accesslog = "-"              # method, path, status: never a body
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(L)ss pid=%(p)s'
+
+
+def on_starting(server):
+    """Migrate once, in the master, before any worker serves a request."""
+    from service.config import Settings
+    from service.store.migrate import migrate
+
+    applied = migrate(Settings.from_env().database_url)
+    if applied:
+        server.log.info("migrations applied: %s", ", ".join(applied))
+
+
+def worker_exit(server, worker):
+    pool = getattr(worker, "wsgi", None) and worker.wsgi.extensions.get("pontoon.pool")
+    if pool is not None:
+        pool.close()
+
+
+def child_exit(server, worker):
+    """In the master, once a worker is gone: drop its live metric gauges (multiprocess mode)."""
+    from service.metrics.multiproc import worker_exited
+
+    worker_exited(worker.pid)

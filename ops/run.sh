@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs the API in the foreground on 127.0.0.1:${PORT:-8000}: migrates, prints an admin key on the
+# first start, then serves with gunicorn until Ctrl-C. DATABASE_URL and BROKER_URL are honoured.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PORT="${PORT:-8000}"
+
+.venv/bin/pontoon migrate
+
+# First start (no admin key yet): make one and show it; it is never shown again.
+first_admin=$(.venv/bin/pontoon keys create --role admin --name first-admin --if-none)
+if [ -n "$first_admin" ]; then
+  echo "First start: the admin key (keep it; it is not shown again):"
+  echo "$first_admin" | tail -n 1
+fi
+
+.venv/bin/gunicorn -c ops/gunicorn.conf.py 'service.api.app:create_app()' &
+web=$!
+stop() { kill -TERM "$web" 2>/dev/null || true; }
+trap stop INT TERM
+echo "API on http://127.0.0.1:${PORT} (Ctrl-C stops it)"
+wait "$web" || true              # returns as soon as a signal arrives ...
+wait "$web" 2>/dev/null || true  # ... so wait again while gunicorn shuts down gracefully

@@ -1,0 +1,1 @@
+"""The dealer-terminal REST service: app factory, resources, schemas, errors, auth."""

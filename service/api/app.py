@@ -1,0 +1,57 @@
+"""The app factory: one Flask app (and one connection pool) per process, built after the fork."""
+from __future__ import annotations
+
+import os
+
+from flask import Flask, Response
+
+from .. import metrics
+from ..config import Settings
+from ..observability import logs
+from ..store.pool import open_pool
+from . import transactions
+from .errors import PontoonApi, register_error_handlers
+from .resources import (access, audit_export, bank, health, keys, ops, paytables, recall, reports, rounds, shoes,
+                        tables, voids)
+from .routing import TableIdConverter, table_id_param_schema
+
+API_TITLE = "Pontoon back office: dealer terminal API"
+API_VERSION = "1"
+
+_SPEC_OPTIONS = {
+    "info": {"description": "Tables, shoes and rounds of house-banked Pontoon. Every request needs "
+                            "`Authorization: Bearer <key>`; every POST takes an `Idempotency-Key`. "
+                            "Money is integer cents."},
+    "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
+    "security": [{"bearerAuth": []}],
+}
+
+
+def create_app(settings: Settings | None = None, *, connect: bool = True) -> Flask:
+    """The WSGI app. `connect=False` builds it without a pool (to print the OpenAPI spec)."""
+    settings = settings or Settings.from_env()
+    app = Flask("pontoon")
+    app.config.update(API_TITLE=API_TITLE, API_VERSION=API_VERSION, OPENAPI_VERSION="3.0.3",
+                      OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json", API_SPEC_OPTIONS=_SPEC_OPTIONS)
+    app.extensions["pontoon.settings"] = settings
+    if connect:
+        app.extensions["pontoon.pool"] = open_pool(settings.database_url)
+
+    api = PontoonApi(app)
+    app.url_map.converters["table_id"] = TableIdConverter
+    api.register_converter(TableIdConverter, table_id_param_schema)
+    for resource in (tables, shoes, rounds, bank, ops, paytables, audit_export, recall, reports, voids, access, keys):
+        api.register_blueprint(resource.blp)
+    app.register_blueprint(health.blueprint())
+    register_error_handlers(app)
+    transactions.install(app)
+    metrics.install(app)
+    logs.install(app)
+    app.after_request(_served_by)
+    return app
+
+
+def _served_by(response: Response) -> Response:
+    """Which worker process answered: state lives in the database, so any of them may."""
+    response.headers["X-Served-By"] = str(os.getpid())
+    return response

@@ -1,0 +1,90 @@
+"""Bearer-key authorization: `require(roles..., table_from=...)` checks the key on every request
+(no cache, so a revocation bites at once) and records each refusal in the audit log."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from functools import wraps
+from typing import Callable
+
+from flask import g, request
+
+from ..audit.log import AuditRecord, append, chain_for
+from ..store.repositories.keys import KeyRow
+from ..store.uow import UnitOfWork
+from .errors import fail
+from .transactions import request_uow
+
+READERS = ("admin", "operator", "supervisor", "compliance", "terminal")
+TableFrom = Callable[[UnitOfWork, dict], "str | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    key_id: uuid.UUID
+    role: str
+    table_id: str | None           # a terminal's table
+
+    @property
+    def actor(self) -> str:
+        return str(self.key_id)
+
+
+def principal() -> Principal:
+    return g.principal
+
+
+def table_in_path(_uow: UnitOfWork, view_args: dict) -> str:
+    return view_args["table_id"]
+
+
+def require(*roles: str, table_from: TableFrom | None = None):
+    """Decorator: the request needs a live key with one of `roles`. A terminal key also needs the
+    request's table (found by `table_from(uow, view_args)`; None means no such resource: 404)
+    to be its own. Runs before the body is read, so an anonymous caller learns nothing from it."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(*args, **kwargs):
+            uow = request_uow()
+            key = _authenticate(uow)
+            if key.role not in roles:
+                _deny(uow, 403, "forbidden", f"a {key.role} key may not do this", key)
+            if key.role == "terminal":
+                table_id = table_from(uow, kwargs) if table_from is not None else None
+                if table_from is not None and table_id is None:
+                    fail(404, "not_found", "no such resource")
+                if table_id != key.table_id:
+                    _deny(uow, 403, "wrong_table", "this terminal key belongs to another table", key)
+            g.principal = Principal(key.key_id, key.role, key.table_id)
+            return view(*args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def _authenticate(uow: UnitOfWork) -> KeyRow:
+    scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
+    secret = secret.strip()
+    if scheme.lower() != "bearer" or not secret:
+        _deny(uow, 401, "unauthorized", "send Authorization: Bearer <key>", None)
+    key = uow.keys.authenticate(secret)
+    uow.commit()  # last_used_at stands whatever the request's fate
+    if key is None:
+        _deny(uow, 401, "unauthorized", "this key is not valid", None)
+    if key.revoked_at is not None:
+        _deny(uow, 401, "key_revoked", "this key has been revoked", key)
+    return key
+
+
+def _deny(uow: UnitOfWork, status: int, code: str, message: str, key: KeyRow | None) -> None:
+    """Record the refusal (never the body or the secret), then refuse."""
+    uow.rollback()
+    append(uow.conn, chain_for(None), [AuditRecord("access_denied", {
+        "status": status, "reason": code, "key_id": str(key.key_id) if key else None,
+        "role": key.role if key else None, "method": request.method,
+        "path": request.path.replace("\x00", "\\x00")[:512]},
+        actor=str(key.key_id) if key else None)])
+    uow.commit()
+    fail(status, code, message)

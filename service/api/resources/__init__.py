@@ -1,0 +1,1 @@
+"""flask-smorest blueprints, one module per resource."""

@@ -1,0 +1,24 @@
+"""/v1/access: every API key with its role, table, creator and last use."""
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ...operators.keys import access_list
+from ..auth import require
+from ..docs import documented
+from ..schemas.keys import KeySchema
+from ..transactions import request_uow
+
+blp = Blueprint("access", __name__, url_prefix="/v1/access", description="Who can call the API")
+
+
+@blp.route("")
+class Access(MethodView):
+    @require("admin", "compliance")
+    @blp.response(200, KeySchema(many=True))
+    @documented(blp)
+    def get(self):
+        """Every key, revoked ones too: role, table, creator, creation, last use, revocation.
+        Never a secret or its hash."""
+        return access_list(request_uow())

@@ -1,0 +1,42 @@
+"""/v1/tables/{id}/kitty and /bank/sale: the player-banked game's money between rounds."""
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ...traditional import bank
+from ...traditional.commands import ChangeKitty, SellBank
+from ..auth import principal, require, table_in_path
+from ..docs import IDEMPOTENCY_KEY, documented
+from ..schemas.traditional import BankSaleSchema, BankSchema, KittySchema
+from ..transactions import command, request_uow
+
+blp = Blueprint("bank", __name__, url_prefix="/v1/tables",
+                description="The player-banked game's bank and Shoot kitty between rounds")
+
+
+@blp.route("/<table_id:table_id>/kitty")
+class Kitty(MethodView):
+    @require("terminal", table_from=table_in_path)
+    @command
+    @blp.arguments(KittySchema)
+    @blp.response(201, BankSchema)
+    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    def post(self, body, table_id):
+        """Shoot Pontoon, between rounds: the banker puts up a kitty (none is up) or tops it up,
+        within the rules' limits. Recorded as a table transfer from the banker to the kitty."""
+        return bank.change_kitty(ChangeKitty(table_id, body["action"], body["amount"], principal().actor),
+                                 request_uow())
+
+
+@blp.route("/<table_id:table_id>/bank/sale")
+class BankSale(MethodView):
+    @require("terminal", table_from=table_in_path)
+    @command
+    @blp.arguments(BankSaleSchema)
+    @blp.response(201, BankSchema)
+    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    def post(self, body, table_id):
+        """Between rounds, the banker sells the bank to the player at `to_seat` for `price`: a
+        transfer from the buyer to the banker; the old banker takes the kitty back."""
+        return bank.sell(SellBank(table_id, body["to_seat"], body["price"], principal().actor), request_uow())

@@ -1,0 +1,42 @@
+"""/v1/keys: admins create keys (the secret answered once) and revoke them (at once)."""
+from __future__ import annotations
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ...operators.commands import CreateKey, RevokeKey
+from ...operators.keys import create_key, revoke_key
+from ..auth import principal, require
+from ..docs import IDEMPOTENCY_KEY, documented
+from ..schemas.keys import CreatedKeySchema, CreateKeySchema, KeySchema, RevokeKeySchema
+from ..transactions import command, request_uow
+
+blp = Blueprint("keys", __name__, url_prefix="/v1/keys", description="API keys")
+
+
+@blp.route("")
+class Keys(MethodView):
+    @require("admin")
+    @blp.arguments(CreateKeySchema)
+    @blp.response(201, CreatedKeySchema)
+    @documented(blp)
+    def post(self, body):
+        """Create a key; the answer carries its secret, the only time it is shown (only its hash is
+        kept). Not replayed by Idempotency-Key: a stored response would be a stored secret, so
+        a retry creates another key (revoke the spare)."""
+        uow = request_uow()
+        created = create_key(CreateKey(body["role"], body["table_id"], body["name"], principal().actor), uow)
+        uow.commit()
+        return created
+
+
+@blp.route("/<uuid:key_id>/revoke")
+class Revoke(MethodView):
+    @require("admin")
+    @command
+    @blp.arguments(RevokeKeySchema)
+    @blp.response(200, KeySchema)
+    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    def post(self, body, key_id):
+        """Revoke a key: its next request is refused (401 key_revoked)."""
+        return revoke_key(RevokeKey(key_id, body["reason"], principal().actor), request_uow())

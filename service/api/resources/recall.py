@@ -1,0 +1,26 @@
+"""/v1/tables/{table_id}/recall: game recall of a table's last rounds."""
+from __future__ import annotations
+
+import marshmallow as ma
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ...compliance.recall import recall
+from ..auth import require
+from ..docs import documented
+from ..schemas.recall import RecallQuerySchema, RecallSchema
+from ..transactions import request_uow
+
+blp = Blueprint("recall", __name__, url_prefix="/v1/tables", description="Game recall")
+
+
+@blp.route("/<table_id:table_id>/recall")
+class Recall(MethodView):
+    @require("supervisor", "compliance")
+    @blp.arguments(RecallQuerySchema, location="query", unknown=ma.RAISE)
+    @blp.response(200, RecallSchema)
+    @documented(blp, 404)
+    def get(self, query, table_id):
+        """The table's last rounds (10 unless `last` says otherwise), oldest first, each with every
+        card and decision, its hands, every stake and payout in the ledger, and its transcript."""
+        return recall(request_uow(), table_id, query["last"])

@@ -1,0 +1,49 @@
+"""/v1/reports/tables: drop, paid out, win and hold per table and gaming day, JSON or CSV."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
+
+import marshmallow as ma
+from flask import Response, current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ...reports.gaming_day import gaming_day_of, parse_day_start
+from ...reports.tables import csv_lines, table_report
+from ..auth import require
+from ..docs import documented
+from ..errors import fail
+from ..schemas.reports import ReportQuerySchema, TableReportSchema
+from ..transactions import request_uow
+
+blp = Blueprint("reports", __name__, url_prefix="/v1/reports", description="Table reports")
+
+
+@blp.route("/tables")
+class TableReport(MethodView):
+    @require("operator", "supervisor", "compliance")
+    @blp.arguments(ReportQuerySchema, location="query", unknown=ma.RAISE)
+    @blp.response(200, TableReportSchema)
+    @blp.alt_response(200, schema={"type": "string"}, content_type="text/csv", success=True,
+                      description="format=csv: the rows, then a TOTAL line; amounts in cents")
+    @documented(blp, 404)
+    def get(self, query):
+        """Per table for a gaming day, month to date or year to date (`by=day`: per table and
+        gaming day): rounds, drop, paid out, win, hold %, bonus and super bonus counts, void
+        refunds. Tables with no play have a "no activity" row. The gaming day starts at the
+        configured local time (GAMING_DAY_STARTS in PONTOON_TZ). Money is the ledger's: a void's
+        refunds are neither drop nor paid out; rounds not settled yet are counted, not summed."""
+        settings = current_app.extensions["pontoon.settings"]
+        uow = request_uow()
+        if query.get("table") is not None and uow.tables.get(query["table"]) is None:
+            fail(404, "not_found", f"no table {query['table']!r}")
+        day_start, zone = parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone)
+        day = query.get("date") or gaming_day_of(datetime.now(timezone.utc), day_start, zone)
+        report = table_report(uow.conn, kind=query["period"], day=day, day_start=settings.gaming_day_starts,
+                              zone=settings.timezone, by=query["by"], table_id=query.get("table"))
+        if query["format"] == "csv":
+            name = f"tables-{query['period']}-{day.isoformat()}.csv"
+            return Response("".join(csv_lines(report)), mimetype="text/csv",
+                            headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        return report

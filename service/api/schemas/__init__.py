@@ -1,0 +1,1 @@
+"""Marshmallow schemas for request bodies (unknown fields refused) and responses."""

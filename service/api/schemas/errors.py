@@ -1,0 +1,16 @@
+"""The error body every refusal shares: {"code", "status", "message", "errors"?, "legal_actions"?}."""
+from __future__ import annotations
+
+import marshmallow as ma
+
+from .rounds import LegalActionSchema
+
+
+class ErrorSchema(ma.Schema):
+    code = ma.fields.String(required=True, metadata={"description": "stable machine-readable reason, e.g. "
+                                                     "decision_refused, card_refused, idempotency_key_reused"})
+    status = ma.fields.Integer(required=True, metadata={"description": "the HTTP status"})
+    message = ma.fields.String(required=True)
+    errors = ma.fields.Dict(metadata={"description": "each bad field (or header) with its reasons"})
+    legal_actions = ma.fields.List(ma.fields.Nested(LegalActionSchema),
+                                   metadata={"description": "the decisions the rules allow now (409s)"})

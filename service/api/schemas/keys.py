@@ -1,0 +1,36 @@
+"""API keys: creating one (its secret answered once), revoking one, and the access list."""
+from __future__ import annotations
+
+import marshmallow as ma
+
+from ...store.repositories.keys import ROLES
+from .base import TABLE_ID_PATTERN, RequestSchema
+
+
+class CreateKeySchema(RequestSchema):
+    role = ma.fields.String(required=True, validate=ma.validate.OneOf(ROLES))
+    table_id = ma.fields.String(load_default=None, allow_none=True,
+                                validate=ma.validate.Regexp(f"^{TABLE_ID_PATTERN}$"),
+                                metadata={"description": "the table a terminal key is bound to (terminals only)"})
+    name = ma.fields.String(load_default=None, allow_none=True, validate=ma.validate.Length(min=1, max=128),
+                            metadata={"description": "who or what holds the key"})
+
+
+class RevokeKeySchema(RequestSchema):
+    reason = ma.fields.String(load_default=None, allow_none=True, validate=ma.validate.Length(max=2000))
+
+
+class KeySchema(ma.Schema):
+    key_id = ma.fields.UUID(required=True)
+    role = ma.fields.String(required=True, validate=ma.validate.OneOf(ROLES))
+    table_id = ma.fields.String(allow_none=True, required=True)
+    name = ma.fields.String(allow_none=True, required=True)
+    created_by = ma.fields.String(allow_none=True, required=True, metadata={"description": "the key (or cli) "
+                                                                           "that created it"})
+    created_at = ma.fields.DateTime(required=True)
+    last_used_at = ma.fields.DateTime(allow_none=True, required=True)
+    revoked_at = ma.fields.DateTime(allow_none=True, required=True)
+
+
+class CreatedKeySchema(KeySchema):
+    secret = ma.fields.String(required=True, metadata={"description": "shown this once: only its hash is kept"})

@@ -1,0 +1,137 @@
+"""Paytable versions: the submitted document, decisions, assignments, and the views of each."""
+from __future__ import annotations
+
+import marshmallow as ma
+
+from .base import RequestSchema
+
+MAX_REASON = 2000
+MAX_DOCUMENT_CHARS = 65_536
+
+
+def _not_blank(value: str) -> None:
+    if not value.strip():
+        raise ma.ValidationError("must say why")
+
+
+def reason_field(**kwargs) -> ma.fields.String:
+    return ma.fields.String(validate=[ma.validate.Length(min=1, max=MAX_REASON), _not_blank],
+                            metadata={"description": "why: kept in the audit log with who and when"}, **kwargs)
+
+
+# ----- requests -----------------------------------------------------------------------------
+class SubmitVersionSchema(RequestSchema):
+    reason = reason_field(required=True)
+    yaml = ma.fields.String(validate=ma.validate.Length(min=1, max=MAX_DOCUMENT_CHARS),
+                            metadata={"description": "the paytable as YAML text, as in paytables/*.yaml"})
+    content = ma.fields.Dict(keys=ma.fields.String(), metadata={"description": "the paytable as a JSON object "
+                                                                "(the same fields as the YAML)"})
+
+    @ma.validates_schema
+    def _one_document(self, data: dict, **_) -> None:
+        if ("yaml" in data) == ("content" in data):
+            raise ma.ValidationError("send the paytable as exactly one of yaml (text) or content (object)",
+                                     field_name="content")
+
+
+class DecisionSchema(RequestSchema):
+    reason = reason_field(required=True)
+
+
+class AssignPaytableSchema(RequestSchema):
+    version = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=1, max=10**6),
+                                metadata={"description": "an approved version of the table's paytable"})
+    reason = reason_field(required=True)
+
+
+# ----- views --------------------------------------------------------------------------------
+class VersionSummarySchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf(["draft", "approved", "rejected"]))
+    author = ma.fields.String(required=True)
+    created_at = ma.fields.DateTime(required=True)
+    reason = ma.fields.String(required=True)
+    decided_by = ma.fields.String(allow_none=True, required=True)
+    decided_at = ma.fields.DateTime(allow_none=True, required=True)
+    house_edge_percent = ma.fields.Float(allow_none=True, required=True)
+    rtp_percent = ma.fields.Float(allow_none=True, required=True)
+
+
+class PaytableVersionsSchema(ma.Schema):
+    name = ma.fields.String(required=True)
+    versions = ma.fields.List(ma.fields.Nested(VersionSummarySchema), required=True)
+
+
+class PrizeSchema(ma.Schema):
+    wager_below = ma.fields.Integer(allow_none=True, required=True)
+    prize = ma.fields.Integer(required=True)
+
+
+class SuperBonusSchema(ma.Schema):
+    ranks = ma.fields.List(ma.fields.String(), required=True)
+    upcard = ma.fields.String(required=True)
+    one_suit = ma.fields.Boolean(required=True)
+    envy = ma.fields.Integer(required=True)
+    prizes = ma.fields.List(ma.fields.Nested(PrizeSchema), required=True)
+
+
+class ChangeSchema(ma.Schema):
+    path = ma.fields.String(required=True, metadata={"description": "e.g. odds.pontoon, super_bonus.prizes[0].prize"})
+    change = ma.fields.String(required=True, validate=ma.validate.OneOf(["added", "removed", "changed"]))
+    before = ma.fields.Raw(allow_none=True, required=True)
+    after = ma.fields.Raw(allow_none=True, required=True)
+
+
+class TrailStepSchema(ma.Schema):
+    step = ma.fields.String(required=True, validate=ma.validate.OneOf(
+        ["seeded", "submitted", "approved", "rejected", "assigned", "applied", "superseded"]))
+    by = ma.fields.String(allow_none=True, required=True, metadata={"description": "an API key id, or system"})
+    at = ma.fields.DateTime(required=True)
+    reason = ma.fields.String(allow_none=True, required=True)
+    table_id = ma.fields.String()
+    round_id = ma.fields.UUID(allow_none=True, metadata={"description": "the first round under it"})
+
+
+class VersionSchema(ma.Schema):
+    name = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf(["draft", "approved", "rejected"]))
+    odds = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
+                          metadata={"description": "pontoon, win, doubled_win and pair, as the engine reads them"})
+    bonuses = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True)
+    super_bonus = ma.fields.Nested(SuperBonusSchema, allow_none=True, required=True)
+    content = ma.fields.Dict(required=True, metadata={"description": "the whole document"})
+    source_format = ma.fields.String(required=True, validate=ma.validate.OneOf(["yaml", "json", "file"]))
+    based_on_version = ma.fields.Integer(allow_none=True, required=True)
+    changes = ma.fields.List(ma.fields.Nested(ChangeSchema), required=True,
+                             metadata={"description": "what differs from based_on_version"})
+    house_edge_percent = ma.fields.Float(allow_none=True, required=True,
+                                         metadata={"description": "measured at approval"})
+    rtp_percent = ma.fields.Float(allow_none=True, required=True)
+    evaluation = ma.fields.Dict(allow_none=True, required=True, metadata={"description": "how it was measured"})
+    trail = ma.fields.List(ma.fields.Nested(TrailStepSchema), required=True,
+                           metadata={"description": "submission, decision, assignments, in time order"})
+    tables = ma.fields.List(ma.fields.String(), required=True, metadata={"description": "tables running it now"})
+
+
+class AssignmentSchema(ma.Schema):
+    id = ma.fields.Integer(required=True)
+    version = ma.fields.Integer(required=True)
+    previous_version = ma.fields.Integer(allow_none=True, required=True)
+    assigned_by = ma.fields.String(required=True)
+    assigned_at = ma.fields.DateTime(required=True)
+    reason = ma.fields.String(required=True)
+    applied_round_id = ma.fields.UUID(allow_none=True, required=True)
+    applied_at = ma.fields.DateTime(allow_none=True, required=True)
+    superseded_at = ma.fields.DateTime(allow_none=True, required=True)
+
+
+class TablePaytableSchema(ma.Schema):
+    table_id = ma.fields.String(required=True)
+    paytable = ma.fields.String(allow_none=True, required=True)
+    version = ma.fields.Integer(allow_none=True, required=True, metadata={"description": "in force now"})
+    pending_version = ma.fields.Integer(allow_none=True, required=True,
+                                        metadata={"description": "assigned, waiting for the table's next round"})
+    next_round_version = ma.fields.Integer(allow_none=True, required=True)
+    round_open = ma.fields.Boolean(required=True)
+    assignments = ma.fields.List(ma.fields.Nested(AssignmentSchema), required=True)

@@ -1,0 +1,79 @@
+"""Game recall: the query (how many rounds) and each recalled round."""
+from __future__ import annotations
+
+import marshmallow as ma
+
+from .base import RequestSchema
+from .rounds import DealerSchema, SeatSchema, TranscriptSchema
+
+MAX_RECALL = 100
+
+
+class RecallQuerySchema(RequestSchema):
+    last = ma.fields.Integer(load_default=10, validate=ma.validate.Range(min=1, max=MAX_RECALL),
+                             metadata={"description": "how many of the table's latest rounds"})
+
+
+class RecalledEventSchema(ma.Schema):
+    seq = ma.fields.Integer(required=True)
+    kind = ma.fields.String(required=True, validate=ma.validate.OneOf(["card", "action"]))
+    at = ma.fields.DateTime(required=True)
+    card = ma.fields.String(metadata={"description": "cards: the card"})
+    to = ma.fields.String(allow_none=True, metadata={"description": "cards: who it went to"})
+    seat = ma.fields.Integer(metadata={"description": "decisions: the seat"})
+    hand = ma.fields.Integer(allow_none=True)
+    action = ma.fields.String()
+    amount = ma.fields.Integer(allow_none=True)
+
+
+class RecalledBetSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    hand = ma.fields.Integer(allow_none=True, required=True)
+    kind = ma.fields.String(required=True)
+    stake = ma.fields.Integer(required=True)
+    returned = ma.fields.Integer(required=True)
+    outcome = ma.fields.String(required=True)
+
+
+class RoundMoneySchema(ma.Schema):
+    staked = ma.fields.Integer(required=True)
+    returned = ma.fields.Integer(required=True)
+    net = ma.fields.Integer(required=True, metadata={"description": "for the players: returned less staked"})
+
+
+class RecalledWagerSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    wager = ma.fields.Integer(required=True)
+    pair_bet = ma.fields.Integer()
+
+
+class RecalledRoundSchema(ma.Schema):
+    round_id = ma.fields.UUID(required=True)
+    table_id = ma.fields.String(required=True)
+    shoe_id = ma.fields.UUID(allow_none=True, required=True)
+    shoe_mode = ma.fields.String(allow_none=True, required=True)
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf(["open", "complete", "settled", "void"]))
+    rules = ma.fields.String(required=True)
+    paytable = ma.fields.String(allow_none=True, required=True)
+    opened_at = ma.fields.DateTime(required=True)
+    completed_at = ma.fields.DateTime(allow_none=True, required=True)
+    settled_at = ma.fields.DateTime(allow_none=True, required=True)
+    voided_at = ma.fields.DateTime(allow_none=True, required=True)
+    void_reason = ma.fields.String(allow_none=True, required=True)
+    wagers = ma.fields.List(ma.fields.Nested(RecalledWagerSchema), required=True)
+    events = ma.fields.List(ma.fields.Nested(RecalledEventSchema), required=True,
+                            metadata={"description": "every card and decision, in order"})
+    dealer = ma.fields.Nested(DealerSchema, allow_none=True, required=True)
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
+    bets = ma.fields.List(ma.fields.Nested(RecalledBetSchema), required=True,
+                          metadata={"description": "the ledger's stake and payout of each bet (once settled "
+                                                   "or voided)"})
+    money = ma.fields.Nested(RoundMoneySchema, allow_none=True, required=True)
+    transcript = ma.fields.Nested(TranscriptSchema, required=True)
+
+
+class RecallSchema(ma.Schema):
+    table_id = ma.fields.String(required=True)
+    last = ma.fields.Integer(required=True)
+    rounds = ma.fields.List(ma.fields.Nested(RecalledRoundSchema), required=True,
+                            metadata={"description": "oldest first"})

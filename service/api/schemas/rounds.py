@@ -1,0 +1,200 @@
+"""Round requests (wagers, cards, decisions) and the round's state and transcript."""
+from __future__ import annotations
+
+import marshmallow as ma
+
+from ...engine.cards import CardError, parse_card
+from .base import MAX_CENTS, RequestSchema, cents
+from .traditional import MAX_PLACE, BankerSchema, PlayerSchema, StakeSchema, TranscriptPlayerSchema, TransferSchema
+
+MAX_SEAT = 9
+MAX_HAND = 15
+DECISION_PATTERN = r"^[a-z_]{1,32}$"
+
+
+def _is_card(value: str) -> None:
+    try:
+        parse_card(value)
+    except CardError as exc:
+        raise ma.ValidationError(str(exc)) from None
+
+
+def seat_number(**kwargs) -> ma.fields.Integer:
+    return ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=MAX_SEAT), **kwargs)
+
+
+# ----- requests -----------------------------------------------------------------------------
+class WagerSchema(RequestSchema):
+    seat = seat_number(required=True)
+    wager = cents(required=True)
+    pair_bet = cents(minimum=0, allow_none=True, metadata={"description": "the pair side bet, if any"})
+
+    @ma.post_load
+    def _drop_empty_pair_bet(self, data: dict, **_) -> dict:
+        if not data.get("pair_bet"):
+            data.pop("pair_bet", None)
+        return data
+
+
+class OpenRoundSchema(RequestSchema):
+    wagers = ma.fields.List(ma.fields.Nested(WagerSchema), load_default=None,
+                            validate=ma.validate.Length(min=1, max=MAX_SEAT),
+                            metadata={"description": "the house-banked game's wagers"})
+    players = ma.fields.List(ma.fields.Nested(StakeSchema), load_default=None,
+                             validate=ma.validate.Length(min=1, max=MAX_SEAT),
+                             metadata={"description": "the player-banked game's players, in place of wagers"})
+    banker_place = ma.fields.Integer(strict=True, load_default=None, validate=ma.validate.Range(min=0, max=MAX_PLACE),
+                                     metadata={"description": "player-banked: the chair the terminal has the bank "
+                                                              "at; refused (409) if the table has it elsewhere"})
+
+    @ma.validates_schema
+    def _wagers_or_players(self, data: dict, **_) -> None:
+        if data.get("wagers") is None and data.get("players") is None:
+            raise ma.ValidationError("Missing data for required field.", "wagers")
+        if data.get("wagers") is not None and data.get("players") is not None:
+            raise ma.ValidationError("wagers (house-banked game) or players (player-banked game), not both",
+                                     "players")
+        if data.get("banker_place") is not None and data.get("players") is None:
+            raise ma.ValidationError("only the player-banked game has a banker", "banker_place")
+
+
+class CardSchema(RequestSchema):
+    card = ma.fields.String(required=True, validate=[ma.validate.Length(max=3), _is_card],
+                            metadata={"description": "rank then suit, e.g. 7H, KD, AS"})
+
+
+class ActionSchema(RequestSchema):
+    seat = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=0, max=MAX_SEAT),
+                             metadata={"description": "the player's seat; 0 is the banker (player-banked game)"})
+    hand = ma.fields.Integer(strict=True, allow_none=True, load_default=None,
+                             validate=ma.validate.Range(min=0, max=MAX_HAND),
+                             metadata={"description": "0 for the hand dealt; each split adds the next index"})
+    action = ma.fields.String(required=True, validate=ma.validate.Regexp(DECISION_PATTERN),
+                              metadata={"description": "hit, stand, double, forfeit, split, surrender, insurance; "
+                                                      "player-banked: split, buy, twist, stick, burn, shoot, and the "
+                                                      "banker's draw, stay, double_stakes"})
+    amount = ma.fields.Integer(strict=True, allow_none=True, load_default=None,
+                               validate=ma.validate.Range(min=1, max=MAX_CENTS),
+                               metadata={"description": "cents, for double and insurance (buy, shoot, and a "
+                                                        "split's shoot bet in the player-banked game)"})
+
+
+# ----- the round's state --------------------------------------------------------------------
+class LegalActionSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    action = ma.fields.String(required=True)
+    hand = ma.fields.Integer()
+    min_amount = ma.fields.Integer()
+    max_amount = ma.fields.Integer()
+
+
+class InTurnSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    hand = ma.fields.Integer(allow_none=True, required=True, metadata={"description": "null for the banker"})
+    legal_actions = ma.fields.List(ma.fields.Nested(LegalActionSchema), required=True)
+
+
+class DealerSchema(ma.Schema):
+    cards = ma.fields.List(ma.fields.String(), required=True)
+    total = ma.fields.Integer(required=True)
+    soft = ma.fields.Boolean(required=True)
+    pontoon = ma.fields.Boolean(required=True)
+
+
+class HandSchema(ma.Schema):
+    hand = ma.fields.Integer(required=True)
+    cards = ma.fields.List(ma.fields.String(), required=True)
+    wager = ma.fields.Integer(required=True)
+    double = ma.fields.Integer(required=True)
+    stake = ma.fields.Integer(required=True)
+    total = ma.fields.Integer(required=True)
+    status = ma.fields.String(required=True)
+
+
+class SeatSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    wager = ma.fields.Integer(required=True)
+    pair_bet = ma.fields.Integer(required=True)
+    insurance = ma.fields.Integer(required=True)
+    hands = ma.fields.List(ma.fields.Nested(HandSchema), required=True)
+
+
+class SettledSeatSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    staked = ma.fields.Integer(required=True)
+    returned = ma.fields.Integer(required=True)
+    net = ma.fields.Integer(required=True)
+
+
+class SettlementSchema(ma.Schema):
+    seats = ma.fields.List(ma.fields.Nested(SettledSeatSchema), required=True)
+
+
+class RoundStateSchema(ma.Schema):
+    round_id = ma.fields.UUID(required=True)
+    table_id = ma.fields.String(required=True)
+    shoe_id = ma.fields.UUID(allow_none=True, required=True)
+    shoe_mode = ma.fields.String(allow_none=True, required=True, validate=ma.validate.OneOf(["virtual", "physical"]))
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf(["open", "complete", "settled", "void"]))
+    version = ma.fields.Integer(required=True, metadata={"description": "bumped by every change; send it back "
+                                                         "as If-Match to refuse a stale decision"})
+    rules = ma.fields.String(required=True, metadata={"description": "name@version the round plays under"})
+    paytable = ma.fields.String(allow_none=True, required=True)
+    phase = ma.fields.String(required=True)
+    awaiting = ma.fields.String(allow_none=True, required=True, validate=ma.validate.OneOf(["card", "decision"]))
+    card_to = ma.fields.String(allow_none=True, required=True,
+                               metadata={"description": "who the next card goes to: dealer, or seat S hand H"})
+    in_turn = ma.fields.Nested(InTurnSchema, allow_none=True, required=True)
+    legal_actions = ma.fields.List(ma.fields.Nested(LegalActionSchema), required=True,
+                                   metadata={"description": "every decision allowed now, insurance included"})
+    dealer = ma.fields.Nested(DealerSchema, allow_none=True, required=True,
+                              metadata={"description": "null in the player-banked game, which has a banker"})
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True,
+                           metadata={"description": "empty in the player-banked game, which has players"})
+    settlement = ma.fields.Nested(SettlementSchema, allow_none=True, required=True,
+                                  metadata={"description": "each seat's money, once settled (player-banked: "
+                                                           "seat 0 the banker, -1 the kitty)"})
+    banker = ma.fields.Nested(BankerSchema, metadata={"description": "player-banked game only, as are the fields "
+                                                                     "below"})
+    players = ma.fields.List(ma.fields.Nested(PlayerSchema))
+    kitty = ma.fields.Integer(metadata={"description": "Shoot Pontoon: the kitty now"})
+    shoot_room = ma.fields.Integer(metadata={"description": "how much more may be shot against the kitty now"})
+    stakes_doubled = ma.fields.Boolean()
+    transfers = ma.fields.List(ma.fields.Nested(TransferSchema),
+                               metadata={"description": "money moved so far (a bust pays at once)"})
+    next_banker = ma.fields.Integer(allow_none=True, metadata={"description": "once complete: the seat that takes "
+                                                                              "the bank, null when it stays"})
+    reshuffle = ma.fields.Boolean(allow_none=True, metadata={"description": "once complete: a Pontoon was made, "
+                                                                            "so the pack is shuffled"})
+    opened_at = ma.fields.DateTime(required=True)
+    completed_at = ma.fields.DateTime(allow_none=True, required=True)
+    settled_at = ma.fields.DateTime(allow_none=True, required=True)
+    voided_at = ma.fields.DateTime(allow_none=True, required=True)
+
+
+# ----- the transcript -----------------------------------------------------------------------
+class TranscriptSeatSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    wager = ma.fields.Integer(required=True)
+    pair_bet = ma.fields.Integer()
+
+
+class TranscriptActionSchema(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    hand = ma.fields.Integer()
+    action = ma.fields.String(required=True)
+    amount = ma.fields.Integer()
+    shoot = ma.fields.Integer(metadata={"description": "a split's shoot bet on the new hand"})
+
+
+class TranscriptSchema(ma.Schema):
+    rules = ma.fields.String(required=True)
+    paytable = ma.fields.String(allow_none=True, required=True)
+    seats = ma.fields.List(ma.fields.Nested(TranscriptSeatSchema),
+                           metadata={"description": "the house-banked game's seats"})
+    players = ma.fields.List(ma.fields.Nested(TranscriptPlayerSchema),
+                             metadata={"description": "the player-banked game's players, in place of seats"})
+    options = ma.fields.Dict(keys=ma.fields.String(), metadata={"description": "the player-banked game's options"})
+    kitty = ma.fields.Integer(metadata={"description": "Shoot Pontoon: the kitty before the round"})
+    cards = ma.fields.List(ma.fields.String(), required=True)
+    actions = ma.fields.List(ma.fields.Nested(TranscriptActionSchema), required=True)

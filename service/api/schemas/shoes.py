@@ -1,0 +1,31 @@
+"""Shoe requests and views: the commitment at once, the order and salt once the shoe is closed."""
+from __future__ import annotations
+
+import marshmallow as ma
+
+from .base import RequestSchema
+
+
+class OpenShoeSchema(RequestSchema):
+    mode = ma.fields.String(required=True, validate=ma.validate.OneOf(["virtual", "physical"]),
+                            metadata={"description": "virtual: deals by itself; physical: the terminal "
+                                                     "reports each card"})
+
+
+class ShoeSchema(ma.Schema):
+    shoe_id = ma.fields.UUID(required=True)
+    table_id = ma.fields.String(required=True)
+    mode = ma.fields.String(required=True, validate=ma.validate.OneOf(["virtual", "physical"]))
+    commitment = ma.fields.String(allow_none=True, required=True,
+                                  metadata={"description": "SHA-256 over salt and order (virtual shoes)"})
+    position = ma.fields.Integer(required=True, metadata={"description": "cards dealt so far"})
+    opened_at = ma.fields.DateTime(required=True)
+    closed_at = ma.fields.DateTime(allow_none=True, required=True)
+    card_order = ma.fields.List(ma.fields.String(), allow_none=True, required=True,
+                                metadata={"description": "revealed once the shoe is closed"})
+    salt = ma.fields.String(allow_none=True, required=True, metadata={"description": "revealed once closed"})
+
+
+class OpenedShoeSchema(ShoeSchema):
+    closed_shoe = ma.fields.Nested(ShoeSchema, allow_none=True, required=True,
+                                   metadata={"description": "the shoe this one replaced, its order revealed"})

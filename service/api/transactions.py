@@ -1,0 +1,95 @@
+"""One request, one transaction: the request's unit of work, and the `command` decorator that
+commits a POST together with its idempotent response (or records why it was refused)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from functools import wraps
+
+from flask import Flask, current_app, g, request
+
+from ..audit.log import append, chain_for
+from ..rounds.errors import CommandRefused
+from ..store.uow import UnitOfWork
+from .docs import IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_PATTERN, IF_MATCH
+from .errors import fail
+
+_IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
+_VERSION = re.compile(r'^(?:W/)?"?(\d{1,9})"?$')
+
+
+def request_uow() -> UnitOfWork:
+    """The request's unit of work, opened on first use and closed (rolled back if uncommitted)
+    when the request ends."""
+    if "uow" not in g:
+        g.uow = UnitOfWork(current_app.extensions["pontoon.pool"]).__enter__()
+    return g.uow
+
+
+def close_request_uow(_exc: BaseException | None = None) -> None:
+    uow = g.pop("uow", None)
+    if uow is not None:
+        uow.__exit__(None, None, None)
+
+
+def install(app: Flask) -> None:
+    app.teardown_appcontext(close_request_uow)
+
+
+def expected_version() -> int | None:
+    """The round version named by If-Match, if the terminal sent one."""
+    raw = request.headers.get(IF_MATCH)
+    if raw is None:
+        return None
+    match = _VERSION.match(raw.strip())
+    if not match:
+        fail(422, "invalid_request", "If-Match must name a round version, e.g. \"7\"",
+             errors={IF_MATCH: ["must be the round's version number"]})
+    return int(match.group(1))
+
+
+def _request_hash() -> str:
+    """What makes two requests the same: method, path and body (JSON compared by content)."""
+    data = request.get_json(silent=True)
+    content = (json.dumps(data, sort_keys=True, separators=(",", ":")).encode() if data is not None
+               else request.get_data(cache=True))
+    return hashlib.sha256(f"{request.method} {request.path}\n".encode() + content).hexdigest()
+
+
+def command(view):
+    """Run a state-changing view in the request's transaction and commit it. With an
+    Idempotency-Key, a retry gets the first successful response back and changes nothing.
+    A refused command rolls back; an audit record it carries is kept in a transaction of its own."""
+
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        uow = request_uow()
+        idem_key = request.headers.get(IDEMPOTENCY_KEY)
+        if idem_key is not None:
+            if not _IDEMPOTENCY_KEY.match(idem_key):
+                fail(422, "invalid_request", "Idempotency-Key must be 1 to 255 printable ASCII characters",
+                     errors={IDEMPOTENCY_KEY: ["1 to 255 printable ASCII characters"]})
+            request_hash = _request_hash()
+            stored = uow.idempotency.claim(g.principal.key_id, idem_key)
+            if stored is not None:
+                if stored.request_hash != request_hash:
+                    fail(422, "idempotency_key_reused",
+                         "this Idempotency-Key was used for a different request; use a new key",
+                         errors={IDEMPOTENCY_KEY: ["already used with another method, path or body"]})
+                return stored.response, stored.status_code, {"Idempotent-Replayed": "true"}
+        try:
+            response = current_app.make_response(view(*args, **kwargs))
+        except CommandRefused as refusal:
+            uow.rollback()
+            if refusal.audit is not None:
+                append(uow.conn, chain_for(refusal.audit.table_id), [refusal.audit])
+                uow.commit()
+            raise
+        if idem_key is not None:
+            uow.idempotency.store(g.principal.key_id, idem_key, request_hash, response.status_code,
+                                  response.get_json())
+        uow.commit()
+        return response
+
+    return wrapper

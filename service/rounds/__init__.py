@@ -1,0 +1,1 @@
+"""Round handling without Flask: commands, their handlers, and the views a terminal reads."""

@@ -1,0 +1,74 @@
+"""Finds the rules and paytable a round plays under, by "name@version": rules are their YAML file
+(version 1); a paytable version is its approved row in paytable_versions (version 1 is the YAML
+file until the start-up seed has copied it in)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import psycopg
+
+from ..rules import RulesError, load_paytable, load_rules, parse_paytable
+from ..store.repositories.tables import TableRow
+
+
+@dataclass(frozen=True, slots=True)
+class GameRules:
+    rules: Any
+    paytable: Any | None
+    rules_ref: str                  # name@version, as rounds.rules_ref keeps it
+    paytable_ref: str | None
+
+
+def ref(name: str, version: int | None) -> str:
+    return f"{name}@{version or 1}"
+
+
+def split_ref(reference: str) -> tuple[str, int]:
+    name, _, version = reference.partition("@")
+    return name, int(version) if version.isdigit() else 1
+
+
+def rules_and_paytable(conn: psycopg.Connection, table: TableRow) -> GameRules:
+    """The versions in force for the table's next round: the paytable version an operator assigned
+    if one is pending, else the current one. The round that opens under a pending version makes it
+    current in the opener's own transaction (migration 0004's trigger on rounds), so an assignment
+    never reaches a round already in play."""
+    paytable_version = table.pending_paytable_version or table.paytable_version
+    return resolve(conn, ref(table.rules, table.rules_version),
+                   ref(table.paytable, paytable_version) if table.paytable else None)
+
+
+def resolve(conn: psycopg.Connection, rules_ref: str, paytable_ref: str | None) -> GameRules:
+    """The objects a stored reference names. Rules exist as version 1 (the file) only."""
+    rules_name, rules_version = split_ref(rules_ref)
+    if rules_version != 1:
+        raise RulesError(rules_ref, {"(version)": "only version 1 (the file) exists"})
+    paytable = None
+    if paytable_ref is not None:
+        paytable = approved_paytable(conn, *split_ref(paytable_ref))
+    return GameRules(load_rules(rules_name), paytable, rules_ref, paytable_ref)
+
+
+def approved_paytable(conn: psycopg.Connection, name: str, version: int) -> Any:
+    """The paytable object of an approved version. Version 1 not seeded into this database yet is
+    the file it will be seeded from; any other version must be a row, and approved."""
+    row = conn.execute("SELECT status, content::text FROM paytable_versions WHERE name = %s AND version = %s",
+                       (name, version)).fetchone()
+    if row is None:
+        if version == 1:
+            return load_paytable(name)
+        raise RulesError(ref(name, version), {"(version)": "no such paytable version"})
+    status, content = row
+    if status != "approved":
+        raise RulesError(ref(name, version), {"(version)": f"is {status}: only approved versions are played"})
+    return _parse_stored(ref(name, version), content)
+
+
+@lru_cache(maxsize=128)
+def _parse_stored(source: str, content: str) -> Any:
+    # Keyed by the content itself: a version's row never changes, and two databases (tests) may
+    # hold different documents under one name@version.
+    return parse_paytable(source, json.loads(content))

@@ -1,0 +1,307 @@
+"""Command handlers: each takes a command and a unit of work, changes state, and leaves the
+commit to its caller (which stores the idempotent response in the same transaction)."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..audit.log import AuditRecord, append, chain_for
+from ..engine.actions import Action, CardDealt, RuleViolation
+from ..engine.cards import canonical
+from ..engine.shoe import PhysicalShoe, ShoeError, VirtualShoe
+from ..metrics import observe_round_completed
+from ..rules import RulesError, load_paytable, load_rules
+from ..store.repositories.rounds import RoundRow
+from ..store.uow import UnitOfWork
+from ..traditional import bank as traditional_bank
+from ..traditional import pack as traditional_pack
+from ..traditional import rounds as traditional_rounds
+from . import views
+from .catalog import GameRules, rules_and_paytable
+from .commands import CreateTable, OpenRound, OpenShoe, PostAction, PostCard
+from .errors import Conflict, Invalid, NotFound
+from .games import effective_limits, game_of, needs_paytable, new_round, player_banked, table_limits
+from .state import action_payload, load_game
+
+
+# ----- tables and shoes ---------------------------------------------------------------------
+def create_table(cmd: CreateTable, uow: UnitOfWork) -> dict:
+    errors: dict[str, list[str]] = {}
+    rules = _load_named(load_rules, cmd.rules, "rules", errors)
+    if cmd.paytable is not None:
+        _load_named(load_paytable, cmd.paytable, "paytable", errors)
+    if rules is not None and needs_paytable(rules) and cmd.paytable is None:
+        errors["paytable"] = [f"the {game_of(rules)} game needs a paytable"]
+    if rules is not None and not needs_paytable(rules) and cmd.paytable is not None:
+        errors["paytable"] = [f"the {game_of(rules)} game takes no paytable"]
+    for kind, entry in cmd.limits.items():
+        try:
+            table_limits({kind: entry})
+        except ValueError as exc:
+            errors[f"limits.{kind}"] = [str(exc)]
+    if errors:
+        raise Invalid("the table cannot be created as asked", code="invalid_table", errors=errors)
+    row = uow.tables.add(table_id=cmd.table_id, game=game_of(rules), rules=cmd.rules, rules_version=1,
+                         paytable=cmd.paytable, paytable_version=1 if cmd.paytable else None,
+                         limits=cmd.limits, created_by=cmd.actor)
+    if row is None:
+        raise Conflict(f"table {cmd.table_id!r} exists already", code="table_exists")
+    append(uow.conn, chain_for(row.table_id), [AuditRecord(
+        "table_created", {"rules": cmd.rules, "paytable": cmd.paytable, "limits": cmd.limits},
+        actor=cmd.actor, table_id=row.table_id)])
+    return views.table_view(row, effective_limits(rules, row.limits), None, None)
+
+
+def _load_named(loader, name: str, field_name: str, errors: dict) -> Any:
+    try:
+        return loader(name)
+    except RulesError as exc:
+        reasons = "; ".join(f"{where}: {why}" for where, why in exc.errors.items())
+        errors[field_name] = [f"{name!r} cannot be used ({reasons})"]
+        return None
+
+
+def open_shoe(cmd: OpenShoe, uow: UnitOfWork) -> dict:
+    """A new shoe for the table; the current one closes and its order and salt are revealed."""
+    table = _lock_table(uow, cmd.table_id)
+    _refuse_if_round_open(uow, cmd.table_id, "a new shoe")
+    game_rules = _in_force(uow, table)
+    records: list[AuditRecord] = []
+    closed = None
+    current = uow.shoes.lock_current(cmd.table_id)
+    if current is not None:
+        closed = uow.shoes.close(current.shoe_id)
+        records.append(AuditRecord("shoe_closed", {
+            "shoe_id": closed.shoe_id, "mode": closed.mode, "commitment": closed.commitment,
+            "card_order": closed.card_order, "salt": closed.salt, "position": closed.position},
+            actor=cmd.actor, table_id=cmd.table_id))
+    if cmd.mode == "virtual":
+        shoe = VirtualShoe(game_rules.rules.shoe)
+        order, salt = shoe.reveal()
+        row = uow.shoes.add(table_id=cmd.table_id, mode="virtual", commitment=shoe.commitment,
+                            card_order=order, salt=salt)
+    else:
+        row = uow.shoes.add(table_id=cmd.table_id, mode="physical", commitment=None, card_order=None, salt=None)
+    if player_banked(game_rules.rules):  # the new shoe is the table's pack from its next round on
+        traditional_pack.shoe_opened(uow, cmd.table_id, row, game_rules.rules.shoe)
+    records.append(AuditRecord("shoe_started", {"shoe_id": row.shoe_id, "mode": row.mode,
+                                                "commitment": row.commitment},
+                               actor=cmd.actor, table_id=cmd.table_id))
+    append(uow.conn, chain_for(cmd.table_id), records)
+    return {**views.shoe_view(row), "closed_shoe": views.shoe_view(closed) if closed else None}
+
+
+def _lock_table(uow: UnitOfWork, table_id: str):
+    table = uow.tables.lock(table_id)
+    if table is None:
+        raise NotFound(f"no table {table_id!r}")
+    return table
+
+
+def _in_force(uow: UnitOfWork, table) -> GameRules:
+    try:
+        return rules_and_paytable(uow.conn, table)
+    except RulesError as exc:
+        raise Conflict(f"the table's rules or paytable cannot be played: {exc}", code="rules_unavailable") from None
+
+
+def _refuse_if_round_open(uow: UnitOfWork, table_id: str, what: str) -> None:
+    round_id = uow.rounds.open_on_table(table_id)
+    if round_id is not None:
+        raise Conflict(f"round {round_id} is still open on table {table_id!r}: finish it before {what}",
+                       code="round_open", errors={"round_id": str(round_id)})
+
+
+# ----- rounds -------------------------------------------------------------------------------
+def open_round(cmd: OpenRound, uow: UnitOfWork) -> dict:
+    """A round on the table's current shoe, under the rules and paytable versions in force."""
+    table = _lock_table(uow, cmd.table_id)
+    shoe = uow.shoes.lock_current(cmd.table_id)
+    if shoe is None:
+        raise Conflict(f"table {cmd.table_id!r} has no shoe: open one first", code="no_shoe")
+    _refuse_if_round_open(uow, cmd.table_id, "another")
+    game_rules = _in_force(uow, table)
+    if player_banked(game_rules.rules):
+        return _open_player_banked_round(cmd, uow, shoe, game_rules)
+    if cmd.wagers is None:
+        raise Invalid("this table's game is house-banked: open its rounds with wagers", code="invalid_request",
+                      errors={"wagers": ["Missing data for required field."]})
+    game = new_round(game_rules.rules, game_rules.paytable, cmd.wagers, table.limits)
+    if shoe.mode == "virtual" and _virtual(game_rules, shoe).past_cut_card:
+        raise Conflict("the shoe is past its cut card: open a new shoe", code="shoe_past_cut_card")
+    round_id = uow.rounds.add(table_id=cmd.table_id, shoe_id=shoe.shoe_id, rules_ref=game_rules.rules_ref,
+                              paytable_ref=game_rules.paytable_ref, wagers=cmd.wagers)
+    change = _RoundChange(uow, uow.rounds.get(round_id), game_rules, game, first_seq=0, actor=cmd.actor)
+    change.note("round_opened", {"shoe_id": shoe.shoe_id, "rules": game_rules.rules_ref,
+                                 "paytable": game_rules.paytable_ref})
+    for wager in cmd.wagers:
+        change.note("wager", wager)
+    if shoe.mode == "virtual":
+        _deal_from_virtual_shoe(change)
+    return change.save()
+
+
+def _open_player_banked_round(cmd: OpenRound, uow: UnitOfWork, shoe, game_rules: GameRules) -> dict:
+    """A round of the player-banked game: its players against the table's banker, with the kitty
+    and the pack the table carries from round to round."""
+    if cmd.players is None:
+        raise Invalid("this table's game is player-banked: open its rounds with players", code="invalid_request",
+                      errors={"players": ["Missing data for required field."]})
+    prepared = traditional_rounds.prepare_round(uow, cmd.table_id, shoe, game_rules, cmd.players, cmd.banker_place)
+    round_id = uow.rounds.add(table_id=cmd.table_id, shoe_id=prepared.shoe.shoe_id, rules_ref=game_rules.rules_ref,
+                              paytable_ref=None, wagers=cmd.players)
+    traditional_rounds.record_round(uow, round_id, cmd.table_id, prepared.setup)
+    change = _RoundChange(uow, uow.rounds.get(round_id), game_rules, prepared.game, first_seq=0, actor=cmd.actor)
+    for kind, payload in prepared.notes:
+        change.note(kind, payload)
+    change.note("round_opened", {"shoe_id": prepared.shoe.shoe_id, "rules": game_rules.rules_ref, "paytable": None,
+                                 "banker_place": prepared.setup.banker_place, "kitty": prepared.setup.kitty_before})
+    for player in cmd.players:
+        change.note("wager", player)
+    if prepared.shoe.mode == "virtual":
+        traditional_pack.deal_from_pack(change)
+    return change.save()
+
+
+def post_card(cmd: PostCard, uow: UnitOfWork) -> dict:
+    """The next card out of a physical shoe, given to whoever the rules say is owed one."""
+    row = _lock_open_round(uow, cmd.round_id, cmd.expected_version)
+    if row.shoe_mode != "physical":
+        raise Conflict("this round's shoe is virtual: it deals by itself", code="virtual_shoe")
+    change = _RoundChange.load(uow, row, cmd.actor)
+    game = change.game
+    if game.awaiting != "card":
+        raise Conflict("no card is owed now: the round awaits " + (game.awaiting or "nothing, it is complete"),
+                       code="not_awaiting_card", legal_actions=_legal(game))
+    shoe = _physical_shoe(change)
+    try:
+        card = shoe.accept(canonical(cmd.card))
+    except ShoeError as exc:
+        raise Conflict(str(exc), code="card_refused", audit=AuditRecord(
+            "card_refused", {"card": cmd.card, "reason": str(exc), "shoe_id": row.shoe_id},
+            actor=cmd.actor, table_id=row.table_id, round_id=str(row.round_id))) from None
+    change.card(game.deal_card(card))
+    uow.shoes.record_dealt(row.shoe_id, card)
+    return change.save()
+
+
+def post_action(cmd: PostAction, uow: UnitOfWork) -> dict:
+    """A player's decision, verified by the engine; a virtual shoe then deals what it makes owed."""
+    row = _lock_open_round(uow, cmd.round_id, cmd.expected_version)
+    change = _RoundChange.load(uow, row, cmd.actor)
+    if cmd.seat == 0 and not player_banked(change.game_rules.rules):
+        raise Invalid("seat 0 is the banker's, and this game has no banker", code="invalid_request",
+                      errors={"seat": ["Must be greater than or equal to 1 and less than or equal to 9."]})
+    action = Action(cmd.seat, cmd.action, cmd.hand, cmd.amount)
+    try:
+        change.game.act(action)
+    except RuleViolation as exc:
+        raise Conflict(exc.reason, code="decision_refused",
+                       legal_actions=[legal.as_dict() for legal in exc.legal]) from None
+    change.decision(action)
+    if row.shoe_mode == "virtual":
+        _deal_from_virtual_shoe(change)
+    return change.save()
+
+
+def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_version: int | None) -> RoundRow:
+    row = uow.rounds.lock(round_id)
+    if row is None:
+        raise NotFound(f"no round {round_id}")
+    if expected_version is not None and expected_version != row.version:
+        raise Conflict(f"the round is at version {row.version}, not {expected_version}: read it again",
+                       code="version_conflict")
+    if row.status != "open":
+        raise Conflict(f"the round is {row.status}: it takes no more cards or decisions", code="round_not_open")
+    return row
+
+
+def _legal(game) -> list[dict]:
+    return [legal.as_dict() for legal in game.legal_actions()]
+
+
+def _physical_shoe(change: "_RoundChange") -> PhysicalShoe:
+    """What a reported card must fit, its shoe row locked: the table's shoe less every card it has
+    given; in the player-banked game, the round's pack less the cards on the table (used cards go
+    back under the pack). That game locks the table first, in the order the round's end takes them."""
+    if player_banked(change.game_rules.rules):
+        change.uow.tables.lock(change.row.table_id)
+        change.uow.shoes.lock(change.row.shoe_id)
+        return traditional_pack.physical_pack(change.game)
+    shoe_row = change.uow.shoes.lock(change.row.shoe_id)
+    return PhysicalShoe(change.game_rules.rules.shoe, dealt=shoe_row.dealt)
+
+
+def _virtual(game_rules: GameRules, shoe_row) -> VirtualShoe:
+    return VirtualShoe(game_rules.rules.shoe, order=shoe_row.card_order, salt=shoe_row.salt,
+                       position=shoe_row.position)
+
+
+def _deal_from_virtual_shoe(change: "_RoundChange") -> None:
+    """Deal from the top of the table's virtual shoe for as long as the round awaits a card."""
+    if change.game.awaiting != "card":
+        return
+    if player_banked(change.game_rules.rules):  # the pack carries over from round to round
+        traditional_pack.deal_from_pack(change)
+        return
+    shoe_row = change.uow.shoes.lock(change.row.shoe_id)
+    shoe = _virtual(change.game_rules, shoe_row)
+    while change.game.awaiting == "card":
+        try:
+            card = shoe.deal()
+        except ShoeError:
+            raise Conflict("the shoe ran out of cards in the middle of the round", code="shoe_empty") from None
+        change.card(change.game.deal_card(card))
+    change.uow.shoes.advance(shoe_row.shoe_id, shoe.position)
+
+
+@dataclass
+class _RoundChange:
+    """What one request adds to a locked round: new events and the audit records describing them,
+    written together by save()."""
+
+    uow: UnitOfWork
+    row: RoundRow
+    game_rules: GameRules
+    game: Any
+    first_seq: int
+    actor: str | None
+    events: list[tuple[str, dict]] = field(default_factory=list)
+    records: list[AuditRecord] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, uow: UnitOfWork, row: RoundRow, actor: str | None) -> "_RoundChange":
+        game_rules, game, next_seq = load_game(uow, row)
+        return cls(uow, row, game_rules, game, first_seq=next_seq, actor=actor)
+
+    def note(self, kind: str, payload: dict) -> None:
+        self.records.append(AuditRecord(kind, payload, actor=self.actor, table_id=self.row.table_id,
+                                        round_id=str(self.row.round_id)))
+
+    def card(self, dealt: CardDealt) -> None:
+        payload = {"card": dealt.card, "to": dealt.to}
+        self.events.append(("card", payload))
+        self.note("card_dealt", {**payload, "shoe_id": self.row.shoe_id})
+
+    def decision(self, action: Action) -> None:
+        payload = action_payload(action)
+        self.events.append(("action", payload))
+        self.note("decision", payload)
+
+    def save(self) -> dict:
+        """Append the events, bump the version; on completion store the money, mark the round
+        complete and queue its settlement. Returns the round's new state."""
+        round_id = self.row.round_id
+        self.uow.rounds.append_events(round_id, self.first_seq, self.events)
+        complete = self.game.awaiting is None
+        result = self.game.result() if complete else None
+        if complete:
+            self.uow.outbox.add("settle_round", round_id)
+            self.note("round_completed", result)
+            if player_banked(self.game_rules.rules):  # the bank, kitty and pack move on to the next round
+                traditional_bank.round_completed(self)
+            observe_round_completed(self.row.table_id, result)  # counted once the request commits
+        self.uow.rounds.save(round_id, version=self.row.version, complete=complete, result=result)
+        append(self.uow.conn, chain_for(self.row.table_id), self.records)
+        return views.round_state(self.uow.rounds.get(round_id), self.game)

@@ -1,0 +1,60 @@
+"""Read-side queries: a round's state and transcript, a table, a shoe. Nothing here writes."""
+from __future__ import annotations
+
+import uuid
+
+from ..store.repositories.traditional import TraditionalRepository
+from ..store.uow import UnitOfWork
+from ..traditional.bank_state import BankState
+from ..traditional.views import bank_view
+from . import views
+from .catalog import ref, resolve
+from .errors import NotFound
+from .games import effective_limits, player_banked, transcript_of
+from .state import load_game
+
+
+def round_state(uow: UnitOfWork, round_id: uuid.UUID) -> dict:
+    row = uow.rounds.get(round_id)
+    if row is None:
+        raise NotFound(f"no round {round_id}")
+    _, game, _ = load_game(uow, row)
+    return views.round_state(row, game)
+
+
+def round_transcript(uow: UnitOfWork, round_id: uuid.UUID) -> dict:
+    """The round so far in the transcript format; once complete, `pontoon replay` plays it to
+    the same money."""
+    row = uow.rounds.get(round_id)
+    if row is None:
+        raise NotFound(f"no round {round_id}")
+    game_rules, game, _ = load_game(uow, row)
+    return transcript_of(game, game_rules.rules_ref, game_rules.paytable_ref)
+
+
+def table(uow: UnitOfWork, table_id: str) -> dict:
+    row = uow.tables.get(table_id)
+    if row is None:
+        raise NotFound(f"no table {table_id!r}")
+    rules = resolve(uow.conn, ref(row.rules, row.rules_version), None).rules  # limits need no paytable
+    limits = effective_limits(rules, row.limits)
+    view = views.table_view(row, limits, uow.shoes.current(table_id), uow.rounds.open_on_table(table_id))
+    if player_banked(rules):
+        view["bank"] = bank_view(table_id, rules, BankState.of(TraditionalRepository(uow.conn).state(table_id)))
+    return view
+
+
+def current_shoe(uow: UnitOfWork, table_id: str) -> dict:
+    if uow.tables.get(table_id) is None:
+        raise NotFound(f"no table {table_id!r}")
+    shoe = uow.shoes.current(table_id)
+    if shoe is None:
+        raise NotFound(f"table {table_id!r} has no shoe open")
+    return views.shoe_view(shoe)
+
+
+def shoe(uow: UnitOfWork, shoe_id: uuid.UUID) -> dict:
+    row = uow.shoes.get(shoe_id)
+    if row is None:
+        raise NotFound(f"no shoe {shoe_id}")
+    return views.shoe_view(row)

@@ -1,0 +1,57 @@
+"""Rebuilds a round from its stored events with the pure engine: the transcript is the state."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.actions import Action, RuleViolation
+from ..store.repositories.rounds import RoundEvent, RoundRow
+from ..traditional.rounds import kitty_before
+from .catalog import GameRules, resolve
+from .errors import Invalid
+from .games import new_round, player_banked
+
+
+class CorruptRound(RuntimeError):
+    """Stored events the engine no longer accepts: a defect to look into, never a client error."""
+
+
+def action_of(payload: dict) -> Action:
+    return Action(payload["seat"], payload["action"], payload.get("hand"), payload.get("amount"))
+
+
+def action_payload(action: Action) -> dict:
+    payload: dict = {"seat": action.seat, "action": action.action}
+    if action.hand is not None:
+        payload["hand"] = action.hand
+    if action.amount is not None:
+        payload["amount"] = action.amount
+    return payload
+
+
+def rebuild(game_rules: GameRules, row: RoundRow, events: list[RoundEvent], limits: dict | None,
+            kitty: int | None = None):
+    """A fresh engine round with every stored card and decision applied, in order (`kitty`: the
+    Shoot kitty a player-banked round was played against)."""
+    try:
+        game = new_round(game_rules.rules, game_rules.paytable, row.wagers, limits, kitty=kitty)
+        for event in events:
+            if event.kind == "card":
+                record = game.deal_card(event.payload["card"])
+                if event.payload.get("to") not in (None, record.to):
+                    raise CorruptRound(f"round {row.round_id} event {event.seq}: {event.payload['card']} went to "
+                                       f"{record.to}, stored as going to {event.payload['to']}")
+            else:
+                game.act(action_of(event.payload))
+    except (Invalid, RuleViolation, ValueError) as exc:  # ValueError: CardError
+        raise CorruptRound(f"round {row.round_id} does not replay: {exc}") from exc
+    return game
+
+
+def load_game(uow, row: RoundRow) -> tuple[GameRules, Any, int]:
+    """The round's rules (as it opened with them), its engine state rebuilt from its events, and
+    the sequence number the next event takes."""
+    game_rules = resolve(uow.conn, row.rules_ref, row.paytable_ref)
+    table = uow.tables.get(row.table_id)
+    events = uow.rounds.events(row.round_id)
+    kitty = kitty_before(uow.conn, row.round_id) if player_banked(game_rules.rules) else None
+    return game_rules, rebuild(game_rules, row, events, table.limits, kitty), (events[-1].seq + 1 if events else 0)

@@ -1,0 +1,69 @@
+"""What GET answers: a round's state, a table, a shoe (its order only once the shoe is closed)."""
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from ..store.repositories.rounds import RoundRow
+from ..store.repositories.shoes import ShoeRow
+from ..store.repositories.tables import TableRow
+from ..traditional import views as traditional_views
+from .catalog import ref
+from .games import player_banked
+
+
+def round_state(row: RoundRow, game: Any) -> dict:
+    """The whole state a terminal needs: what is awaited, the hand in turn and its legal
+    decisions, every hand, the dealer, and the settlement once the ledger has it."""
+    snapshot = game.snapshot()
+    live = row.status == "open"
+    legal = snapshot["legal_actions"] if live else []
+    in_turn = None
+    if live and snapshot["in_turn"]:
+        seat, hand = snapshot["in_turn"]["seat"], snapshot["in_turn"]["hand"]
+        in_turn = {"seat": seat, "hand": hand,
+                   "legal_actions": [a for a in legal if a["seat"] == seat and a.get("hand") == hand]}
+    view = {
+        "round_id": row.round_id, "table_id": row.table_id, "shoe_id": row.shoe_id, "shoe_mode": row.shoe_mode,
+        "status": row.status, "version": row.version, "rules": row.rules_ref, "paytable": row.paytable_ref,
+        "phase": snapshot["phase"],
+        "awaiting": snapshot["awaiting"] if live else None,
+        "card_to": snapshot["card_to"] if live else None,
+        "in_turn": in_turn,
+        "legal_actions": legal,
+        "opened_at": row.opened_at, "completed_at": row.completed_at, "settled_at": row.settled_at,
+        "voided_at": row.voided_at,
+    }
+    if player_banked(game.rules):  # banker, players and kitty in place of the dealer and seats
+        view.update(traditional_views.round_fields(row, game, snapshot))
+    else:
+        view.update({"dealer": snapshot["dealer"], "seats": snapshot["seats"], "settlement": settlement(row)})
+    return view
+
+
+def settlement(row: RoundRow) -> dict | None:
+    """Each seat's money, shown only once the settlement worker has written the ledger."""
+    if row.status != "settled" or not row.result:
+        return None
+    return {"seats": [{key: seat[key] for key in ("seat", "staked", "returned", "net")}
+                      for seat in row.result["seats"]]}
+
+
+def shoe_view(shoe: ShoeRow) -> dict:
+    view = {"shoe_id": shoe.shoe_id, "table_id": shoe.table_id, "mode": shoe.mode, "commitment": shoe.commitment,
+            "position": shoe.position, "opened_at": shoe.opened_at, "closed_at": shoe.closed_at,
+            "card_order": None, "salt": None}
+    if shoe.closed_at is not None and shoe.mode == "virtual":
+        view["card_order"], view["salt"] = shoe.card_order, shoe.salt
+    return view
+
+
+def table_view(table: TableRow, limits: dict, shoe: ShoeRow | None, open_round_id: uuid.UUID | None) -> dict:
+    return {
+        "table_id": table.table_id, "game": table.game,
+        "rules": ref(table.rules, table.rules_version),
+        "paytable": ref(table.paytable, table.paytable_version) if table.paytable else None,
+        "limits": limits, "created_at": table.created_at,
+        "current_shoe": shoe_view(shoe) if shoe else None,
+        "open_round_id": open_round_id,
+    }

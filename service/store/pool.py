@@ -1,0 +1,23 @@
+"""Opens the PostgreSQL connection pool a process uses; called by the app factory, never at import."""
+from __future__ import annotations
+
+from psycopg_pool import ConnectionPool
+
+from .session import configure_connection
+
+# Sync gunicorn workers serve one request at a time; a request uses one connection, so a small
+# pool per process is enough and keeps workers x pool well under max_connections.
+MIN_SIZE = 1
+MAX_SIZE = 4
+CHECKOUT_TIMEOUT = 5.0
+
+
+def open_pool(database_url: str, *, min_size: int = MIN_SIZE, max_size: int = MAX_SIZE,
+              name: str = "pontoon") -> ConnectionPool:
+    """A pool whose connections act as the application role (no rewriting the audit log), checked
+    as they are handed out so a restarted database costs a reconnect instead of a failed request."""
+    pool = ConnectionPool(database_url, min_size=min_size, max_size=max_size, name=name,
+                          timeout=CHECKOUT_TIMEOUT, configure=configure_connection,
+                          check=ConnectionPool.check_connection, open=False)
+    pool.open(wait=False)
+    return pool

@@ -1,0 +1,1 @@
+"""Repositories: the SQL for each aggregate, returning typed rows (psycopg class_row)."""

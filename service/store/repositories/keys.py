@@ -1,0 +1,72 @@
+"""API keys: create (only the SHA-256 of the secret is kept), authenticate, revoke, list."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+import psycopg
+from psycopg.rows import class_row
+
+ROLES = ("admin", "operator", "supervisor", "compliance", "terminal")
+SECRET_PREFIX = "pnt_"
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class KeyRow:
+    key_id: uuid.UUID
+    role: str
+    table_id: str | None
+    name: str | None
+    created_by: str | None
+    created_at: datetime
+    revoked_at: datetime | None
+    last_used_at: datetime | None
+
+
+_COLUMNS = "key_id, role, table_id, name, created_by, created_at, revoked_at, last_used_at"
+
+
+class KeysRepository:
+    def __init__(self, conn: psycopg.Connection) -> None:
+        self.conn = conn
+
+    def create(self, *, role: str, table_id: str | None, name: str | None,
+               created_by: str | None) -> tuple[KeyRow, str]:
+        """The new key's row and its secret: the only time the secret exists outside its holder."""
+        secret = SECRET_PREFIX + secrets.token_urlsafe(32)
+        with self.conn.cursor(row_factory=class_row(KeyRow)) as cur:
+            row = cur.execute(
+                f"INSERT INTO api_keys (key_id, key_hash, role, table_id, name, created_by) "
+                f"VALUES (%s, %s, %s, %s, %s, %s) RETURNING {_COLUMNS}",
+                (uuid.uuid4(), hash_secret(secret), role, table_id, name, created_by)).fetchone()
+        return row, secret
+
+    def authenticate(self, secret: str) -> KeyRow | None:
+        """The key holding this secret (revoked ones too, so a refusal can name them); marks a live
+        key used. One statement: read and touch cannot interleave with a revocation."""
+        with self.conn.cursor(row_factory=class_row(KeyRow)) as cur:
+            return cur.execute(
+                f"UPDATE api_keys SET last_used_at = CASE WHEN revoked_at IS NULL THEN now() ELSE last_used_at END "
+                f"WHERE key_hash = %s RETURNING {_COLUMNS}", (hash_secret(secret),)).fetchone()
+
+    def revoke(self, key_id: uuid.UUID) -> KeyRow | None:
+        """The revoked key, or None when no live key has this id."""
+        with self.conn.cursor(row_factory=class_row(KeyRow)) as cur:
+            return cur.execute(
+                f"UPDATE api_keys SET revoked_at = now() WHERE key_id = %s AND revoked_at IS NULL "
+                f"RETURNING {_COLUMNS}", (key_id,)).fetchone()
+
+    def all(self) -> list[KeyRow]:
+        with self.conn.cursor(row_factory=class_row(KeyRow)) as cur:
+            return cur.execute(f"SELECT {_COLUMNS} FROM api_keys ORDER BY created_at").fetchall()
+
+    def any_live(self, role: str) -> bool:
+        return self.conn.execute("SELECT EXISTS (SELECT 1 FROM api_keys WHERE role = %s AND revoked_at IS NULL)",
+                                 (role,)).fetchone()[0]

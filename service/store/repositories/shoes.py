@@ -1,0 +1,69 @@
+"""Shoes: open, close, lock, and advance a table's shoe (its order stays secret until it closes)."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+import psycopg
+from psycopg.rows import class_row
+from psycopg.types.json import Jsonb
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeRow:
+    shoe_id: uuid.UUID
+    table_id: str
+    mode: str                       # virtual | physical
+    commitment: str | None
+    card_order: list[str] | None    # virtual shoes; secret until closed_at is set
+    salt: str | None
+    position: int
+    dealt: list[str]                # physical shoes: every card reported so far
+    opened_at: datetime
+    closed_at: datetime | None
+
+
+_COLUMNS = "shoe_id, table_id, mode, commitment, card_order, salt, position, dealt, opened_at, closed_at"
+
+
+class ShoesRepository:
+    def __init__(self, conn: psycopg.Connection) -> None:
+        self.conn = conn
+
+    def _one(self, query: str, params: tuple) -> ShoeRow | None:
+        with self.conn.cursor(row_factory=class_row(ShoeRow)) as cur:
+            return cur.execute(query, params).fetchone()
+
+    def add(self, *, table_id: str, mode: str, commitment: str | None, card_order: list[str] | None,
+            salt: str | None) -> ShoeRow:
+        return self._one(
+            f"INSERT INTO shoes (shoe_id, table_id, mode, commitment, card_order, salt) "
+            f"VALUES (%s, %s, %s, %s, %s, %s) RETURNING {_COLUMNS}",
+            (uuid.uuid4(), table_id, mode, commitment, Jsonb(card_order) if card_order is not None else None, salt))
+
+    def get(self, shoe_id: uuid.UUID) -> ShoeRow | None:
+        return self._one(f"SELECT {_COLUMNS} FROM shoes WHERE shoe_id = %s", (shoe_id,))
+
+    def current(self, table_id: str) -> ShoeRow | None:
+        return self._one(f"SELECT {_COLUMNS} FROM shoes WHERE table_id = %s AND closed_at IS NULL", (table_id,))
+
+    def lock_current(self, table_id: str) -> ShoeRow | None:
+        return self._one(f"SELECT {_COLUMNS} FROM shoes WHERE table_id = %s AND closed_at IS NULL FOR UPDATE",
+                         (table_id,))
+
+    def lock(self, shoe_id: uuid.UUID) -> ShoeRow | None:
+        return self._one(f"SELECT {_COLUMNS} FROM shoes WHERE shoe_id = %s FOR UPDATE", (shoe_id,))
+
+    def close(self, shoe_id: uuid.UUID) -> ShoeRow:
+        return self._one(f"UPDATE shoes SET closed_at = now() WHERE shoe_id = %s RETURNING {_COLUMNS}",
+                         (shoe_id,))
+
+    def advance(self, shoe_id: uuid.UUID, position: int) -> None:
+        """A virtual shoe has dealt up to `position` (the row is locked by the caller)."""
+        self.conn.execute("UPDATE shoes SET position = %s WHERE shoe_id = %s", (position, shoe_id))
+
+    def record_dealt(self, shoe_id: uuid.UUID, card: str) -> None:
+        """A physical shoe gave out `card` (the row is locked by the caller)."""
+        self.conn.execute("UPDATE shoes SET dealt = dealt || %s, position = position + 1 WHERE shoe_id = %s",
+                          (Jsonb([card]), shoe_id))

@@ -1,0 +1,21 @@
+"""Per-connection session set-up: every application connection acts as the `pontoon_app` role."""
+from __future__ import annotations
+
+import psycopg
+from psycopg.pq import TransactionStatus
+
+APP_ROLE = "pontoon_app"
+
+
+def configure_connection(conn: psycopg.Connection) -> None:
+    """Make `conn` act as the application role (migration 0002), whose grants refuse UPDATE and
+    DELETE on audit_log, so the service cannot rewrite its own audit trail even when it logs in
+    as a superuser. Call it on a fresh connection (a pool's `configure` hook, a worker's connect):
+    the role holds for the whole session, across transactions."""
+    status = conn.info.transaction_status
+    if status != TransactionStatus.IDLE:
+        # A SET inside someone else's transaction would vanish with its rollback.
+        raise psycopg.ProgrammingError("configure_connection needs an idle connection, not one in a transaction")
+    conn.execute(f"SET ROLE {APP_ROLE}")
+    if not conn.autocommit:
+        conn.commit()  # the SET opened a transaction; commit it so a later rollback keeps the role

@@ -1,0 +1,48 @@
+"""Unit of work: one pooled connection, one transaction, the repositories bound to it."""
+from __future__ import annotations
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from .repositories.idempotency import IdempotencyRepository
+from .repositories.keys import KeysRepository
+from .repositories.outbox import OutboxRepository
+from .repositories.rounds import RoundsRepository
+from .repositories.shoes import ShoesRepository
+from .repositories.tables import TablesRepository
+
+
+class UnitOfWork:
+    """`with UnitOfWork(pool) as uow: ...; uow.commit()` — anything not committed is rolled back
+    when the block ends, whether it ends by an exception or not."""
+
+    conn: psycopg.Connection
+
+    def __init__(self, pool: ConnectionPool) -> None:
+        self._pool = pool
+        self._lease = None
+
+    def __enter__(self) -> "UnitOfWork":
+        self._lease = self._pool.connection()
+        self.conn = conn = self._lease.__enter__()
+        self.tables = TablesRepository(conn)
+        self.shoes = ShoesRepository(conn)
+        self.rounds = RoundsRepository(conn)
+        self.keys = KeysRepository(conn)
+        self.idempotency = IdempotencyRepository(conn)
+        self.outbox = OutboxRepository(conn)
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        lease, self._lease = self._lease, None
+        try:
+            if not self.conn.closed:
+                self.conn.rollback()
+        finally:
+            lease.__exit__(exc_type, exc, tb)
+
+    def commit(self) -> None:
+        self.conn.commit()
+
+    def rollback(self) -> None:
+        self.conn.rollback()

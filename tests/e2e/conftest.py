@@ -1,0 +1,108 @@
+"""Fixtures for the end-to-end tests: a scratch database and the real service under gunicorn."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+import requests
+
+from service.store.repositories.keys import KeysRepository
+from tests.conftest import ROOT
+from tests.integration.api.client import Api, http_sender
+from tests.integration.api.dbutil import scratch_database
+
+pytestmark = pytest.mark.integration
+
+GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Service:
+    """The API as production runs it: gunicorn, its config, N workers, on a free local port."""
+
+    def __init__(self, database_url: str, log_dir: Path, workers: int = 3) -> None:
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(self.port),
+                    "WEB_CONCURRENCY": str(workers)}
+        self.log_dir = log_dir
+        self.process: subprocess.Popen | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        self.starts += 1
+        log = open(self.log_dir / f"gunicorn-{self.starts}.log", "wb")
+        self.process = subprocess.Popen(
+            [GUNICORN, "-c", "ops/gunicorn.conf.py", "service.api.app:create_app()"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited: {self.logs()}")
+            try:
+                if requests.get(self.base_url + "/readyz", timeout=5).status_code == 200:
+                    return
+            except requests.RequestException:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"gunicorn did not become ready: {self.logs()}")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def worker_pids(self) -> set[int]:
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+        return {int(pid) for pid in children}
+
+    def logs(self) -> str:
+        return "\n".join(p.read_text(errors="replace")[-3000:] for p in sorted(self.log_dir.glob("gunicorn-*.log")))
+
+
+@pytest.fixture(scope="session")
+def database_url():
+    with scratch_database("pontoon_e2e") as url:
+        yield url
+
+
+@pytest.fixture
+def service(database_url, tmp_path):
+    running = Service(database_url, tmp_path)
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def make_key(database_url):
+    def make(role: str, table: str | None = None) -> str:
+        with psycopg.connect(database_url) as conn:
+            return KeysRepository(conn).create(role=role, table_id=table, name=f"e2e {role}", created_by="e2e")[1]
+    return make
+
+
+@pytest.fixture
+def as_key(service):
+    return lambda secret: Api(http_sender(service.base_url), secret)

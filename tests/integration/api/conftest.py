@@ -1,0 +1,86 @@
+"""Fixtures for the API tests: a scratch database, the app in-process, keys, tables, terminals."""
+from __future__ import annotations
+
+import os
+import uuid
+
+import psycopg
+import pytest
+
+from service.api.app import create_app
+from service.config import Settings
+from service.store.repositories.keys import KeysRepository
+
+from .client import Api, flask_sender, ok
+from .dbutil import scratch_database
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="session")
+def database_url():
+    with scratch_database() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def settings(database_url) -> Settings:
+    return Settings.from_env({**os.environ, "DATABASE_URL": database_url})
+
+
+@pytest.fixture(scope="session")
+def app(settings):
+    app = create_app(settings)
+    app.config["TESTING"] = True
+    yield app
+    app.extensions["pontoon.pool"].close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def db(database_url):
+    """The database as its owner sees it: to look, and to set things up."""
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        yield conn
+
+
+@pytest.fixture
+def make_key(database_url):
+    """make_key(role, table=None) -> the new key's secret."""
+    def make(role: str, table: str | None = None) -> str:
+        with psycopg.connect(database_url) as conn:
+            _, secret = KeysRepository(conn).create(role=role, table_id=table, name=f"test {role}", created_by="test")
+        return secret
+    return make
+
+
+@pytest.fixture
+def as_key(client):
+    """as_key(secret) -> an Api calling in-process with that key."""
+    return lambda secret: Api(flask_sender(client), secret)
+
+
+@pytest.fixture
+def admin(as_key, make_key) -> Api:
+    return as_key(make_key("admin"))
+
+
+@pytest.fixture
+def new_table(admin, as_key, make_key):
+    """new_table(shoe=None, limits=None) -> (table_id, terminal Api bound to it); with `shoe`, a
+    shoe of that mode is opened."""
+    def make(shoe: str | None = None, limits: dict | None = None) -> tuple[str, Api]:
+        table_id = f"T-{uuid.uuid4().hex[:10]}"
+        body = {"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"}
+        if limits is not None:
+            body["limits"] = limits
+        ok(admin.post("/v1/tables", body), 201)
+        terminal = as_key(make_key("terminal", table_id))
+        if shoe:
+            ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": shoe}), 201)
+        return table_id, terminal
+    return make

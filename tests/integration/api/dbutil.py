@@ -1,0 +1,27 @@
+"""A scratch database for one test session: uniquely named, migrated, dropped at the end."""
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from collections.abc import Iterator
+
+import psycopg
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
+from service.store.migrate import migrate
+
+BASE_URL = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/pontoon")
+
+
+@contextlib.contextmanager
+def scratch_database(prefix: str = "pontoon_t") -> Iterator[str]:
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    url = make_conninfo(BASE_URL, dbname=name)
+    migrate(url)  # creates it
+    try:
+        yield url
+    finally:
+        with psycopg.connect(make_conninfo(BASE_URL, dbname="postgres"), autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))

@@ -1,0 +1,51 @@
+"""`pontoon migrate` and `pontoon keys create|revoke|list`, run as commands against DATABASE_URL."""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+from .client import Api, flask_sender
+
+
+def pontoon(database_url: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "service.cli", *args], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "DATABASE_URL": database_url}, timeout=60)
+
+
+def test_migrate_is_idempotent(database_url):
+    assert pontoon(database_url, "migrate").returncode == 0
+    again = pontoon(database_url, "migrate")
+    assert again.returncode == 0 and "up to date" in again.stdout
+
+
+def test_a_created_key_works_until_revoked(database_url, client, db):
+    created = pontoon(database_url, "keys", "create", "--role", "supervisor", "--name", "night shift")
+    assert created.returncode == 0, created.stderr
+    secret = created.stdout.strip().splitlines()[-1]
+    assert secret.startswith("pnt_") and " " not in secret
+    key_id = created.stdout.split()[1]
+    stored = db.execute("SELECT key_hash, role, name FROM api_keys WHERE key_id = %s", (key_id,)).fetchone()
+    assert stored == (hashlib.sha256(secret.encode()).hexdigest(), "supervisor", "night shift")
+    assert not db.execute("SELECT count(*) FROM audit_log WHERE payload::text LIKE %s", (f"%{secret}%",)).fetchone()[0]
+
+    reader = Api(flask_sender(client), secret)
+    assert reader.get("/v1/tables/none-such").status == 404
+    listed = pontoon(database_url, "keys", "list")
+    assert key_id in listed.stdout and secret not in listed.stdout
+
+    revoked = pontoon(database_url, "keys", "revoke", key_id)
+    assert revoked.returncode == 0, revoked.stderr
+    assert reader.get("/v1/tables/none-such").status == 401
+    again = pontoon(database_url, "keys", "revoke", key_id)
+    assert again.returncode == 1 and "no live key" in again.stderr
+
+
+def test_a_terminal_key_needs_its_table(database_url):
+    refused = pontoon(database_url, "keys", "create", "--role", "terminal")
+    assert refused.returncode == 2 and "--table" in refused.stderr
+    made = pontoon(database_url, "keys", "create", "--role", "terminal", "--table", "T-later")
+    assert made.returncode == 0 and "does not exist yet" in made.stderr

@@ -1,0 +1,86 @@
+"""Idempotency-Key: a retried POST gets the first response back and changes nothing; the same key
+with another request is refused."""
+from __future__ import annotations
+
+import uuid
+
+from .client import ok
+from .rounds import TWO_SEATS, round_at_first_decision
+
+
+def _counts(db, round_id) -> tuple:
+    return db.execute("SELECT (SELECT count(*) FROM round_events WHERE round_id = %(r)s), "
+                      "(SELECT version FROM rounds WHERE round_id = %(r)s), "
+                      "(SELECT count(*) FROM audit_log WHERE round_id = %(r)s)", {"r": round_id}).fetchone()
+
+
+def test_a_retried_decision_returns_the_first_response_and_changes_nothing(new_table, db):
+    table_id, terminal = new_table(shoe="physical")
+    round_id = round_at_first_decision(terminal, table_id)["round_id"]
+    key = str(uuid.uuid4())
+    first = terminal.post(f"/v1/rounds/{round_id}/actions", {"seat": 1, "action": "hit"}, idempotency_key=key)
+    assert first.status == 200
+    after_first = _counts(db, round_id)
+    retry = terminal.post(f"/v1/rounds/{round_id}/actions", {"action": "hit", "seat": 1}, idempotency_key=key)
+    assert retry.status == 200 and retry.body == first.body
+    assert retry.headers.get("Idempotent-Replayed") == "true"
+    assert _counts(db, round_id) == after_first
+    # Without the key the same decision is a new one, and the rules refuse it (a card is owed).
+    assert terminal.post(f"/v1/rounds/{round_id}/actions", {"seat": 1, "action": "hit"}).status == 409
+
+
+def test_the_same_key_with_another_body_is_refused(new_table, db):
+    table_id, terminal = new_table(shoe="physical")
+    round_id = round_at_first_decision(terminal, table_id)["round_id"]
+    key = str(uuid.uuid4())
+    ok(terminal.post(f"/v1/rounds/{round_id}/actions", {"seat": 1, "action": "stand"}, idempotency_key=key), 200)
+    before = _counts(db, round_id)
+    reused = terminal.post(f"/v1/rounds/{round_id}/actions", {"seat": 2, "action": "hit"}, idempotency_key=key)
+    assert reused.status == 422 and reused.body["code"] == "idempotency_key_reused"
+    assert "Idempotency-Key" in reused.body["errors"]
+    elsewhere = terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "2C"}, idempotency_key=key)
+    assert elsewhere.status == 422 and elsewhere.body["code"] == "idempotency_key_reused"
+    assert _counts(db, round_id) == before
+
+
+def test_retried_openings_open_one_table_one_shoe_one_round(admin, as_key, make_key, db):
+    table_id = "T-" + uuid.uuid4().hex[:8]
+    body = {"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"}
+    first = ok(admin.post("/v1/tables", body, idempotency_key="create-1"), 201)
+    assert ok(admin.post("/v1/tables", body, idempotency_key="create-1"), 201) == first
+    terminal = as_key(make_key("terminal", table_id))
+    shoe = ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "virtual"}, idempotency_key="shoe-1"), 201)
+    assert ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "virtual"}, idempotency_key="shoe-1"), 201) \
+        == shoe
+    opened = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": TWO_SEATS}, idempotency_key="round-1"), 201)
+    again = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": TWO_SEATS}, idempotency_key="round-1"), 201)
+    assert again == opened
+    assert db.execute("SELECT count(*) FROM shoes WHERE table_id = %s", (table_id,)).fetchone()[0] == 1
+    assert db.execute("SELECT count(*) FROM rounds WHERE table_id = %s", (table_id,)).fetchone()[0] == 1
+
+
+def test_keys_are_per_client(new_table, as_key, make_key):
+    table_id, terminal = new_table(shoe="physical")
+    other = as_key(make_key("terminal", table_id))
+    round_id = round_at_first_decision(terminal, table_id)["round_id"]
+    ok(terminal.post(f"/v1/rounds/{round_id}/actions", {"seat": 1, "action": "stand"}, idempotency_key="k"), 200)
+    # Another terminal's "k" is its own key: its decision is judged afresh (seat 1 is no longer in turn).
+    assert other.post(f"/v1/rounds/{round_id}/actions", {"seat": 1, "action": "stand"},
+                      idempotency_key="k").status == 409
+
+
+def test_a_refused_request_is_not_remembered(new_table):
+    table_id, terminal = new_table(shoe="physical")
+    round_id = round_at_first_decision(terminal, table_id)["round_id"]
+    refused = terminal.post(f"/v1/rounds/{round_id}/actions", {"seat": 2, "action": "hit"}, idempotency_key="r")
+    assert refused.status == 409
+    ok(terminal.post(f"/v1/rounds/{round_id}/actions", {"seat": 1, "action": "stand"}), 200)
+    # Retried once seat 2 is in turn, the same request now applies: only successes are replayed.
+    assert terminal.post(f"/v1/rounds/{round_id}/actions", {"seat": 2, "action": "hit"},
+                         idempotency_key="r").status == 200
+
+
+def test_a_malformed_idempotency_key_is_422(new_table):
+    table_id, terminal = new_table()
+    reply = terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "virtual"}, idempotency_key="x" * 300)
+    assert reply.status == 422 and "Idempotency-Key" in reply.body["errors"]
