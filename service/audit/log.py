@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import json
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Mapping
 
 import psycopg
 
@@ -24,6 +25,11 @@ def chain_for(table_id: str | None) -> str:
     return f"table:{table_id}" if table_id else "system"
 
 
+def _round_id_text(round_id: Any) -> str | None:
+    # Hash the form the uuid column gives back, whatever the caller passed (UUID, upper case).
+    return None if round_id is None else str(uuid.UUID(str(round_id)))
+
+
 def append(conn: psycopg.Connection, chain: str, records: list[AuditRecord]) -> None:
     """Chain and insert `records` in order. Call inside the request's transaction: they commit
     or roll back with the round state they describe."""
@@ -33,14 +39,16 @@ def append(conn: psycopg.Connection, chain: str, records: list[AuditRecord]) -> 
                  "ON CONFLICT (chain) DO NOTHING", (chain, GENESIS))
     seq, prev = conn.execute("SELECT seq, hash FROM audit_chain_heads WHERE chain = %s FOR UPDATE",
                              (chain,)).fetchone()
+    # Taken after the head lock, so times never run backwards along one chain (on one host).
     at = datetime.now(timezone.utc).isoformat(timespec="microseconds")
     rows = []
     for record in records:
         seq += 1
         payload = json.loads(json.dumps(record.payload, default=str))  # what JSONB will hold
+        round_id = _round_id_text(record.round_id)
         digest = record_hash(chain, seq, at, record.kind, record.actor, record.table_id,
-                             record.round_id, payload, prev)
-        rows.append((chain, seq, at, record.kind, record.actor, record.table_id, record.round_id,
+                             round_id, payload, prev)
+        rows.append((chain, seq, at, record.kind, record.actor, record.table_id, round_id,
                      json.dumps(payload), prev, digest))
         prev = digest
     with conn.cursor() as cur:
@@ -49,3 +57,10 @@ def append(conn: psycopg.Connection, chain: str, records: list[AuditRecord]) -> 
             for row in rows:
                 copy.write_row(row)
     conn.execute("UPDATE audit_chain_heads SET seq = %s, hash = %s WHERE chain = %s", (seq, prev, chain))
+
+
+def append_by_chain(conn: psycopg.Connection, records_by_chain: Mapping[str, list[AuditRecord]]) -> None:
+    """Append to several chains in one transaction, locking their heads in name order so two
+    writers that touch the same chains can never wait on each other in a cycle."""
+    for chain in sorted(records_by_chain):
+        append(conn, chain, records_by_chain[chain])

@@ -1,6 +1,7 @@
 """`pontoon audit verify [FILE]` and `pontoon audit export`: check the audit trail, stream it out."""
 from __future__ import annotations
 
+import os
 import sys
 from datetime import datetime, timezone
 
@@ -38,9 +39,14 @@ def _export(args) -> int:
     from ..audit.export import export_lines
 
     with _connect() as conn:
-        for line in export_lines(conn, fmt=args.format, since=args.since, until=args.until, table_id=args.table):
-            sys.stdout.write(line)
-    sys.stdout.flush()
+        try:
+            for line in export_lines(conn, fmt=args.format, since=args.since, until=args.until, table_id=args.table):
+                sys.stdout.write(line)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # The reader stopped (`| head`): not an error of the export. Keep Python from
+            # complaining again when it flushes standard output at exit.
+            sys.stdout = open(os.devnull, "w")
     return 0
 
 

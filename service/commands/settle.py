@@ -12,6 +12,7 @@ def _relay(args) -> int:
     from ..settlement.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
     from ..settlement.connection import connect
     from ..settlement.relay import run_relay
+    from ..settlement.startup import record_service_start
     from ..settlement.sweep import sweep_stale_rounds
 
     settings = Settings.from_env()
@@ -29,6 +30,7 @@ def _relay(args) -> int:
             # 'complete' and is reported on every sweep until someone voids or mends it.
             logging.error("round %s cannot be settled: %s", refused.round_id, refused.reason)
 
+    record_service_start(settings.database_url, "settle-relay")
     run_relay(lambda: connect(settings.database_url), celery_publisher(app), interval=args.interval,
               sweep=None if args.sweep_after <= 0 else sweep, sweep_every=args.sweep_every,
               publish_errors=PUBLISH_ERRORS, should_stop=lambda: bool(stopping))

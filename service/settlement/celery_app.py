@@ -1,0 +1,75 @@
+"""The Celery application that settles rounds: `celery -A service.settlement.celery_app worker`."""
+from __future__ import annotations
+
+import os
+from functools import cache
+
+from celery import Celery
+from celery.signals import worker_ready
+from kombu.exceptions import OperationalError as KombuOperationalError
+
+from ..config import Settings
+from .startup import record_service_start
+from .tasks import SETTLE_ROUNDS, register_tasks
+
+# Seconds before Redis hands a message whose worker vanished without acking (SIGKILL, lost
+# machine) to another worker. Settling a batch takes well under a second, so minutes are safe;
+# the relay's sweep settles such rounds sooner anyway.
+DEFAULT_VISIBILITY_TIMEOUT = 300
+# What publishing raises when the broker is away.
+PUBLISH_ERRORS = (KombuOperationalError, OSError)
+
+
+def make_celery(settings: Settings, *, visibility_timeout: int = DEFAULT_VISIBILITY_TIMEOUT) -> Celery:
+    app = Celery("pontoon", broker=settings.broker_url, set_as_current=False)
+    app.conf.update(
+        # A message is acked only once its batch committed; a worker that dies mid-batch (even
+        # the pool process alone) leaves the message to be delivered again.
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,          # a dead worker strands one message, not a prefetch window
+        task_ignore_result=True,               # the outcome lives in the database, not a result backend
+        task_serializer="json",
+        accept_content=["json"],
+        broker_connection_retry_on_startup=True,
+        broker_connection_max_retries=None,    # a worker waits out a broker outage instead of exiting
+        broker_connection_timeout=2,
+        # A task still running when the broker connection drops is left to finish: its commit
+        # makes the redelivered message a no-op.
+        worker_cancel_long_running_tasks_on_connection_loss=False,
+        # Look for abandoned messages as often as they can fall due (and at most every 10 s).
+        broker_transport_options={"visibility_timeout": visibility_timeout,
+                                  "unacked_restore_interval": min(10, visibility_timeout),
+                                  "unacked_restore_throttle": 1},
+        pontoon_database_url=settings.database_url,
+    )
+    register_tasks(app)
+
+    def record_start(sender, **_) -> None:
+        if sender.app is app:   # the signal is process-wide; other apps' workers are not ours
+            record_service_start(settings.database_url, "settlement-worker", worker=sender.hostname)
+
+    worker_ready.connect(record_start, weak=False)
+    return app
+
+
+def celery_publisher(app: Celery):
+    """publish(round_ids): one settle_rounds message; raises at once when the broker is away
+    (no retries of its own: the relay keeps the outbox rows and tries again)."""
+    def publish(round_ids: list[str]) -> None:
+        app.send_task(SETTLE_ROUNDS, args=[round_ids], retry=False)
+    return publish
+
+
+@cache
+def default_app() -> Celery:
+    """The app for this process's environment (DATABASE_URL, BROKER_URL), built on first use."""
+    timeout = int(os.environ.get("PONTOON_BROKER_VISIBILITY_TIMEOUT", DEFAULT_VISIBILITY_TIMEOUT))
+    return make_celery(Settings.from_env(), visibility_timeout=timeout)
+
+
+def __getattr__(name: str):
+    # `celery -A service.settlement.celery_app` looks up `app`: build it then, not at import.
+    if name == "app":
+        return default_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

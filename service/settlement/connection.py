@@ -1,0 +1,27 @@
+"""The settlement processes' database connection: one per process, opened on first use."""
+from __future__ import annotations
+
+import psycopg
+
+from ..store.session import configure_connection
+
+_connections: dict[str, psycopg.Connection] = {}
+
+
+def connect(database_url: str) -> psycopg.Connection:
+    """An autocommit connection acting as the application role; work runs in explicit
+    transactions. The server polls the socket while a statement waits, so a settler killed
+    mid-transaction releases its row locks within a second instead of when the wait ends."""
+    conn = psycopg.connect(database_url, autocommit=True)
+    configure_connection(conn)
+    conn.execute("SET client_connection_check_interval = 1000")
+    return conn
+
+
+def process_connection(database_url: str) -> psycopg.Connection:
+    """This process's connection, reopened when the last one broke. Created lazily, so a
+    prefork worker's children each open their own after the fork."""
+    conn = _connections.get(database_url)
+    if conn is None or conn.closed or conn.broken:
+        conn = _connections[database_url] = connect(database_url)
+    return conn

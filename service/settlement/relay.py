@@ -1,0 +1,100 @@
+"""The outbox relay: publishes unpublished 'settle_round' rows to Celery, and keeps them when it cannot."""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import psycopg
+
+from .batches import BATCH_SIZE, batches_by_table
+
+TOPIC = "settle_round"
+CLAIM_LIMIT = 2000  # outbox rows per pass: one transaction, a few messages
+
+log = logging.getLogger(__name__)
+
+Publish = Callable[[list[str]], None]
+
+
+class BrokerUnavailable(RuntimeError):
+    """Publishing failed; the rows not published stay in the outbox for the next pass."""
+
+
+@dataclass(frozen=True)
+class RelayPass:
+    published_rows: int
+    messages: int
+
+
+def relay_outbox(conn: psycopg.Connection, publish: Publish, *, limit: int = CLAIM_LIMIT,
+                 batch_size: int = BATCH_SIZE, publish_errors: tuple[type[BaseException], ...] = (OSError,)) -> RelayPass:
+    """Claim unpublished rows (SKIP LOCKED: relays may run side by side), publish their rounds
+    in batches of one table each, and mark what went out. A round published twice is harmless
+    (settlement is idempotent); a row never marked is published again on the next pass."""
+    with conn.transaction():
+        claimed = _claim(conn, limit)
+        if not claimed:
+            return RelayPass(0, 0)
+        published, messages, failure = _publish(claimed, publish, batch_size, publish_errors)
+        # Every claimed row counts an attempt; only those whose message went out are marked.
+        conn.execute("UPDATE outbox SET attempts = attempts + 1, "
+                     "published_at = CASE WHEN id = ANY(%s) THEN now() END WHERE id = ANY(%s)",
+                     (published, [row_id for row_id, _, _ in claimed]))
+    if failure is not None:
+        raise BrokerUnavailable(f"published {len(published)} of {len(claimed)} outbox rows: {failure}") from failure
+    return RelayPass(len(published), messages)
+
+
+def _claim(conn: psycopg.Connection, limit: int) -> list[tuple[int, str, str | None]]:
+    """(outbox id, round id, table id) of unpublished rows, oldest first, locked for this pass."""
+    return conn.execute(
+        "SELECT o.id, o.round_id::text, r.table_id FROM outbox o LEFT JOIN rounds r USING (round_id) "
+        "WHERE o.published_at IS NULL AND o.topic = %s ORDER BY o.id LIMIT %s FOR UPDATE OF o SKIP LOCKED",
+        (TOPIC, limit)).fetchall()
+
+
+def _publish(claimed: list[tuple[int, str, str | None]], publish: Publish, batch_size: int,
+             publish_errors: tuple[type[BaseException], ...]) -> tuple[list[int], int, BaseException | None]:
+    """Publish batch by batch until one fails: (outbox ids sent, messages sent, the failure)."""
+    rows_of: dict[str, list[int]] = {}
+    for row_id, round_id, _ in claimed:
+        rows_of.setdefault(round_id, []).append(row_id)   # a round may have more than one row
+    rounds = [(round_id, table_id or "") for _, round_id, table_id in claimed]
+    published: list[int] = []
+    messages = 0
+    for batch in batches_by_table(rounds, batch_size):
+        try:
+            publish(batch)
+        except publish_errors as exc:
+            return published, messages, exc
+        messages += 1
+        published += [row_id for round_id in batch for row_id in rows_of[round_id]]
+    return published, messages, None
+
+
+def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, interval: float = 0.2,
+              sweep: Callable[[psycopg.Connection], object] | None = None, sweep_every: float = 10.0,
+              publish_errors: tuple[type[BaseException], ...] = (OSError,),
+              should_stop: Callable[[], bool] = lambda: False) -> None:
+    """Relay forever (until `should_stop`): publish the outbox every `interval`, back off while
+    the broker is away, and run `sweep` every `sweep_every` seconds."""
+    conn = connect()
+    backoff = interval
+    next_sweep = time.monotonic() + sweep_every
+    while not should_stop():
+        if conn.closed or conn.broken:
+            conn = connect()
+        try:
+            done = relay_outbox(conn, publish, publish_errors=publish_errors)
+            backoff = interval
+        except BrokerUnavailable as exc:
+            log.warning("broker unavailable, outbox kept for the next pass: %s", exc)
+            done = RelayPass(0, 0)
+            backoff = min(backoff * 2, 5.0)
+        if sweep is not None and time.monotonic() >= next_sweep:
+            sweep(conn)
+            next_sweep = time.monotonic() + sweep_every
+        if done.published_rows < CLAIM_LIMIT:  # a full pass means more is waiting: go again at once
+            time.sleep(backoff)

@@ -1,0 +1,207 @@
+"""Settles a batch of completed rounds in one transaction: replay, ledger rows, payout records, `settled`."""
+from __future__ import annotations
+
+from functools import partial
+
+import json
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import psycopg
+
+from ..audit.log import AuditRecord, append_by_chain, chain_for
+from ..engine.transcript import TranscriptError
+from ..metrics import observe_settled
+from ..rules import RulesError
+from .ledger import LedgerRow, rows_for_bets, write_ledger
+from ..rounds.catalog import approved_paytable
+from .transcripts import PaytableSource, bet_totals, play_stored, seat_totals, stored_transcript
+from .transfers import audit_records_for as transfer_audit_records
+from .transfers import check_stored_result, ledger_rows_for
+
+ACTOR = "settlement"
+
+
+class SettlementRefused(RuntimeError):
+    """Rounds that cannot be settled (their transcript does not replay, or disagrees with the
+    result stored when they completed). Raised after the rest of the batch has committed."""
+
+    def __init__(self, refused: list["RefusedRound"]) -> None:
+        super().__init__("; ".join(f"round {r.round_id}: {r.reason}" for r in refused))
+        self.refused = refused
+
+    def __reduce__(self):  # crosses process boundaries (the worker pool pickles failures)
+        return (SettlementRefused, (self.refused,))
+
+
+@dataclass(frozen=True)
+class RefusedRound:
+    round_id: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class SettledRound:
+    """What settling one round writes: its ledger rows, its audit records and its result."""
+
+    round_id: str
+    table_id: str
+    ledger: list[LedgerRow]
+    audit: list[AuditRecord]
+    result: dict
+    result_missing: bool    # no result was stored when the round completed
+
+
+@dataclass
+class BatchOutcome:
+    settled: list[str] = field(default_factory=list)
+    not_settleable: list[str] = field(default_factory=list)  # not 'complete' when asked, or locked by another settler
+    refused: list[RefusedRound] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        return {"settled": len(self.settled), "not_settleable": len(self.not_settleable),
+                "refused": [r.round_id for r in self.refused]}
+
+
+@dataclass(frozen=True)
+class CompletedRound:
+    """A round as stored when it completed: what settlement reads."""
+
+    round_id: str
+    table_id: str
+    shoe_id: str | None
+    rules_ref: str
+    paytable_ref: str | None
+    wagers: list[dict]
+    result: dict | None
+    kitty: int | None = None    # the player-banked game: the Shoot kitty the round was played against
+
+
+def normalise_ids(round_ids: Iterable[Any]) -> list[str]:
+    """Distinct round ids in canonical text, sorted: the order rows are locked in."""
+    return sorted({str(uuid.UUID(str(round_id))) for round_id in round_ids})
+
+
+def settle_rounds(conn: psycopg.Connection, round_ids: Iterable[Any]) -> BatchOutcome:
+    """Settle whichever of `round_ids` are complete and not being settled elsewhere, in one
+    transaction. Run twice, the second run finds them settled and writes nothing."""
+    ids = normalise_ids(round_ids)
+    outcome = BatchOutcome()
+    if not ids:
+        return outcome
+    paytables = partial(approved_paytable, conn)
+    with conn.transaction():
+        stored = _lock_complete_rounds(conn, ids)
+        events = _load_events(conn, [r.round_id for r in stored])
+        settled: list[SettledRound] = []
+        for round_ in stored:
+            try:
+                settled.append(plan_settlement(round_, events.get(round_.round_id, []), paytables))
+            except (TranscriptError, RulesError, ValueError, KeyError) as exc:
+                # Kept out of this batch and reported to the caller, who raises after commit.
+                outcome.refused.append(RefusedRound(round_.round_id, f"{type(exc).__name__}: {exc}"))
+        if settled:
+            write_ledger(conn, [row for s in settled for row in s.ledger])
+            _append_audit(conn, settled)
+            _mark_settled(conn, settled)
+    observe_settled(conn, settled)  # after the commit: only what is in the ledger counts
+    outcome.settled = [s.round_id for s in settled]
+    done = set(outcome.settled) | {r.round_id for r in outcome.refused}
+    outcome.not_settleable = [i for i in ids if i not in done]
+    return outcome
+
+
+def still_complete(conn: psycopg.Connection, round_ids: list[str]) -> list[str]:
+    """Which of these rounds are still waiting to be settled (another settler held them)."""
+    if not round_ids:
+        return []
+    rows = conn.execute("SELECT round_id::text FROM rounds WHERE round_id = ANY(%s::uuid[]) "
+                        "AND status = 'complete' ORDER BY round_id", (round_ids,)).fetchall()
+    return [row[0] for row in rows]
+
+
+def _lock_complete_rounds(conn: psycopg.Connection, ids: list[str]) -> list[CompletedRound]:
+    # SKIP LOCKED: a round another settler holds is that settler's; if it rolls back, the
+    # round stays 'complete' and the task's retry or the sweep settles it.
+    rows = conn.execute(
+        "SELECT round_id::text, table_id, shoe_id::text, rules_ref, paytable_ref, wagers, result, "
+        "(SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = rounds.round_id) "
+        "FROM rounds WHERE round_id = ANY(%s::uuid[]) AND status = 'complete' "
+        "ORDER BY round_id FOR UPDATE SKIP LOCKED", (ids,)).fetchall()
+    return [CompletedRound(*row) for row in rows]
+
+
+def _load_events(conn: psycopg.Connection, ids: list[str]) -> dict[str, list[tuple[str, dict]]]:
+    """Each round's events in seq order, aggregated by the server: one row (and one JSON parse)
+    per round instead of one per card."""
+    if not ids:
+        return {}
+    rows = conn.execute("SELECT round_id::text, json_agg(json_build_array(kind, payload) ORDER BY seq) "
+                        "FROM round_events WHERE round_id = ANY(%s::uuid[]) GROUP BY round_id", (ids,))
+    return {round_id: [(kind, payload) for kind, payload in events] for round_id, events in rows}
+
+
+def plan_settlement(round_: CompletedRound, events: list[tuple[str, dict]],
+                    paytables: PaytableSource | None = None) -> SettledRound:
+    """Replay the round under its own paytable version and derive its ledger rows and payout
+    records (no I/O beyond what `paytables` looks up)."""
+    transcript = stored_transcript(round_.rules_ref, round_.paytable_ref, round_.wagers, events, round_.kitty)
+    played = play_stored(transcript, paytables)
+    if getattr(played, "bets", None) is None:
+        # The player-banked game moves money by transfers between the banker, players and kitty.
+        result = played.result()
+        check_stored_result(round_.result, result)
+        return SettledRound(round_.round_id, round_.table_id, ledger_rows_for(round_, played.transfers),
+                            transfer_audit_records(round_, played.transfers), result, round_.result is None)
+    result = played.result()
+    if round_.result is not None and seat_totals(round_.result) != seat_totals(result):
+        raise ValueError(f"the stored result {seat_totals(round_.result)} disagrees with the replay "
+                         f"{seat_totals(result)}")
+    ledger = rows_for_bets(round_.round_id, round_.table_id, round_.shoe_id, round_.rules_ref,
+                           round_.paytable_ref, played.bets)
+    return SettledRound(round_.round_id, round_.table_id, ledger, _audit_records(round_, played.bets), result,
+                        round_.result is None)
+
+
+def _audit_records(round_: CompletedRound, bets: list[Any]) -> list[AuditRecord]:
+    """One payout record per seat (its bets, stake and return), and a super_bonus_won record
+    for each super bonus paid."""
+    by_seat: dict[int, list[Any]] = defaultdict(list)
+    for bet in bets:
+        by_seat[bet.seat].append(bet)
+    totals = bet_totals(bets)
+    records = []
+    for seat in sorted(by_seat):
+        staked, returned = totals[seat]
+        records.append(AuditRecord("payout", {
+            "seat": seat, "staked": staked, "returned": returned, "net": returned - staked,
+            "shoe_id": round_.shoe_id, "rules": round_.rules_ref, "paytable": round_.paytable_ref,
+            "bets": [{"hand": bet.hand, "kind": bet.kind, "stake": bet.stake, "returned": bet.returned,
+                      "outcome": bet.outcome} for bet in by_seat[seat]],
+        }, ACTOR, round_.table_id, round_.round_id))
+    for bet in bets:
+        if bet.kind == "super_bonus":
+            records.append(AuditRecord("super_bonus_won", {"seat": bet.seat, "hand": bet.hand, "prize": bet.returned},
+                                       ACTOR, round_.table_id, round_.round_id))
+    return records
+
+
+def _append_audit(conn: psycopg.Connection, settled: list[SettledRound]) -> None:
+    by_chain: dict[str, list[AuditRecord]] = defaultdict(list)
+    for round_ in settled:
+        by_chain[chain_for(round_.table_id)].extend(round_.audit)
+    append_by_chain(conn, by_chain)
+
+
+def _mark_settled(conn: psycopg.Connection, settled: list[SettledRound]) -> None:
+    conn.execute("UPDATE rounds SET status = 'settled', settled_at = now(), version = version + 1 "
+                 "WHERE round_id = ANY(%s::uuid[]) AND status = 'complete'", ([s.round_id for s in settled],))
+    # The result stored at completion is kept; the replayed one fills it in only where missing
+    # (the API stores it, so this list is normally empty and costs nothing).
+    missing = [s for s in settled if s.result_missing]
+    if missing:
+        conn.execute("UPDATE rounds AS r SET result = v.result::jsonb "
+                     "FROM unnest(%s::uuid[], %s::text[]) AS v(round_id, result) WHERE r.round_id = v.round_id",
+                     ([s.round_id for s in missing], [json.dumps(s.result) for s in missing]))

@@ -1,0 +1,51 @@
+"""The Celery tasks: settle a batch of rounds (from the relay), and the sweep for lost messages."""
+from __future__ import annotations
+
+import logging
+
+import psycopg
+from celery import Celery, Task
+
+from .connection import process_connection
+from .settle import SettlementRefused, settle_rounds, still_complete
+from .sweep import sweep_stale_rounds
+
+SETTLE_ROUNDS = "pontoon.settle_rounds"
+SWEEP = "pontoon.sweep"
+LOCKED_RETRY_SECONDS = 5
+LOCKED_RETRIES = 12   # a minute of waiting on another settler; after that the sweep owns the rounds
+
+log = logging.getLogger(__name__)
+
+
+def settle_rounds_task(task: Task, round_ids: list[str]) -> dict:
+    """Settle a batch. Rounds another settler held are retried later (that settler may roll
+    back); refused rounds fail the task loudly once the rest of the batch has committed."""
+    conn = process_connection(task.app.conf.pontoon_database_url)
+    outcome = settle_rounds(conn, round_ids)
+    log.info("settled %d rounds (%d not settleable, %d refused)", len(outcome.settled),
+             len(outcome.not_settleable), len(outcome.refused))
+    if outcome.refused:
+        raise SettlementRefused(outcome.refused)
+    pending = still_complete(conn, outcome.not_settleable)
+    if pending and task.request.retries < LOCKED_RETRIES:
+        raise task.retry(args=[pending], countdown=LOCKED_RETRY_SECONDS, max_retries=LOCKED_RETRIES)
+    return outcome.summary()
+
+
+def sweep_task(task: Task, older_than_seconds: float = 60.0) -> dict:
+    """Settle rounds complete for longer than `older_than_seconds` whose message went missing."""
+    conn = process_connection(task.app.conf.pontoon_database_url)
+    outcome = sweep_stale_rounds(conn, older_than_seconds)
+    if outcome.refused:
+        raise SettlementRefused(outcome.refused)
+    return outcome.summary()
+
+
+def register_tasks(app: Celery) -> None:
+    """Attach the tasks to `app` by name (the relay publishes by name, never importing them)."""
+    common = {"bind": True, "acks_late": True, "reject_on_worker_lost": True, "ignore_result": True,
+              # A dropped database connection is worth retrying; anything else is a real failure.
+              "autoretry_for": (psycopg.OperationalError,), "retry_backoff": True, "max_retries": 5}
+    app.task(name=SETTLE_ROUNDS, **common)(settle_rounds_task)
+    app.task(name=SWEEP, **common)(sweep_task)

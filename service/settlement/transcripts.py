@@ -1,0 +1,67 @@
+"""A stored round's transcript (rounds + round_events rows) and its replay through the engine."""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from ..engine.play import play_transcript
+from ..engine.transcript import parse_transcript
+from ..rules import load_paytable, load_rules
+
+
+# (name, version) -> paytable object: where a stored version lives (the database's approved
+# versions, see service.rounds.catalog.approved_paytable). Without one, the YAML file is used.
+PaytableSource = Callable[[str, int], Any]
+
+
+def _stem(ref: str | None) -> str | None:
+    return ref.split("@", 1)[0] if ref else None
+
+
+def _version(ref: str) -> int:
+    _, _, version = ref.partition("@")
+    return int(version) if version else 1
+
+
+def stored_transcript(rules_ref: str, paytable_ref: str | None, wagers: list[dict],
+                      events: Iterable[tuple[str, dict]], kitty: int | None = None) -> dict:
+    """The transcript a stored round describes; `events` are (kind, payload) in seq order, and
+    `kitty` the Shoot kitty a player-banked round was played against."""
+    cards: list[str] = []
+    actions: list[dict] = []
+    for kind, payload in events:
+        if kind == "card":
+            cards.append(payload["card"])
+        elif kind == "action":
+            actions.append(payload)
+        else:
+            raise ValueError(f"unknown round event kind {kind!r}")
+    transcript = {"rules": rules_ref, "paytable": paytable_ref, "seats": wagers, "cards": cards, "actions": actions}
+    if kitty:
+        transcript["kitty"] = kitty
+    return transcript
+
+
+def play_stored(transcript: dict, paytables: PaytableSource | None = None) -> Any:
+    """The finished engine round, under the paytable version it names; raises TranscriptError or
+    RulesError when it cannot be played."""
+    parsed = parse_transcript(transcript)
+    rules = load_rules(_stem(parsed.rules), parsed.options or None)
+    paytable = None
+    if parsed.paytable:
+        name = _stem(parsed.paytable)
+        paytable = paytables(name, _version(parsed.paytable)) if paytables else load_paytable(name)
+    return play_transcript(rules, paytable, parsed)
+
+
+def seat_totals(result: dict) -> dict[int, tuple[int, int]]:
+    """{seat: (staked, returned)} from an engine result (or a stored copy of one)."""
+    return {entry["seat"]: (entry["staked"], entry["returned"]) for entry in result.get("seats", [])}
+
+
+def bet_totals(bets: Iterable[Any]) -> dict[int, tuple[int, int]]:
+    """{seat: (staked, returned)} summed over bet lines (the engine's BetLines or ledger rows)."""
+    totals: dict[int, tuple[int, int]] = {}
+    for bet in bets:
+        staked, returned = totals.get(bet.seat, (0, 0))
+        totals[bet.seat] = (staked + bet.stake, returned + bet.returned)
+    return totals

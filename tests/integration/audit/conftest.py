@@ -1,0 +1,61 @@
+"""Fixtures for the audit tests: a fresh database each, with settled rounds from seeded random play."""
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import psycopg
+import pytest
+
+from service.settlement.connection import connect
+from service.settlement.settle import settle_rounds
+from tests.integration.settlement.simulate import Casino
+from tests.integration.settlement.support import ROOT, fresh_database
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def db_url():
+    with fresh_database("audit") as url:
+        yield url
+
+
+@pytest.fixture
+def admin(db_url):
+    """The database superuser: the one who can disable the trigger and edit rows by hand."""
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        yield conn
+
+
+@pytest.fixture
+def app_conn(db_url):
+    with connect(db_url) as conn:
+        yield conn
+
+
+@pytest.fixture
+def casino():
+    return Casino(random.Random(7))
+
+
+@pytest.fixture
+def settled_casino(admin, app_conn, casino):
+    """Two tables, enough rounds to close a shoe on each, all settled, and the shoes closed."""
+    rounds = casino.play(60, ["T1", "T2"])
+    casino.close_all_shoes()
+    casino.write(admin)
+    settle_rounds(app_conn, [r.round_id for r in rounds])
+    return rounds
+
+
+@pytest.fixture
+def pontoon(db_url):
+    """Run the `pontoon` command against the test database: (exit status, stdout, stderr)."""
+    def run(*argv: str, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
+        env = dict(os.environ, DATABASE_URL=db_url)
+        return subprocess.run([sys.executable, "-m", "service.cli", *argv], cwd=ROOT, env=env,
+                              stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120)
+    return run

@@ -1,0 +1,60 @@
+"""The application role: appends to the audit log, never rewrites it; the migration survives reruns."""
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from service.audit.log import AuditRecord, append, chain_for
+from service.store.migrate import MIGRATIONS
+from service.store.session import configure_connection
+from tests.integration.settlement.support import fresh_database
+
+pytestmark = pytest.mark.integration
+
+
+def test_the_application_appends_but_cannot_update_or_delete_audit_rows(admin, app_conn):
+    with app_conn.transaction():
+        append(app_conn, chain_for("T1"), [AuditRecord("key_created", {"key_id": "k1"}, "admin")])
+    assert app_conn.execute("SELECT current_user").fetchone() == ("pontoon_app",)
+    # With the trigger off, only the missing grant stands between the app and the rows.
+    admin.execute("ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only")
+    for statement in ("UPDATE audit_log SET actor = 'someone else'", "DELETE FROM audit_log",
+                      "TRUNCATE audit_log"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            with app_conn.transaction():
+                app_conn.execute(statement)
+    assert admin.execute("SELECT count(*), min(actor) FROM audit_log").fetchone() == (1, "admin")
+
+
+def test_the_trigger_refuses_even_the_superuser(admin, app_conn):
+    with app_conn.transaction():
+        append(app_conn, "system", [AuditRecord("service_started", {})])
+    with pytest.raises(psycopg.errors.RaiseException):
+        admin.execute("UPDATE audit_log SET actor = 'x'")
+
+
+def test_the_application_may_use_the_ordinary_tables(app_conn):
+    with app_conn.transaction():
+        app_conn.execute("INSERT INTO tables (table_id, game, rules) VALUES ('T1', 'canberra', 'canberra')")
+        app_conn.execute("UPDATE tables SET state = '{\"x\": 1}' WHERE table_id = 'T1'")
+        app_conn.execute("INSERT INTO outbox (topic) VALUES ('settle_round')")   # sequence usage
+        app_conn.execute("DELETE FROM tables WHERE table_id = 'T1'")
+
+
+def test_the_role_survives_a_rollback_and_refuses_a_busy_connection(db_url):
+    with psycopg.connect(db_url) as conn:   # not autocommit, as a pool's connections may be
+        configure_connection(conn)
+        conn.execute("SELECT 1")
+        conn.rollback()
+        assert conn.execute("SELECT current_user").fetchone() == ("pontoon_app",)
+        with pytest.raises(psycopg.ProgrammingError):
+            configure_connection(conn)   # now inside a transaction
+
+
+def test_the_migration_runs_again_and_in_a_new_database_while_the_role_exists(admin):
+    admin.execute((MIGRATIONS / "0002_app_role.sql").read_text())
+    with fresh_database("role") as other:
+        with psycopg.connect(other, autocommit=True) as conn:
+            configure_connection(conn)
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute("DELETE FROM audit_log")

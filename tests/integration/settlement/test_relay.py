@@ -1,0 +1,59 @@
+"""The outbox relay in-process: publishes batches per table, marks rows, keeps them when the broker is away."""
+from __future__ import annotations
+
+import pytest
+
+from service.config import Settings
+from service.settlement.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
+from service.settlement.relay import BrokerUnavailable, relay_outbox
+
+pytestmark = pytest.mark.integration
+
+
+def unpublished(admin) -> int:
+    return admin.execute("SELECT count(*) FROM outbox WHERE published_at IS NULL").fetchone()[0]
+
+
+def test_relay_batches_rounds_by_table_and_marks_them(admin, app_conn, casino):
+    rounds = casino.play(9, ["T1", "T2", "T3"])
+    casino.write(admin)
+    sent: list[list[str]] = []
+    done = relay_outbox(app_conn, sent.append, batch_size=2)
+    assert done.published_rows == 9 and done.messages == len(sent) == 6   # 3 tables x ceil(3 / 2)
+    table_of = {r.round_id: r.table_id for r in rounds}
+    assert all(len({table_of[i] for i in batch}) == 1 for batch in sent)
+    assert sorted(i for batch in sent for i in batch) == sorted(table_of)
+    assert unpublished(admin) == 0
+    assert relay_outbox(app_conn, sent.append).published_rows == 0
+
+
+def test_a_failed_publish_keeps_the_rest_for_the_next_pass(admin, app_conn, casino):
+    casino.play(6, ["T1", "T2"])
+    casino.write(admin)
+    calls = []
+
+    def flaky(batch):
+        calls.append(batch)
+        if len(calls) == 2:
+            raise ConnectionError("broker went away")
+
+    with pytest.raises(BrokerUnavailable):
+        relay_outbox(app_conn, flaky, publish_errors=(ConnectionError,))
+    assert unpublished(admin) == 3  # the first table's batch went out, the second did not
+    assert admin.execute("SELECT min(attempts), max(attempts) FROM outbox").fetchone() == (1, 1)
+    again: list[list[str]] = []
+    assert relay_outbox(app_conn, again.append).published_rows == 3
+    assert unpublished(admin) == 0
+
+
+def test_publishing_to_a_stopped_broker_raises_and_keeps_the_outbox(admin, app_conn, casino, redis):
+    casino.play(3, ["T1"])
+    casino.write(admin)
+    app = make_celery(Settings.from_env({"BROKER_URL": redis.url, "DATABASE_URL": "unused"}))
+    redis.stop()
+    with pytest.raises(BrokerUnavailable):
+        relay_outbox(app_conn, celery_publisher(app), publish_errors=PUBLISH_ERRORS)
+    assert unpublished(admin) == 3
+    redis.start()
+    assert relay_outbox(app_conn, celery_publisher(app), publish_errors=PUBLISH_ERRORS).published_rows == 3
+    assert unpublished(admin) == 0

@@ -1,0 +1,142 @@
+"""Real worker processes: killed mid-batch, a broker outage, a message delivered twice."""
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+import redis as redis_client
+
+from service.config import Settings
+from service.settlement.celery_app import celery_publisher, make_celery
+from service.settlement.transcripts import bet_totals
+
+from .support import process_env, wait_for
+
+pytestmark = pytest.mark.integration
+
+
+def count(admin, query: str, *params) -> int:
+    return admin.execute(query, params).fetchone()[0]
+
+
+def queue_drained(server) -> bool:
+    """Nothing waiting in the Celery queue and nothing delivered but unacked."""
+    client = redis_client.Redis(port=server.port)
+    try:
+        return client.llen("celery") == 0 and client.hlen("unacked") == 0
+    finally:
+        client.close()
+
+
+def settled(admin) -> int:
+    return count(admin, "SELECT count(*) FROM rounds WHERE status = 'settled'")
+
+
+def assert_settled_once_and_replayed(admin, rounds) -> None:
+    """Every round settled; per round and seat the ledger equals the engine's replay; one
+    payout record per seat (a second settlement would have added more)."""
+    assert settled(admin) == len(rounds)
+    booked: dict[tuple[str, int], tuple[int, int]] = {}
+    for round_id, seat, staked, returned in admin.execute(
+            "SELECT round_id::text, seat, sum(stake), sum(returned) FROM ledger_entries GROUP BY round_id, seat"):
+        booked[(round_id, seat)] = (staked, returned)
+    expected = {(r.round_id, seat): totals for r in rounds for seat, totals in bet_totals(r.bets).items()}
+    assert booked == expected
+    payouts = count(admin, "SELECT count(*) FROM audit_log WHERE kind = 'payout'")
+    assert payouts == sum(len(r.transcript["seats"]) for r in rounds)
+    assert count(admin, "SELECT count(DISTINCT (round_id, payload->>'seat')) FROM audit_log WHERE kind = 'payout'") == payouts
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.parametrize("victim", ["whole worker", "pool processes"])
+def test_a_worker_killed_mid_batch_is_restarted_and_every_round_settles_once(
+        victim, admin, db_url, casino, redis, processes):
+    rounds = casino.play(120, ["T1", "T2"])
+    casino.write(admin)
+    processes.env = process_env(db_url, redis.url, PONTOON_BROKER_VISIBILITY_TIMEOUT="3")
+    # Hold the ledger so the worker's first batch stops inside its transaction, rounds locked.
+    with psycopg.connect(db_url) as blocker:
+        blocker.execute("LOCK TABLE ledger_entries IN EXCLUSIVE MODE")
+        worker = processes.worker(concurrency=2)
+        processes.relay(sweep_after=0)
+        mid_batch = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() " \
+                    "AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO ledger_entries%%'"
+        killed = wait_for(lambda: [pid for (pid,) in admin.execute(mid_batch)], 30,
+                          "a worker to be in the middle of a batch")
+        if victim == "whole worker":
+            processes.kill(worker)   # main process and pool children: the message sits unacked in Redis
+        else:
+            # The main process sees its pool processes die and requeues the message (reject_on_worker_lost).
+            for child in children_of(worker.pid):
+                os.kill(child, signal.SIGKILL)
+        # The server notices the dead client (client_connection_check_interval) and rolls back.
+        wait_for(lambda: count(admin, "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)", killed) == 0,
+                 15, "the killed worker's database sessions to end")
+        assert settled(admin) == 0
+        blocker.rollback()
+    if victim == "whole worker":
+        processes.worker(concurrency=2)
+    else:
+        assert worker.poll() is None  # the main process lived on and started new pool processes
+    wait_for(lambda: settled(admin) == len(rounds), 60, "every round to settle after the restart")
+    time.sleep(1)  # let any duplicate delivery land: it must change nothing
+    assert_settled_once_and_replayed(admin, rounds)
+
+
+def test_rounds_completed_while_the_broker_is_down_settle_when_it_is_back(admin, db_url, casino, redis, processes):
+    processes.env = process_env(db_url, redis.url)
+    processes.worker(concurrency=2)
+    processes.relay(sweep_after=0)   # no sweep: the outbox alone must carry these rounds
+    first = casino.play(20, ["T1"])
+    casino.write(admin)
+    wait_for(lambda: settled(admin) == 20, 60, "the first rounds to settle")
+    redis.stop()
+    during = casino.play(40, ["T1", "T2"])
+    casino.write(admin)
+    wait_for(lambda: count(admin, "SELECT count(*) FROM outbox WHERE published_at IS NULL AND attempts > 0") > 0,
+             30, "the relay to fail to publish")
+    time.sleep(1)
+    assert settled(admin) == 20
+    redis.start()
+    wait_for(lambda: settled(admin) == 60, 90, "the rounds completed during the outage to settle")
+    assert count(admin, "SELECT count(*) FROM outbox WHERE published_at IS NULL") == 0
+    assert_settled_once_and_replayed(admin, first + during)
+    started = {s for (s,) in admin.execute("SELECT payload->>'service' FROM audit_log "
+                                           "WHERE kind = 'service_started' AND chain = 'system'")}
+    assert started == {"settlement-worker", "settle-relay"}
+
+
+def test_the_same_settlement_message_delivered_twice_leaves_the_ledger_unchanged(admin, db_url, casino, redis, processes):
+    rounds = casino.play(30, ["T1"])
+    casino.write(admin)
+    admin.execute("UPDATE outbox SET published_at = now()")   # no relay here: the test publishes
+    processes.env = process_env(db_url, redis.url)
+    processes.worker(concurrency=2)
+    app = make_celery(Settings.from_env({"BROKER_URL": redis.url, "DATABASE_URL": db_url}))
+    publish = celery_publisher(app)
+    ids = [r.round_id for r in rounds]
+    publish(ids)
+    publish(ids)
+    wait_for(lambda: settled(admin) == 30, 60, "the rounds to settle")
+    snapshot = lambda: (admin.execute("SELECT * FROM ledger_entries ORDER BY id").fetchall(),
+                        count(admin, "SELECT count(*) FROM audit_log"))
+    before = snapshot()
+    publish(ids)   # and once more, after the fact
+    wait_for(lambda: queue_drained(redis), 30, "the third message to be consumed and acked")
+    assert snapshot() == before
+    assert_settled_once_and_replayed(admin, rounds)
