@@ -1,0 +1,116 @@
+"""Game recall: a table's last rounds in the order they were played, each with every card and
+decision, the hands they made, every stake and payout the ledger holds, and its transcript."""
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from psycopg.rows import class_row
+
+from ..rounds.catalog import resolve
+from ..rounds.errors import NotFound
+from ..rounds.games import player_banked
+from ..rounds.state import rebuild
+from ..traditional.rounds import kitty_before
+from ..store.repositories.rounds import RoundEvent, RoundRow
+from ..store.uow import UnitOfWork
+
+MAX_ROUNDS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class _Recalled:
+    round_id: uuid.UUID
+    table_id: str
+    shoe_id: uuid.UUID | None
+    shoe_mode: str | None
+    status: str
+    rules_ref: str
+    paytable_ref: str | None
+    wagers: list[dict[str, Any]]
+    version: int
+    result: dict[str, Any] | None
+    opened_at: datetime
+    completed_at: datetime | None
+    settled_at: datetime | None
+    voided_at: datetime | None
+    void_reason: str | None
+
+    def as_round_row(self) -> RoundRow:
+        return RoundRow(self.round_id, self.table_id, self.shoe_id, self.shoe_mode, self.status, self.rules_ref,
+                        self.paytable_ref, self.wagers, self.version, self.result, self.opened_at,
+                        self.completed_at, self.settled_at, self.voided_at)
+
+
+# The last N by opening time (the index rounds_table_opened), returned oldest first.
+_LAST_ROUNDS = """
+SELECT * FROM (
+    SELECT r.round_id, r.table_id, r.shoe_id, s.mode AS shoe_mode, r.status, r.rules_ref, r.paytable_ref,
+           r.wagers, r.version, r.result, r.opened_at, r.completed_at, r.settled_at, r.voided_at, r.void_reason
+    FROM rounds r LEFT JOIN shoes s ON s.shoe_id = r.shoe_id
+    WHERE r.table_id = %s
+    ORDER BY r.opened_at DESC, r.round_id DESC
+    LIMIT %s
+) last_rounds ORDER BY opened_at, round_id
+"""
+
+
+def recall(uow: UnitOfWork, table_id: str, last: int) -> dict:
+    table = uow.tables.get(table_id)
+    if table is None:
+        raise NotFound(f"no table {table_id!r}")
+    last = max(1, min(last, MAX_ROUNDS))
+    with uow.conn.cursor(row_factory=class_row(_Recalled)) as cur:
+        rounds = cur.execute(_LAST_ROUNDS, (table_id, last)).fetchall()
+    ids = [r.round_id for r in rounds]
+    events: dict[uuid.UUID, list[tuple[RoundEvent, datetime]]] = defaultdict(list)
+    for round_id, seq, kind, payload, created_at in uow.conn.execute(
+            "SELECT round_id, seq, kind, payload, created_at FROM round_events WHERE round_id = ANY(%s) "
+            "ORDER BY round_id, seq", (ids,)):
+        events[round_id].append((RoundEvent(seq, kind, payload), created_at))
+    bets: dict[uuid.UUID, list[dict]] = defaultdict(list)
+    for round_id, seat, hand, kind, stake, returned, outcome in uow.conn.execute(
+            "SELECT round_id, seat, hand, kind, stake, returned, outcome FROM ledger_entries "
+            "WHERE round_id = ANY(%s) ORDER BY round_id, seat, hand, id", (ids,)):
+        bets[round_id].append({"seat": seat, "hand": None if hand < 0 else hand, "kind": kind, "stake": stake,
+                               "returned": returned, "outcome": outcome})
+    return {"table_id": table_id, "last": last,
+            "rounds": [_recalled_round(uow, r, events[r.round_id], bets[r.round_id], table.limits) for r in rounds]}
+
+
+def _recalled_round(uow: UnitOfWork, row: _Recalled, events: list[tuple[RoundEvent, datetime]],
+                    bets: list[dict], limits: dict) -> dict:
+    game_rules = resolve(uow.conn, row.rules_ref, row.paytable_ref)
+    # A Shoot round was played against a kitty; its transcript needs it to replay.
+    kitty = kitty_before(uow.conn, row.round_id) if player_banked(game_rules.rules) else None
+    game = rebuild(game_rules, row.as_round_row(), [event for event, _ in events], limits, kitty)
+    snapshot = game.snapshot()
+    staked = sum(bet["stake"] for bet in bets)
+    returned = sum(bet["returned"] for bet in bets)
+    return {
+        "round_id": row.round_id, "table_id": row.table_id, "shoe_id": row.shoe_id, "shoe_mode": row.shoe_mode,
+        "status": row.status, "rules": row.rules_ref, "paytable": row.paytable_ref,
+        "opened_at": row.opened_at, "completed_at": row.completed_at, "settled_at": row.settled_at,
+        "voided_at": row.voided_at, "void_reason": row.void_reason,
+        "wagers": row.wagers,
+        "events": [_event_view(event, at) for event, at in events],
+        "dealer": snapshot.get("dealer"), "seats": snapshot.get("seats", []),
+        "bets": bets,
+        "money": {"staked": staked, "returned": returned, "net": returned - staked} if bets else None,
+        # Player-banked games have no paytable, and their transcript takes the rules alone.
+        "transcript": (game.transcript(game_rules.rules_ref, game_rules.paytable_ref) if game_rules.paytable_ref
+                       else game.transcript(game_rules.rules_ref)),
+    }
+
+
+def _event_view(event: RoundEvent, at: datetime) -> dict:
+    view: dict[str, Any] = {"seq": event.seq, "kind": event.kind, "at": at}
+    if event.kind == "card":
+        view.update(card=event.payload["card"], to=event.payload.get("to"))
+    else:
+        view.update(seat=event.payload["seat"], hand=event.payload.get("hand"), action=event.payload["action"],
+                    amount=event.payload.get("amount"))
+    return view

@@ -1,0 +1,1 @@
+"""Operators' and admins' work without Flask: paytable change control and API keys."""

@@ -1,0 +1,47 @@
+"""The commands operators and admins send, as plain immutable values."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitPaytableVersion:
+    name: str
+    reason: str
+    actor: str
+    yaml_text: str | None = None        # exactly one of yaml_text and content
+    content: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DecidePaytableVersion:
+    name: str
+    version: int
+    decision: str                       # approved | rejected
+    reason: str
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class AssignPaytable:
+    table_id: str
+    version: int
+    reason: str
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class CreateKey:
+    role: str
+    table_id: str | None
+    name: str | None
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class RevokeKey:
+    key_id: uuid.UUID
+    reason: str | None
+    actor: str

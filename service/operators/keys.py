@@ -1,0 +1,51 @@
+"""API keys over HTTP for admins: create (the secret shown once), revoke (at once), and the
+access list compliance reads. Every change is an audit record; a secret never is."""
+from __future__ import annotations
+
+from ..audit.log import AuditRecord, append, chain_for
+from ..rounds.errors import Conflict, Invalid, NotFound
+from ..store.repositories.keys import KeyRow
+from ..store.uow import UnitOfWork
+from .commands import CreateKey, RevokeKey
+
+
+def create_key(cmd: CreateKey, uow: UnitOfWork) -> dict:
+    """A new key and its secret: the only time the secret leaves the service."""
+    errors: dict[str, list[str]] = {}
+    if cmd.role == "terminal" and not cmd.table_id:
+        errors["table_id"] = ["a terminal key is bound to one table: name it"]
+    elif cmd.role != "terminal" and cmd.table_id:
+        errors["table_id"] = ["only terminal keys are bound to a table"]
+    elif cmd.table_id and uow.tables.get(cmd.table_id) is None:
+        errors["table_id"] = [f"no table {cmd.table_id!r}"]
+    if errors:
+        raise Invalid("the key cannot be created as asked", code="invalid_key", errors=errors)
+    key, secret = uow.keys.create(role=cmd.role, table_id=cmd.table_id, name=cmd.name, created_by=cmd.actor)
+    append(uow.conn, chain_for(None), [AuditRecord("key_created", {
+        "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name},
+        actor=cmd.actor)])
+    return {**key_view(key), "secret": secret}
+
+
+def revoke_key(cmd: RevokeKey, uow: UnitOfWork) -> dict:
+    """Revoke a live key; the next request it signs is refused (keys are checked on every request)."""
+    key = uow.keys.revoke(cmd.key_id)
+    if key is None:
+        if uow.conn.execute("SELECT 1 FROM api_keys WHERE key_id = %s", (cmd.key_id,)).fetchone() is None:
+            raise NotFound(f"no key {cmd.key_id}")
+        raise Conflict(f"key {cmd.key_id} was revoked already", code="key_revoked_already")
+    append(uow.conn, chain_for(None), [AuditRecord("key_revoked", {
+        "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name,
+        "reason": cmd.reason}, actor=cmd.actor)])
+    return key_view(key)
+
+
+def access_list(uow: UnitOfWork) -> list[dict]:
+    """Every key: role, table, creator, last use, revocation (never a hash or a secret)."""
+    return [key_view(key) for key in uow.keys.all()]
+
+
+def key_view(key: KeyRow) -> dict:
+    return {"key_id": key.key_id, "role": key.role, "table_id": key.table_id, "name": key.name,
+            "created_by": key.created_by, "created_at": key.created_at, "last_used_at": key.last_used_at,
+            "revoked_at": key.revoked_at}

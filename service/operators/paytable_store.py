@@ -1,0 +1,157 @@
+"""SQL for paytable versions and table assignments (migration 0004): rows in, typed rows out."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+import psycopg
+from psycopg.rows import class_row
+from psycopg.types.json import Jsonb
+
+# Lock class for pg_advisory_xact_lock(int, int): numbering a paytable's versions one at a time.
+_NUMBERING_LOCK = 0x7A7B
+
+
+@dataclass(frozen=True, slots=True)
+class VersionRow:
+    name: str
+    version: int
+    content: dict[str, Any]
+    source: str
+    source_format: str              # yaml | json | file
+    based_on_version: int | None
+    status: str                     # draft | approved | rejected
+    author: str
+    reason: str
+    created_at: datetime
+    decided_by: str | None
+    decided_at: datetime | None
+    decision_reason: str | None
+    house_edge_percent: Decimal | None
+    rtp_percent: Decimal | None
+    evaluation: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class AssignmentRow:
+    id: int
+    table_id: str
+    paytable: str
+    version: int
+    previous_version: int | None
+    assigned_by: str
+    reason: str
+    assigned_at: datetime
+    applied_round_id: uuid.UUID | None
+    applied_at: datetime | None
+    superseded_at: datetime | None
+
+
+_VERSION_COLUMNS = ("name, version, content, source, source_format, based_on_version, status, author, reason, "
+                    "created_at, decided_by, decided_at, decision_reason, house_edge_percent, rtp_percent, evaluation")
+_ASSIGNMENT_COLUMNS = ("id, table_id, paytable, version, previous_version, assigned_by, reason, assigned_at, "
+                       "applied_round_id, applied_at, superseded_at")
+
+
+class PaytableStore:
+    def __init__(self, conn: psycopg.Connection) -> None:
+        self.conn = conn
+
+    # ----- versions -------------------------------------------------------------------------
+    def _versions(self, where: str, params: tuple) -> list[VersionRow]:
+        with self.conn.cursor(row_factory=class_row(VersionRow)) as cur:
+            return cur.execute(f"SELECT {_VERSION_COLUMNS} FROM paytable_versions {where}", params).fetchall()
+
+    def lock_numbering(self, name: str) -> None:
+        """Serialise submissions to one paytable until this transaction ends, so two drafts
+        submitted together get consecutive numbers instead of one failing on the key."""
+        self.conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_NUMBERING_LOCK, name))
+
+    def get(self, name: str, version: int) -> VersionRow | None:
+        rows = self._versions("WHERE name = %s AND version = %s", (name, version))
+        return rows[0] if rows else None
+
+    def all(self, name: str | None = None) -> list[VersionRow]:
+        if name is None:
+            return self._versions("ORDER BY name, version", ())
+        return self._versions("WHERE name = %s ORDER BY version", (name,))
+
+    def latest_number(self, name: str) -> int | None:
+        return self.conn.execute("SELECT max(version) FROM paytable_versions WHERE name = %s", (name,)).fetchone()[0]
+
+    def latest_approved(self, name: str) -> VersionRow | None:
+        rows = self._versions("WHERE name = %s AND status = 'approved' ORDER BY version DESC LIMIT 1", (name,))
+        return rows[0] if rows else None
+
+    def add(self, *, name: str, version: int, content: dict, source: str, source_format: str,
+            based_on_version: int | None, author: str, reason: str) -> VersionRow:
+        with self.conn.cursor(row_factory=class_row(VersionRow)) as cur:
+            return cur.execute(
+                f"INSERT INTO paytable_versions (name, version, content, source, source_format, based_on_version, "
+                f"author, reason) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {_VERSION_COLUMNS}",
+                (name, version, Jsonb(content), source, source_format, based_on_version, author, reason)).fetchone()
+
+    def seed(self, *, name: str, content: dict, source: str, reason: str) -> VersionRow | None:
+        """Version 1 from its file, approved by 'system'; None when it is there already."""
+        with self.conn.cursor(row_factory=class_row(VersionRow)) as cur:
+            return cur.execute(
+                f"INSERT INTO paytable_versions (name, version, content, source, source_format, status, author, "
+                f"reason, decided_by, decided_at, decision_reason) "
+                f"VALUES (%s, 1, %s, %s, 'file', 'approved', 'system', %s, 'system', now(), %s) "
+                f"ON CONFLICT (name, version) DO NOTHING RETURNING {_VERSION_COLUMNS}",
+                (name, Jsonb(content), source, reason, reason)).fetchone()
+
+    def decide(self, *, name: str, version: int, status: str, decided_by: str, reason: str,
+               house_edge_percent: float | None, rtp_percent: float | None,
+               evaluation: dict | None) -> VersionRow | None:
+        """Approve or reject a draft. The WHERE is the guard: only a draft, and never approved by
+        its own author; None when the row is not (or no longer) such a draft."""
+        with self.conn.cursor(row_factory=class_row(VersionRow)) as cur:
+            return cur.execute(
+                f"UPDATE paytable_versions SET status = %(status)s, decided_by = %(by)s, decided_at = now(), "
+                f"decision_reason = %(reason)s, house_edge_percent = %(edge)s, rtp_percent = %(rtp)s, "
+                f"evaluation = %(evaluation)s "
+                f"WHERE name = %(name)s AND version = %(version)s AND status = 'draft' "
+                f"AND (%(status)s <> 'approved' OR author <> %(by)s) RETURNING {_VERSION_COLUMNS}",
+                {"status": status, "by": decided_by, "reason": reason, "edge": house_edge_percent,
+                 "rtp": rtp_percent, "evaluation": Jsonb(evaluation) if evaluation is not None else None,
+                 "name": name, "version": version}).fetchone()
+
+    # ----- assignments ----------------------------------------------------------------------
+    def _assignments(self, where: str, params: tuple) -> list[AssignmentRow]:
+        with self.conn.cursor(row_factory=class_row(AssignmentRow)) as cur:
+            return cur.execute(f"SELECT {_ASSIGNMENT_COLUMNS} FROM table_paytable_assignments {where}",
+                               params).fetchall()
+
+    def assignments_of_table(self, table_id: str) -> list[AssignmentRow]:
+        return self._assignments("WHERE table_id = %s ORDER BY id", (table_id,))
+
+    def assignments_of_version(self, name: str, version: int) -> list[AssignmentRow]:
+        return self._assignments("WHERE paytable = %s AND version = %s ORDER BY id", (name, version))
+
+    def tables_running(self, name: str, version: int) -> list[str]:
+        rows = self.conn.execute("SELECT table_id FROM tables WHERE paytable = %s "
+                                 "AND coalesce(paytable_version, 1) = %s ORDER BY table_id", (name, version)).fetchall()
+        return [table_id for (table_id,) in rows]
+
+    def supersede_waiting(self, table_id: str) -> None:
+        """Assignments still waiting for a round give way to a newer one (the table row is locked)."""
+        self.conn.execute("UPDATE table_paytable_assignments SET superseded_at = now() "
+                          "WHERE table_id = %s AND applied_at IS NULL AND superseded_at IS NULL", (table_id,))
+
+    def add_assignment(self, *, table_id: str, paytable: str, version: int, previous_version: int | None,
+                       assigned_by: str, reason: str, in_force_now: bool) -> AssignmentRow:
+        with self.conn.cursor(row_factory=class_row(AssignmentRow)) as cur:
+            return cur.execute(
+                f"INSERT INTO table_paytable_assignments (table_id, paytable, version, previous_version, "
+                f"assigned_by, reason, applied_at) VALUES (%s, %s, %s, %s, %s, %s, "
+                f"CASE WHEN %s THEN now() END) RETURNING {_ASSIGNMENT_COLUMNS}",
+                (table_id, paytable, version, previous_version, assigned_by, reason, in_force_now)).fetchone()
+
+    def set_pending(self, table_id: str, version: int | None) -> None:
+        """The version the table's next round opens under (None: the current one). The caller
+        holds the table row's lock."""
+        self.conn.execute("UPDATE tables SET pending_paytable_version = %s WHERE table_id = %s", (version, table_id))

@@ -1,0 +1,227 @@
+"""Paytable change control: submit a draft, have another operator approve (or reject) it, assign
+an approved version to a table from its next round; and the views of versions and tables."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..audit.log import AuditRecord, append, chain_for
+from ..rules import parse_paytable
+from ..rounds.catalog import ref
+from ..rounds.errors import Conflict, Invalid, NotFound
+from ..store.uow import UnitOfWork
+from .commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
+from .documents import NAME, changes, read_submitted
+from .errors import Forbidden
+from .evaluation import evaluate_paytable
+from .paytable_store import AssignmentRow, PaytableStore, VersionRow
+from .seed import seed_file_versions
+
+APPLIES_FROM = "the table's next round (never a round already in play)"
+
+
+# ----- commands -------------------------------------------------------------------------------
+def submit_version(cmd: SubmitPaytableVersion, uow: UnitOfWork) -> dict:
+    """A new draft, numbered after the paytable's last version and validated as the engine reads it."""
+    store = PaytableStore(uow.conn)
+    _known_name(uow, cmd.name)
+    store.lock_numbering(cmd.name)
+    latest = store.latest_number(cmd.name)
+    if latest is None:
+        raise NotFound(f"no paytable {cmd.name!r}: a new paytable starts as a file in paytables/")
+    document = read_submitted(cmd.name, latest + 1, yaml_text=cmd.yaml_text, content=cmd.content)
+    base = store.latest_approved(cmd.name)
+    row = store.add(name=cmd.name, version=latest + 1, content=document.content, source=document.source,
+                    source_format=document.source_format, based_on_version=base.version if base else None,
+                    author=cmd.actor, reason=cmd.reason)
+    append(uow.conn, chain_for(None), [AuditRecord("paytable_version_submitted", {
+        "paytable": row.name, "version": row.version, "status": "draft", "reason": cmd.reason,
+        "based_on_version": row.based_on_version, "before": base.content if base else None, "after": row.content,
+        "changes": changes(base.content if base else None, row.content)}, actor=cmd.actor)])
+    return version_view(uow, row)
+
+
+def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
+    """Approve (not one's own draft; the house edge is measured and kept) or reject a draft."""
+    store = PaytableStore(uow.conn)
+    _known_name(uow, cmd.name)
+    draft = store.get(cmd.name, cmd.version)
+    if draft is None:
+        raise NotFound(f"no version {cmd.version} of paytable {cmd.name!r}")
+    if draft.status != "draft":
+        raise Conflict(f"{ref(cmd.name, cmd.version)} is {draft.status} already: versions are never changed",
+                       code="not_a_draft")
+    if cmd.decision == "approved" and draft.author == cmd.actor:
+        raise Forbidden("four eyes: a different operator must approve this draft, not its author",
+                        code="own_draft", audit=AuditRecord("paytable_approval_refused", {
+                            "paytable": cmd.name, "version": cmd.version, "reason": "own_draft",
+                            "author": draft.author}, actor=cmd.actor))
+    evaluation = None
+    if cmd.decision == "approved":
+        # Measured before the guarded UPDATE, so the row is locked for milliseconds, not seconds;
+        # the content it measures never changes.
+        evaluation = evaluate_paytable(parse_paytable(ref(cmd.name, cmd.version), draft.content))
+    decided = store.decide(name=cmd.name, version=cmd.version, status=cmd.decision, decided_by=cmd.actor,
+                           reason=cmd.reason,
+                           house_edge_percent=evaluation.house_edge_percent if evaluation else None,
+                           rtp_percent=evaluation.rtp_percent if evaluation else None,
+                           evaluation=evaluation.detail if evaluation else None)
+    if decided is None:
+        raise Conflict(f"{ref(cmd.name, cmd.version)} was decided meanwhile: read it again", code="not_a_draft")
+    after = {"status": decided.status, "decided_by": decided.decided_by,
+             "house_edge_percent": evaluation.house_edge_percent if evaluation else None,
+             "rtp_percent": evaluation.rtp_percent if evaluation else None}
+    before = {"status": "draft", "decided_by": None, "house_edge_percent": None, "rtp_percent": None}
+    append(uow.conn, chain_for(None), [AuditRecord(f"paytable_version_{decided.status}", {
+        "paytable": cmd.name, "version": cmd.version, "reason": cmd.reason, "author": draft.author,
+        "before": before, "after": after, "changes": changes(before, after)}, actor=cmd.actor)])
+    return version_view(uow, decided)
+
+
+def assign_paytable(cmd: AssignPaytable, uow: UnitOfWork) -> dict:
+    """Give the table an approved version of its paytable. It waits as the table's pending
+    version and becomes current when the next round opens; assigning the version already in
+    force withdraws a pending one."""
+    table = uow.tables.lock(cmd.table_id)
+    if table is None:
+        raise NotFound(f"no table {cmd.table_id!r}")
+    if table.paytable is None:
+        raise Conflict(f"table {cmd.table_id!r} plays a game without a paytable", code="no_paytable")
+    store = PaytableStore(uow.conn)
+    seed_file_versions(uow.conn, [table.paytable])
+    target = store.get(table.paytable, cmd.version)
+    if target is None:
+        raise Invalid(f"no version {cmd.version} of paytable {table.paytable!r}", code="invalid_request",
+                      errors={"version": [f"{table.paytable} has no version {cmd.version}"]})
+    if target.status != "approved":
+        raise Conflict(f"{ref(target.name, target.version)} is {target.status}: only approved versions can be "
+                       "assigned", code="not_approved")
+    current = table.paytable_version or 1
+    pending = table.pending_paytable_version
+    if cmd.version == (pending or current):
+        raise Conflict(f"{ref(target.name, target.version)} is already the version for the table's next round",
+                       code="already_assigned")
+    in_force_now = cmd.version == current
+    store.supersede_waiting(cmd.table_id)
+    store.set_pending(cmd.table_id, None if in_force_now else cmd.version)
+    assignment = store.add_assignment(table_id=cmd.table_id, paytable=target.name, version=target.version,
+                                      previous_version=current, assigned_by=cmd.actor, reason=cmd.reason,
+                                      in_force_now=in_force_now)
+    replaced = store.get(table.paytable, pending or current)
+    before = {"paytable_version": current, "pending_version": pending}
+    after = {"paytable_version": current, "pending_version": None if in_force_now else cmd.version}
+    append(uow.conn, chain_for(cmd.table_id), [AuditRecord("paytable_assigned", {
+        "paytable": target.name, "version": target.version, "reason": cmd.reason, "assignment_id": assignment.id,
+        "applies_from": "now: the pending version is withdrawn" if in_force_now else APPLIES_FROM,
+        "before": before, "after": after,
+        "changes": changes(replaced.content if replaced else None, target.content)},
+        actor=cmd.actor, table_id=cmd.table_id)])
+    return table_paytable_view(uow, cmd.table_id)
+
+
+def _known_name(uow: UnitOfWork, name: str) -> None:
+    """A well-formed name, with its file's version 1 in the database if there is a file."""
+    if not NAME.match(name):
+        raise NotFound(f"no paytable {name!r}")
+    seed_file_versions(uow.conn, [name])
+
+
+# ----- queries --------------------------------------------------------------------------------
+def list_paytables(uow: UnitOfWork) -> list[dict]:
+    seed_file_versions(uow.conn)
+    by_name: dict[str, list[dict]] = {}
+    for row in PaytableStore(uow.conn).all():
+        by_name.setdefault(row.name, []).append(version_summary(row))
+    return [{"name": name, "versions": versions} for name, versions in by_name.items()]
+
+
+def list_versions(uow: UnitOfWork, name: str) -> dict:
+    _known_name(uow, name)
+    rows = PaytableStore(uow.conn).all(name)
+    if not rows:
+        raise NotFound(f"no paytable {name!r}")
+    return {"name": name, "versions": [version_summary(row) for row in rows]}
+
+
+def version(uow: UnitOfWork, name: str, number: int) -> dict:
+    _known_name(uow, name)
+    row = PaytableStore(uow.conn).get(name, number)
+    if row is None:
+        raise NotFound(f"no version {number} of paytable {name!r}")
+    return version_view(uow, row)
+
+
+def table_paytable(uow: UnitOfWork, table_id: str) -> dict:
+    if uow.tables.get(table_id) is None:
+        raise NotFound(f"no table {table_id!r}")
+    return table_paytable_view(uow, table_id)
+
+
+# ----- views ----------------------------------------------------------------------------------
+def _percent(value) -> float | None:
+    return None if value is None else float(value)
+
+
+def version_summary(row: VersionRow) -> dict:
+    return {"version": row.version, "status": row.status, "author": row.author, "created_at": row.created_at,
+            "reason": row.reason, "decided_by": row.decided_by, "decided_at": row.decided_at,
+            "house_edge_percent": _percent(row.house_edge_percent), "rtp_percent": _percent(row.rtp_percent)}
+
+
+def odds_view(paytable: Any) -> dict:
+    """The odds as the engine reads them (normalised, e.g. "3:2"), bonus lines included."""
+    odds = {"pontoon": str(paytable.pontoon), "win": str(paytable.win), "doubled_win": str(paytable.doubled_win)}
+    if paytable.pair is not None:
+        odds["pair"] = str(paytable.pair)
+    return {"odds": odds, "bonuses": {line.name: str(line.odds) for line in paytable.bonuses},
+            "super_bonus": None if paytable.super_bonus is None else {
+                "ranks": list(paytable.super_bonus.ranks), "upcard": paytable.super_bonus.upcard,
+                "one_suit": paytable.super_bonus.one_suit, "envy": paytable.super_bonus.envy,
+                "prizes": [{"wager_below": prize.wager_below, "prize": prize.prize}
+                           for prize in paytable.super_bonus.prizes]}}
+
+
+def version_view(uow: UnitOfWork, row: VersionRow) -> dict:
+    """A version: its odds, its document, its house edge, and its trail from submission to the
+    tables it runs on."""
+    store = PaytableStore(uow.conn)
+    # Every stored version was read this way when it went in; a RulesError here is a defect.
+    odds = odds_view(parse_paytable(ref(row.name, row.version), row.content))
+    base = store.get(row.name, row.based_on_version) if row.based_on_version else None
+    return {"name": row.name, "version": row.version, "status": row.status, **odds,
+            "content": row.content, "source_format": row.source_format, "based_on_version": row.based_on_version,
+            "changes": changes(base.content, row.content) if base else [],
+            "house_edge_percent": _percent(row.house_edge_percent), "rtp_percent": _percent(row.rtp_percent),
+            "evaluation": row.evaluation, "trail": _trail(row, store.assignments_of_version(row.name, row.version)),
+            "tables": store.tables_running(row.name, row.version)}
+
+
+def _trail(row: VersionRow, assignments: list[AssignmentRow]) -> list[dict]:
+    steps = [{"step": "seeded" if row.source_format == "file" else "submitted", "by": row.author,
+              "at": row.created_at, "reason": row.reason}]
+    if row.status != "draft" and row.source_format != "file":
+        steps.append({"step": row.status, "by": row.decided_by, "at": row.decided_at, "reason": row.decision_reason})
+    for assignment in assignments:
+        steps.append({"step": "assigned", "by": assignment.assigned_by, "at": assignment.assigned_at,
+                      "reason": assignment.reason, "table_id": assignment.table_id})
+        if assignment.applied_at is not None:
+            steps.append({"step": "applied", "by": None, "at": assignment.applied_at, "reason": None,
+                          "table_id": assignment.table_id, "round_id": assignment.applied_round_id})
+        if assignment.superseded_at is not None:
+            steps.append({"step": "superseded", "by": None, "at": assignment.superseded_at, "reason": None,
+                          "table_id": assignment.table_id})
+    return sorted(steps, key=lambda step: step["at"])
+
+
+def table_paytable_view(uow: UnitOfWork, table_id: str) -> dict:
+    table = uow.tables.get(table_id)
+    store = PaytableStore(uow.conn)
+    return {"table_id": table_id, "paytable": table.paytable,
+            "version": (table.paytable_version or 1) if table.paytable else None,
+            "pending_version": table.pending_paytable_version,
+            "next_round_version": (table.pending_paytable_version or table.paytable_version or 1)
+            if table.paytable else None,
+            "round_open": uow.rounds.open_on_table(table_id) is not None,
+            "assignments": [{"id": a.id, "version": a.version, "previous_version": a.previous_version,
+                             "assigned_by": a.assigned_by, "assigned_at": a.assigned_at, "reason": a.reason,
+                             "applied_round_id": a.applied_round_id, "applied_at": a.applied_at,
+                             "superseded_at": a.superseded_at} for a in store.assignments_of_table(table_id)]}

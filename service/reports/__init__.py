@@ -1,0 +1,1 @@
+"""Reports from the ledger: drop, paid out, win and hold per table and gaming day."""

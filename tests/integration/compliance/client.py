@@ -1,0 +1,80 @@
+"""A small API client over Flask's test client, and scripted rounds on a physical shoe."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+@dataclass
+class Reply:
+    status: int
+    body: Any
+    headers: dict[str, str] = field(default_factory=dict)
+    data: bytes = b""
+
+
+Send = Callable[[str, str, Any, dict], Reply]
+
+
+def flask_sender(client) -> Send:
+    def send(method: str, path: str, body: Any, headers: dict) -> Reply:
+        response = client.open(path, method=method, json=body, headers=headers)
+        return Reply(response.status_code, response.get_json(silent=True), dict(response.headers), response.data)
+    return send
+
+
+class Api:
+    """Calls as one key; every POST carries a fresh Idempotency-Key unless one is given."""
+
+    def __init__(self, send: Send, secret: str | None) -> None:
+        self.send = send
+        self.secret = secret
+
+    def headers(self, extra: dict | None = None) -> dict:
+        out = {"Authorization": f"Bearer {self.secret}"} if self.secret else {}
+        out.update(extra or {})
+        return out
+
+    def get(self, path: str, headers: dict | None = None) -> Reply:
+        return self.send("GET", path, None, self.headers(headers))
+
+    def post(self, path: str, body: Any, headers: dict | None = None, idempotency_key: str | None = None) -> Reply:
+        extra = {"Idempotency-Key": idempotency_key or str(uuid.uuid4()), **(headers or {})}
+        return self.send("POST", path, body, self.headers(extra))
+
+
+def ok(reply: Reply, *statuses: int) -> Any:
+    assert reply.status in (statuses or (200, 201)), (reply.status, reply.body)
+    return reply.body
+
+
+# A script is the round's steps in order: a card ("8H") or a decision (a dict for /actions).
+SIMPLE_PUSH = ["9H", "7D", "8C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"]
+# Seat 1 (1000, pair bet 500) is dealt 8-8 and splits; hand 0 takes 3 and doubles for 1000 onto 9
+# (20) and stands; hand 1 takes 2, hits K (20), stands. Seat 2 (2000) stands on 14. Dealer 6 K K busts.
+SPLIT_AND_DOUBLE_WAGERS = [{"seat": 1, "wager": 1000, "pair_bet": 500}, {"seat": 2, "wager": 2000}]
+SPLIT_AND_DOUBLE = ["8H", "5C", "6C", "8D", "9D", {"seat": 1, "hand": 0, "action": "split"}, "3S",
+                    {"seat": 1, "hand": 0, "action": "double", "amount": 1000}, "9S",
+                    {"seat": 1, "hand": 0, "action": "stand"}, "2C", {"seat": 1, "hand": 1, "action": "hit"}, "KS",
+                    {"seat": 1, "hand": 1, "action": "stand"}, {"seat": 2, "hand": 0, "action": "stand"}, "KD", "KC"]
+
+
+def play_script(terminal: Api, table_id: str, wagers: list[dict], script: list, *, new_shoe: bool = True,
+                stop_after: int | None = None) -> dict:
+    """Open a round on a fresh physical shoe and post the script's cards and decisions in order
+    (the first `stop_after` steps only, if given); returns the last state."""
+    if new_shoe:
+        ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "physical"}), 201)
+    state = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": wagers}), 201)
+    steps = script if stop_after is None else script[:stop_after]
+    for step in steps:
+        if isinstance(step, str):
+            assert state["awaiting"] == "card", (step, state["awaiting"], state["legal_actions"])
+            state = ok(terminal.post(f"/v1/rounds/{state['round_id']}/cards", {"card": step}), 200)
+        else:
+            assert state["awaiting"] == "decision", (step, state["awaiting"])
+            state = ok(terminal.post(f"/v1/rounds/{state['round_id']}/actions", step), 200)
+    if stop_after is None:
+        assert state["awaiting"] is None and state["status"] == "complete", state
+    return state
