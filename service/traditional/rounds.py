@@ -1,0 +1,55 @@
+"""Opening a player-banked round against the table's banker, kitty and pack; what it needs to replay."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+from ..engine.games.traditional import TraditionalRound
+from ..rounds.catalog import GameRules
+from ..rounds.errors import Conflict
+from ..rounds.games import new_round
+from ..store.repositories.shoes import ShoeRow
+from ..store.repositories.traditional import RoundSetup, TraditionalRepository
+from ..store.uow import UnitOfWork
+from .bank_state import BankState
+from .pack import Note, virtual_pack_for_round
+
+
+@dataclass(frozen=True)
+class PreparedRound:
+    game: TraditionalRound
+    shoe: ShoeRow                   # the shoe it deals from (a new one when the pack had to be replaced)
+    setup: RoundSetup
+    notes: list[Note] = field(default_factory=list)
+
+
+def prepare_round(uow: UnitOfWork, table_id: str, shoe: ShoeRow, game_rules: GameRules, players: list[dict],
+                  banker_place: int | None) -> PreparedRound:
+    """The engine round for these players (Invalid when the rules refuse them), against the table's
+    banker and kitty; the table's row is locked. `banker_place`, when the terminal sends it, must be
+    where the table has the bank: the players' seats are counted from the banker's left."""
+    rules = game_rules.rules
+    repo = TraditionalRepository(uow.conn)
+    state = BankState.of(repo.lock_state(table_id))
+    if banker_place is not None and banker_place != state.banker_place:
+        raise Conflict(f"the bank is at chair {state.banker_place}, not {banker_place}: count the seats from its left",
+                       code="banker_moved", errors={"banker_place": [f"the bank is at chair {state.banker_place}"]})
+    if rules.shoot and state.kitty < 1:
+        raise Conflict("Shoot Pontoon: the banker must put up a kitty, or sell the bank, before the deal",
+                       code="kitty_empty")
+    game = new_round(rules, None, players, None, kitty=state.kitty if rules.shoot else None)
+    notes: list[Note] = []
+    if shoe.mode == "virtual":
+        shoe, state, notes = virtual_pack_for_round(uow, table_id, shoe, state, game.shoe_spec)
+        repo.save_state(table_id, state.as_json())
+    return PreparedRound(game, shoe, RoundSetup(state.banker_place, game.kitty_before), notes)
+
+
+def record_round(uow: UnitOfWork, round_id: uuid.UUID, table_id: str, setup: RoundSetup) -> None:
+    TraditionalRepository(uow.conn).add_round(round_id, table_id, setup)
+
+
+def kitty_before(conn, round_id: uuid.UUID) -> int | None:
+    """The kitty a stored round was played against (its transcript's `kitty`)."""
+    setup = TraditionalRepository(conn).round_setup(round_id)
+    return setup.kitty_before if setup else None

@@ -1,0 +1,82 @@
+"""Fixtures for the player-banked game's service tests: a scratch database, the app, tables, settlement."""
+from __future__ import annotations
+
+import os
+import uuid
+
+import psycopg
+import pytest
+
+from service.api.app import create_app
+from service.config import Settings
+from service.settlement.connection import connect
+from service.settlement.settle import settle_rounds
+from service.store.repositories.keys import KeysRepository
+
+from ..api.client import Api, flask_sender, ok
+from ..api.dbutil import scratch_database
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="session")
+def database_url():
+    with scratch_database("pontoon_trad") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def app(database_url):
+    app = create_app(Settings.from_env({**os.environ, "DATABASE_URL": database_url}))
+    app.config["TESTING"] = True
+    yield app
+    app.extensions["pontoon.pool"].close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def db(database_url):
+    """The database as its owner sees it: to look, and to set things up."""
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        yield conn
+
+
+@pytest.fixture
+def make_key(database_url):
+    def make(role: str, table: str | None = None) -> str:
+        with psycopg.connect(database_url) as conn:
+            _, secret = KeysRepository(conn).create(role=role, table_id=table, name=f"test {role}", created_by="test")
+        return secret
+    return make
+
+
+@pytest.fixture
+def admin(client, make_key) -> Api:
+    return Api(flask_sender(client), make_key("admin"))
+
+
+@pytest.fixture
+def new_table(admin, client, make_key):
+    """new_table(rules, shoe) -> (table_id, terminal Api bound to it), with a shoe of that mode open."""
+    def make(rules: str = "british-traditional", shoe: str = "physical") -> tuple[str, Api]:
+        table_id = f"P-{uuid.uuid4().hex[:10]}"
+        created = ok(admin.post("/v1/tables", {"table_id": table_id, "rules": rules}), 201)
+        assert created["game"] == "traditional" and created["paytable"] is None
+        terminal = Api(flask_sender(client), make_key("terminal", table_id))
+        ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": shoe}), 201)
+        return table_id, terminal
+    return make
+
+
+@pytest.fixture
+def settle(database_url):
+    """settle(round_id): what the settlement worker does for a completed round, in-process."""
+    with connect(database_url) as conn:
+        def run(*round_ids: str) -> None:
+            outcome = settle_rounds(conn, round_ids)
+            assert sorted(outcome.settled) == sorted(round_ids) and not outcome.refused, outcome
+        yield run
