@@ -1,6 +1,7 @@
 """`pontoon replay`: play transcripts and print their money (one file, or a JSON-lines batch)."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -17,8 +18,33 @@ def replay_data(data: Any) -> dict:
     """The result of one transcript (already parsed from JSON); raises TranscriptError or RulesError."""
     transcript = parse_transcript(data)
     rules = load_rules(transcript.rules.split("@", 1)[0], transcript.options or None)
-    paytable = load_paytable(transcript.paytable.split("@", 1)[0]) if transcript.paytable else None
+    paytable = _paytable(transcript.paytable) if transcript.paytable else None
     return play_transcript(rules, paytable, transcript).result()
+
+
+def _paytable(ref: str):
+    """Version 1 (or no version) is the YAML file; a later version is an approved row in the
+    database named by DATABASE_URL, where operators stored it."""
+    name, _, version = ref.partition("@")
+    if not version or version == "1":
+        return load_paytable(name)
+    if not version.isdigit():
+        raise RulesError(ref, {"paytable": "a version is a whole number, as in name@2"})
+    return _stored_paytable(name, int(version))
+
+
+@functools.lru_cache(maxsize=64)
+def _stored_paytable(name: str, version: int):
+    import psycopg
+
+    from ..config import Settings
+    from ..rounds.catalog import approved_paytable
+    try:
+        with psycopg.connect(Settings.from_env().database_url, connect_timeout=5) as conn:
+            return approved_paytable(conn, name, version)
+    except psycopg.Error as exc:
+        raise RulesError(f"{name}@{version}", {
+            "paytable": f"a stored version needs the database (DATABASE_URL): {' '.join(str(exc).split())}"}) from None
 
 
 def _one_line(exc: Exception) -> str:
