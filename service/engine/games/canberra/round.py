@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from ...round_core import RoundCore, action_dict
 from ...actions import Action, CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation
 from ...cards import ACES, CARD_POINTS, RANK_OF, SUIT_OF, TEN_VALUED, best_total, hard_total, is_card, parse_card
 from .paytable import Paytable
@@ -95,7 +96,7 @@ class BetLine(NamedTuple):
     outcome: str
 
 
-class CanberraRound:
+class CanberraRound(RoundCore):
     """A round of house-banked Pontoon; cards come in through deal_card, decisions through act."""
 
     def __init__(self, rules: CanberraRules, paytable: Paytable, wagers: list[dict],
@@ -329,9 +330,6 @@ class CanberraRound:
                                 f"seat {number} hand {self._hand_pos} is in turn", self.legal_actions)
         return current
 
-    def _refuse(self, reason: str) -> None:
-        raise RuleViolation(reason, self.legal_actions)
-
     def verify_hit(self, seat: int, hand: int | None = None) -> Hand:
         h = self._verify_turn(seat, hand, "hit")
         if h.after_double or h.double:
@@ -444,7 +442,7 @@ class CanberraRound:
         s.hands.append(new)
         h.split_aces = aces
         h.owed = 1
-        return self._decided(h, seat, "split", s.wager)
+        return self._decided(h, seat, "split")
 
     def verify_surrender(self, seat: int, hand: int | None = None) -> Hand:
         h = self._verify_turn(seat, hand, "surrender")
@@ -492,39 +490,15 @@ class CanberraRound:
             self._refuse("insurance needs an amount")
         s = self.verify_insurance(seat, hand, amount)
         s.insurance = amount
-        record = DecisionTaken(seat, None, "insurance", amount)
-        self.actions.append(Action(seat, "insurance", None, amount))
-        self.log.append(record)
-        return record
-
-    def _can(self, verify, *args) -> bool:
-        try:
-            verify(*args)
-        except RuleViolation:
-            return False
-        return True
+        return self._record(seat, None, "insurance", amount, advance=False)
 
     def _decided(self, h: Hand, seat: int, action: str, amount: int | None = None) -> DecisionTaken:
         h.decided = True
         self.any_playing_decision = True
-        record = DecisionTaken(seat, h.index, action, amount)
-        self.actions.append(Action(seat, action, h.index, amount if action != "split" else None))
-        self.log.append(record)
-        self._advance()
-        return record
+        return self._record(seat, h.index, action, amount)
 
-    _DECISIONS = ("hit", "stand", "double", "forfeit", "split", "surrender", "insurance")
-    _TAKES_AMOUNT = frozenset({"double", "insurance"})
-
-    def act(self, action: Action) -> DecisionTaken:
-        """Apply one decision named as in the transcript; refuses what the rules do not allow."""
-        if action.action not in self._DECISIONS:
-            self._refuse(f"unknown decision {action.action!r}")
-        if action.action in self._TAKES_AMOUNT:
-            return getattr(self, action.action)(action.seat, action.hand, action.amount)
-        if action.amount is not None:
-            self._refuse(f"{action.action} takes no amount")
-        return getattr(self, action.action)(action.seat, action.hand)
+    DECISIONS = ("hit", "stand", "double", "forfeit", "split", "surrender", "insurance")
+    TAKES_AMOUNT = frozenset({"double", "insurance"})
 
     def legal_actions(self) -> list[LegalAction]:
         """Every decision allowed now, with amount ranges: the hand in turn's, then insurance."""
@@ -694,7 +668,7 @@ class CanberraRound:
             "paytable": paytable_ref or self.paytable.name,
             "seats": self.seat_entries(),
             "cards": list(self.cards_out),
-            "actions": [_action_dict(a) for a in self.actions],
+            "actions": [action_dict(a) for a in self.actions],
         }
         if self.main_limits != self.rules.main_limits or self.pair_limits != self.rules.pair_limits:
             out["limits"] = {kind: {"min": lim.minimum, "max": lim.maximum}
@@ -712,12 +686,3 @@ class CanberraRound:
         return out
 
 
-
-def _action_dict(action: Action) -> dict:
-    out: dict = {"seat": action.seat}
-    if action.hand is not None:
-        out["hand"] = action.hand
-    out["action"] = action.action
-    if action.amount is not None:
-        out["amount"] = action.amount
-    return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from ...round_core import RoundCore, action_dict
 from ...actions import Action, CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation
 from ...cards import hard_total, is_card, parse_card
 from .hands import (BUST, FIVE_CARD_TRICK, FIVE_CARD_TRICK_SIZE, PLAYING, PONTOON, ROYAL, STUCK, is_five_card_trick,
@@ -56,7 +57,7 @@ class PlayerSeat:
         return len(self.hands) > 1
 
 
-class TraditionalRound:
+class TraditionalRound(RoundCore):
     """A round of player-banked Pontoon; cards come in through deal_card, decisions through act."""
 
     def __init__(self, rules: TraditionalRules, players: list[dict], kitty: int | None = None) -> None:
@@ -274,9 +275,6 @@ class TraditionalRound:
         self._return_to_pack(list(range(len(self.cards_out))))
 
     # ----- decisions ----------------------------------------------------------------------
-    def _refuse(self, reason: str) -> None:
-        raise RuleViolation(reason, self.legal_actions)
-
     def _verify_turn(self, seat: int, hand: int | None, action: str) -> tuple[PlayerSeat, PlayerHand]:
         if self.phase != PLAY:
             self._refuse(f"{action} is not allowed: " + {
@@ -493,32 +491,11 @@ class TraditionalRound:
         self.banker_status = BANKER_STAYED
         return self._decided(BANKER_SEAT, None, "stay")
 
-    def _can(self, verify, *args) -> bool:
-        try:
-            verify(*args)
-        except RuleViolation:
-            return False
-        return True
-
     def _decided(self, seat: int, hand: int | None, action: str, amount: int | None = None) -> DecisionTaken:
-        record = DecisionTaken(seat, hand, action, amount)
-        self.actions.append(Action(seat, action, hand, amount))
-        self.log.append(record)
-        self._advance()
-        return record
+        return self._record(seat, hand, action, amount)
 
-    _DECISIONS = ("split", "buy", "twist", "stick", "burn", "shoot", "draw", "stay", "double_stakes")
-    _TAKES_AMOUNT = frozenset({"split", "buy", "shoot"})   # a split's amount is the new hand's shoot bet
-
-    def act(self, action: Action) -> DecisionTaken:
-        """Apply one decision named as in the transcript; refuses what the rules do not allow."""
-        if action.action not in self._DECISIONS:
-            self._refuse(f"unknown decision {action.action!r}; decisions are {', '.join(self._DECISIONS)}")
-        if action.action in self._TAKES_AMOUNT:
-            return getattr(self, action.action)(action.seat, action.hand, action.amount)
-        if action.amount is not None:
-            self._refuse(f"{action.action} takes no amount")
-        return getattr(self, action.action)(action.seat, action.hand)
+    DECISIONS = ("split", "buy", "twist", "stick", "burn", "shoot", "draw", "stay", "double_stakes")
+    TAKES_AMOUNT = frozenset({"split", "buy", "shoot"})   # a split's amount is the new hand's shoot bet
 
     def legal_actions(self) -> list[LegalAction]:
         """Every decision allowed now, with amount ranges where it takes one."""
@@ -686,7 +663,7 @@ class TraditionalRound:
                 entry["shoot"] = seat.shoot
             players.append(entry)
         out = {"rules": rules_ref or self.rules.name, "options": self.rules.options(), "players": players,
-               "cards": list(self.cards_out), "actions": [_action_dict(a) for a in self.actions]}
+               "cards": list(self.cards_out), "actions": [action_dict(a, "shoot" if a.action == "split" else "amount") for a in self.actions]}
         if self.rules.shoot:
             out["kitty"] = self.kitty_before
         return out
@@ -700,12 +677,3 @@ def _hand_net(transfers: list[Transfer], party: str, hand: int) -> int:
 def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
-
-def _action_dict(action: Action) -> dict:
-    out: dict = {"seat": action.seat}
-    if action.hand is not None:
-        out["hand"] = action.hand
-    out["action"] = action.action
-    if action.amount is not None:
-        out["shoot" if action.action == "split" else "amount"] = action.amount
-    return out
