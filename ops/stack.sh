@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The whole stack in the foreground (`make run`): migrates, prints an admin key on the first start,
+# then runs the API under gunicorn (workers from the cores), a Celery settlement worker and the
+# outbox relay (which also sweeps stale rounds), with Prometheus multiprocess metrics and JSON
+# logs. Ctrl-C (or SIGTERM) stops every process it started and waits for them.
+#
+# Environment: PORT (8000), DATABASE_URL, BROKER_URL, WEB_CONCURRENCY (gunicorn workers; default
+# from the cores), CELERY_CONCURRENCY (default: the cores), PONTOON_RUN_DIR (run/stack-$PORT: logs
+# and metric files), PONTOON_STACK_QUIET=1 (print only the URL and the admin key).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export PORT="${PORT:-8000}"
+export DATABASE_URL="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/pontoon}"
+export BROKER_URL="${BROKER_URL:-redis://127.0.0.1:6379/0}"
+export PYTHONUNBUFFERED=1
+BIN=.venv/bin
+CORES=$(nproc 2>/dev/null || echo 2)
+RUN_DIR="${PONTOON_RUN_DIR:-run/stack-$PORT}"
+LOG_DIR="$RUN_DIR/log"
+URL="http://127.0.0.1:$PORT"
+
+# Metric files from a previous run would be summed into this one's: start from an empty directory.
+export PROMETHEUS_MULTIPROC_DIR="$RUN_DIR/metrics"
+rm -rf "$PROMETHEUS_MULTIPROC_DIR"
+mkdir -p "$PROMETHEUS_MULTIPROC_DIR" "$LOG_DIR"
+PROMETHEUS_MULTIPROC_DIR="$(cd "$PROMETHEUS_MULTIPROC_DIR" && pwd)"   # absolute: workers may change directory
+
+say() { [ "${PONTOON_STACK_QUIET:-0}" = 1 ] || echo "$@"; }
+
+"$BIN/pontoon" migrate >/dev/null
+
+# First start: no live admin key yet, so make one and show it (it is never shown again).
+if ! "$BIN/python" - <<'PY'
+import sys
+import psycopg
+from service.config import Settings
+from service.store.repositories.keys import KeysRepository
+with psycopg.connect(Settings.from_env().database_url) as conn:
+    sys.exit(0 if KeysRepository(conn).any_live("admin") else 1)
+PY
+then
+  echo "First start: an admin key (keep it; it is not shown again):"
+  "$BIN/pontoon" keys create --role admin --name first-admin | tail -n 1
+fi
+
+# Each process in its own process group (job control on while they start), so stopping one takes
+# its children too and a Ctrl-C reaches this script alone, which then stops them in order.
+pids=()
+names=()
+start() {  # start NAME LOGFILE COMMAND...
+  local name=$1 log=$2
+  shift 2
+  "$@" >>"$log" 2>&1 &
+  pids+=("$!")
+  names+=("$name")
+}
+
+stopped=0
+stop_all() {
+  [ "$stopped" = 1 ] && return
+  stopped=1
+  local pid
+  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
+  for _ in $(seq 1 150); do   # gunicorn's graceful timeout is 10 s; a settling batch takes well under that
+    local alive=0
+    for pid in "${pids[@]}"; do kill -0 -- "-$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.1
+  done
+  for pid in "${pids[@]}"; do kill -KILL -- "-$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+signalled=0
+trap 'signalled=1' INT TERM
+trap stop_all EXIT
+
+set -m
+start api "$LOG_DIR/api.log" "$BIN/gunicorn" -c ops/gunicorn.conf.py \
+  --logger-class service.observability.gunicorn_logger.JsonLogger --control-socket "$RUN_DIR/gunicorn.ctl" \
+  'service.api.app:create_app()'
+start worker "$LOG_DIR/worker.log" "$BIN/celery" -A service.observability.celery_worker worker \
+  --loglevel=INFO --concurrency="${CELERY_CONCURRENCY:-$CORES}" --without-gossip --without-mingle \
+  --without-heartbeat -n "pontoon-$PORT-$$@%h"
+start relay "$LOG_DIR/relay.log" "$BIN/python" -m service.observability.relay
+set +m
+
+ready=0
+for _ in $(seq 1 300); do
+  if "$BIN/python" -c "import sys, urllib.request; sys.exit(urllib.request.urlopen('$URL/readyz', timeout=1).status != 200)" 2>/dev/null; then
+    ready=1
+    break
+  fi
+  for i in "${!pids[@]}"; do
+    kill -0 "${pids[$i]}" 2>/dev/null || { echo "${names[$i]} exited at start; see $LOG_DIR/${names[$i]}.log" >&2; exit 1; }
+  done
+  [ "$signalled" = 1 ] && exit 0
+  sleep 0.1
+done
+[ "$ready" = 1 ] || { echo "the API did not become ready; see $LOG_DIR/api.log" >&2; exit 1; }
+
+echo "API on $URL (Ctrl-C stops everything)"
+say "  health     $URL/healthz   $URL/readyz"
+say "  metrics    $URL/metrics"
+say "  logs       $LOG_DIR/{api,worker,relay}.log (JSON lines)"
+say "  play       PONTOON_ADMIN_KEY=<admin key> $BIN/pontoon terminal --url $URL --rounds 200"
+
+# Until a signal, or until one of the processes dies (then everything stops, and the status says so).
+status=0
+while [ "$signalled" = 0 ]; do
+  wait -n "${pids[@]}" 2>/dev/null || true
+  [ "$signalled" = 1 ] && break
+  for i in "${!pids[@]}"; do
+    if ! kill -0 "${pids[$i]}" 2>/dev/null; then
+      echo "${names[$i]} stopped unexpectedly; stopping the stack (see $LOG_DIR/${names[$i]}.log)" >&2
+      status=1
+      break 2
+    fi
+  done
+done
+stop_all
+exit "$status"

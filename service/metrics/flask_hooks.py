@@ -1,0 +1,97 @@
+"""The Flask hook: every request counted and timed by its URL rule, and the /metrics route."""
+from __future__ import annotations
+
+import hmac
+import os
+import time
+from typing import Callable
+
+from flask import Flask, Response, current_app, g, has_request_context, request
+
+from .collectors import record_pool_usage
+from .definitions import metrics
+from .exposition import scrape
+
+EXTENSION = "pontoon.metrics"
+ROUTE_KEY = "pontoon.route"               # WSGI environ: the URL rule the request matched
+TOKEN_ENV = "PONTOON_METRICS_TOKEN"       # when set, /metrics needs `Authorization: Bearer <token>`
+POOL_REFRESH_SECONDS = 0.5                # pool gauges are refreshed at most this often per process
+UNMATCHED = "unmatched"                   # no URL rule: a 404 before routing, kept to one label value
+
+
+def install(app: Flask) -> None:
+    """Count and time every request, and serve /metrics (outside the versioned API and its spec)."""
+    app.extensions[EXTENSION] = True
+    app.after_request(_note_route_and_flush)
+    app.wsgi_app = _Timed(app.wsgi_app, app)
+    app.add_url_rule("/metrics", "metrics", _metrics_view, methods=["GET"])
+
+
+def defer_until_committed(observation: Callable[[], None]) -> bool:
+    """Inside a request, hold `observation` until the response is known to be a success (the
+    request's transaction commits before its response is made, so a success means committed);
+    a failed request drops it. False outside a request: the caller observes at once."""
+    if not has_request_context() or not current_app.extensions.get(EXTENSION):
+        return False
+    g.setdefault("pontoon_metrics_pending", []).append(observation)
+    return True
+
+
+def _note_route_and_flush(response: Response) -> Response:
+    rule = request.url_rule
+    request.environ[ROUTE_KEY] = rule.rule if rule is not None else UNMATCHED
+    pending = g.pop("pontoon_metrics_pending", None)
+    if pending and response.status_code < 400:
+        for observation in pending:
+            observation()
+    return response
+
+
+class _Timed:
+    """WSGI middleware: times the whole request, teardown (the connection's return) included."""
+
+    def __init__(self, wsgi_app, app: Flask) -> None:
+        self.wsgi_app = wsgi_app
+        self.app = app
+        self._pool_refreshed = 0.0
+        self._series: dict[tuple[str, str, str], tuple] = {}   # labelled children, looked up once each
+
+    def __call__(self, environ, start_response):
+        started = time.perf_counter()
+        status: list[str] = []
+
+        def capture(status_line, headers, exc_info=None):
+            status[:] = [status_line.split(" ", 1)[0]]
+            return start_response(status_line, headers, exc_info)
+
+        try:
+            return self.wsgi_app(environ, capture)
+        finally:
+            elapsed = time.perf_counter() - started
+            key = (environ.get("REQUEST_METHOD", "GET"), environ.get(ROUTE_KEY, UNMATCHED),
+                   status[0] if status else "500")
+            series = self._series.get(key)
+            if series is None:
+                recorded = metrics()
+                series = self._series[key] = (recorded.http_requests.labels(*key),
+                                              recorded.http_latency.labels(key[0], key[1]))
+            series[0].inc()
+            series[1].observe(elapsed)
+            self._refresh_pool_gauges()
+
+    def _refresh_pool_gauges(self) -> None:
+        now = time.monotonic()
+        pool = self.app.extensions.get("pontoon.pool")
+        if pool is not None and now - self._pool_refreshed >= POOL_REFRESH_SECONDS:
+            self._pool_refreshed = now
+            record_pool_usage(pool)
+
+
+def _metrics_view():
+    token = os.environ.get(TOKEN_ENV)
+    if token:
+        scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):
+            return {"code": "unauthorized", "status": 401, "message": "send Authorization: Bearer <metrics token>"}, 401
+    body, content_type = scrape(current_app.extensions.get("pontoon.pool"))
+    return Response(body, content_type=content_type)

@@ -1,0 +1,70 @@
+"""Business observations: rounds completed (from the API) and rounds settled (from settlement)."""
+from __future__ import annotations
+
+import logging
+from collections import Counter as Tally
+from functools import partial
+from typing import Any, Iterable
+
+import psycopg
+
+from .definitions import metrics
+from .flask_hooks import defer_until_committed
+
+log = logging.getLogger(__name__)
+
+
+def round_outcome(result: dict) -> str:
+    """A house-banked round as the house sees it (house_won, players_won or push, on the seats'
+    net money); a player-banked one by the bank's net (banker_won, players_won or push)."""
+    if "banker" in result:
+        banker = result["banker"].get("net", 0)
+        return "banker_won" if banker > 0 else "players_won" if banker < 0 else "push"
+    net = sum(seat.get("net", seat.get("returned", 0) - seat.get("staked", 0)) for seat in result.get("seats", ()))
+    return "players_won" if net > 0 else "house_won" if net < 0 else "push"
+
+
+def observe_round_completed(table_id: str, result: dict) -> None:
+    """Count a completed round by table and outcome. Inside a request it counts only once the
+    request has succeeded (its transaction committed); a retried request answered from the
+    idempotency store never reaches here, so nothing counts twice."""
+    observation = partial(_count_completed, table_id, round_outcome(result))
+    if not defer_until_committed(observation):
+        observation()
+
+
+def _count_completed(table_id: str, outcome: str) -> None:
+    metrics().rounds_completed.labels(table_id, outcome).inc()
+
+
+def observe_settled(conn: psycopg.Connection, settled: Iterable[Any]) -> None:
+    """After a settling transaction committed: rounds settled and money staked and returned by
+    table and bet kind (from the ledger rows just written), then the complete-to-settled lag of
+    each round (read back from the rounds it stamped). `settled` holds objects with `round_id`,
+    `table_id` and `ledger` (rows with table_id, kind, stake, returned)."""
+    settled = list(settled)
+    if not settled:
+        return
+    recorded = metrics()
+    staked: Tally = Tally()
+    returned: Tally = Tally()
+    for round_ in settled:
+        recorded.rounds_settled.labels(round_.table_id).inc()
+        for row in round_.ledger:
+            staked[row.table_id, row.kind] += row.stake
+            returned[row.table_id, row.kind] += row.returned
+    for (table_id, kind), cents in staked.items():
+        recorded.money_staked.labels(table_id, kind).inc(cents)
+    for (table_id, kind), cents in returned.items():
+        recorded.money_returned.labels(table_id, kind).inc(cents)
+    try:
+        with conn.transaction():
+            lags = conn.execute("SELECT extract(epoch FROM settled_at - completed_at) FROM rounds "
+                                "WHERE round_id = ANY(%s::uuid[]) AND completed_at IS NOT NULL",
+                                ([str(r.round_id) for r in settled],)).fetchall()
+    except psycopg.Error as exc:
+        # The ledger is committed and counted above; only the lag figure is lost for this batch.
+        log.warning("metrics: settlement lag unreadable for %d rounds: %s", len(settled), type(exc).__name__)
+        return
+    for (lag,) in lags:
+        recorded.settlement_lag.observe(max(float(lag), 0.0))

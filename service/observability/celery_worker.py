@@ -1,0 +1,40 @@
+"""`celery -A service.observability.celery_worker worker`: the settlement app, logging JSON lines
+and keeping the metrics directory tidy as pool processes exit."""
+from __future__ import annotations
+
+import logging
+import os
+from functools import cache
+
+from .logs import configure_logging
+
+
+@cache
+def instrumented_app():
+    """The settlement Celery app with the logging and metrics signals connected (first use only)."""
+    from celery import signals
+
+    from ..settlement.celery_app import default_app
+
+    # Celery leaves logging alone when setup_logging has a receiver: it gets ours instead of its own.
+    signals.setup_logging.connect(_json_logging, weak=False)
+    signals.worker_process_shutdown.connect(_pool_process_exited, weak=False)
+    return default_app()
+
+
+def _json_logging(loglevel=None, **_kwargs) -> None:
+    level = loglevel if isinstance(loglevel, int) else getattr(logging, str(loglevel or "INFO").upper(), logging.INFO)
+    configure_logging(level)
+
+
+def _pool_process_exited(pid=None, **_kwargs) -> None:
+    from ..metrics import worker_exited
+
+    worker_exited(pid or os.getpid())
+
+
+def __getattr__(name: str):
+    # `celery -A` looks up `app`: build it then, not at import.
+    if name == "app":
+        return instrumented_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,142 @@
+"""Runs C simulated terminals on C tables side by side: sets the tables up, plays, reports progress,
+and merges what each terminal did into one summary."""
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, TextIO
+
+from .client import Reply, TerminalClient
+from .stats import Stats
+from .terminal import Terminal, TerminalPlan
+
+
+class SetupError(RuntimeError):
+    """The tables or keys the run needs could not be made."""
+
+
+@dataclass(frozen=True)
+class SimulatorConfig:
+    base_urls: tuple[str, ...]
+    table: str
+    rounds: int | None = 200               # in all, shared out between the terminals; None: until `duration`
+    seats: int = 3
+    concurrency: int = 1
+    physical: bool = False
+    seed: int | None = None
+    admin_key: str | None = None           # to create the tables and issue their terminal keys
+    terminal_key: str | None = None        # one terminal on one existing table
+    rules: str = "canberra"
+    paytable: str | None = "canberra-standard"
+    rate: float | None = None              # requests per second in all; None: as fast as answered
+    duration: float | None = None          # seconds
+    money: bool = True
+    progress_every: float = 2.0            # seconds; 0: quiet
+    on_reply: Callable[[Reply], None] | None = None   # sees every reply the terminals get (tests, tracing)
+
+
+def table_ids(config: SimulatorConfig) -> list[str]:
+    if config.concurrency == 1:
+        return [config.table]
+    return [f"{config.table}-{n}" for n in range(1, config.concurrency + 1)]
+
+
+def prepare_tables(config: SimulatorConfig) -> list[tuple[str, str]]:
+    """(table id, terminal key) for each terminal: with the admin key, tables are created (one
+    already there is used as it is) and a terminal key is issued for each (POST /v1/keys)."""
+    tables = table_ids(config)
+    if config.terminal_key:
+        if len(tables) != 1:
+            raise SetupError("a terminal key belongs to one table: --concurrency above 1 needs --admin-key instead")
+        return [(tables[0], config.terminal_key)]
+    if not config.admin_key:
+        raise SetupError("give a terminal key (--key, PONTOON_TERMINAL_KEY) or an admin key (--admin-key, "
+                         "PONTOON_ADMIN_KEY) to create the tables")
+    admin = TerminalClient(list(config.base_urls), config.admin_key)
+    try:
+        prepared = []
+        for table_id in tables:
+            body = {"table_id": table_id, "rules": config.rules}
+            if config.paytable:
+                body["paytable"] = config.paytable
+            reply = admin.post("/v1/tables", body, "POST /tables")
+            if not (reply.status == 201 or (reply.status == 409 and reply.code == "table_exists")):
+                raise SetupError(f"table {table_id} could not be created: {reply.status} {reply.body}")
+            prepared.append((table_id, issue_key(admin, "terminal", table_id)))
+        return prepared
+    finally:
+        admin.close()
+
+
+def issue_key(admin: TerminalClient, role: str, table_id: str | None = None) -> str:
+    """A new key's secret, issued through the API by an admin."""
+    reply = admin.post("/v1/keys", {"role": role, "table_id": table_id, "name": f"simulated {role}"}, "POST /keys")
+    if reply.status != 201:
+        raise SetupError(f"a {role} key could not be issued: {reply.status} {reply.body}")
+    return reply.body["secret"]
+
+
+def _share(total: int | None, parts: int) -> list[int | None]:
+    if total is None:
+        return [None] * parts
+    return [total // parts + (1 if n < total % parts else 0) for n in range(parts)]
+
+
+def run(config: SimulatorConfig, progress: TextIO = sys.stderr) -> Stats:
+    """Play the configured rounds; the merged Stats of every terminal."""
+    prepared = prepare_tables(config)
+    deadline = time.monotonic() + config.duration if config.duration else None
+    pace = config.rate / len(prepared) if config.rate else None
+    terminals = []
+    for n, ((table_id, key), rounds) in enumerate(zip(prepared, _share(config.rounds, len(prepared)))):
+        plan = TerminalPlan(table_id, rounds, seats=config.seats, physical=config.physical,
+                            seed=None if config.seed is None else config.seed + n, deadline=deadline,
+                            money=config.money)
+        client = TerminalClient(list(config.base_urls), key, pace=pace, phase=n / len(prepared),
+                                on_reply=config.on_reply)
+        terminals.append(Terminal(client, plan))
+    stop = threading.Event()
+
+    def play(terminal: Terminal) -> None:
+        try:
+            terminal.run(stop)
+        except Exception as exc:  # counted as an error (summary, exit status) rather than lost with the thread
+            terminal.stats.errors[f"crashed: {type(exc).__name__}: {exc}"] += 1
+
+    threads = [threading.Thread(target=play, args=(t,), name=f"terminal-{t.plan.table_id}", daemon=True)
+               for t in terminals]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    try:
+        _report_progress(threads, terminals, config, started, progress)
+    except KeyboardInterrupt:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    merged = Stats()
+    for terminal in terminals:
+        merged.merge(terminal.stats)
+        terminal.client.close()
+    merged.elapsed = time.monotonic() - started
+    return merged
+
+
+def _report_progress(threads, terminals, config: SimulatorConfig, started: float, progress: TextIO) -> None:
+    """Wait for the terminals, printing a progress line every `progress_every` seconds."""
+    every = config.progress_every if config.progress_every > 0 else None
+    while True:
+        alive = [thread for thread in threads if thread.is_alive()]
+        if not alive:
+            return
+        alive[0].join(timeout=every)
+        if every is not None and alive[0].is_alive():
+            rounds = sum(t.stats.rounds for t in terminals)
+            errors = sum(t.stats.error_count for t in terminals)
+            decisions = sum(sum(t.stats.decisions.values()) for t in terminals)
+            seconds = time.monotonic() - started
+            target = f"/{config.rounds}" if config.rounds is not None else ""
+            print(f"[terminal] {rounds}{target} rounds, {decisions} decisions, {rounds / seconds:.1f} rounds/s, "
+                  f"{errors} errors", file=progress, flush=True)

@@ -1,0 +1,269 @@
+"""Fixtures for the operations tests: fresh databases, a private Redis, and real gunicorn, Celery and
+relay processes (multiprocess metrics, JSON logs), each started here and killed here."""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Callable, Iterator
+
+import psycopg
+import pytest
+import requests
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
+from service.store.migrate import migrate
+from service.store.repositories.keys import KeysRepository
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[3]
+BIN = Path(sys.executable).parent
+ADMIN_URL = os.environ.get("PONTOON_TEST_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for(condition: Callable[[], object], timeout: float, what: str, every: float = 0.1):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(every)
+
+
+@contextlib.contextmanager
+def fresh_database(purpose: str) -> Iterator[str]:
+    """A new, migrated database with a unique name, dropped afterwards whatever happened."""
+    name = f"pontoon_test_ops_{purpose}_{uuid.uuid4().hex[:8]}"
+    url = make_conninfo(ADMIN_URL, dbname=name)
+    migrate(url)
+    try:
+        yield url
+    finally:
+        with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def make_key(database_url: str, role: str, table: str | None = None) -> str:
+    with psycopg.connect(database_url) as conn:
+        return KeysRepository(conn).create(role=role, table_id=table, name=f"ops test {role}", created_by="test")[1]
+
+
+class Processes:
+    """Every process a test starts, each in its own process group, all killed at the end."""
+
+    def __init__(self, log_dir: Path) -> None:
+        self.log_dir = log_dir
+        self.running: list[tuple[str, subprocess.Popen]] = []
+
+    def spawn(self, name: str, argv: list[str], env: dict[str, str]) -> subprocess.Popen:
+        log = open(self.log_dir / f"{name}.log", "ab")
+        process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+        log.close()
+        self.running.append((name, process))
+        return process
+
+    def log(self, name: str) -> str:
+        path = self.log_dir / f"{name}.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def stop(self, process: subprocess.Popen, timeout: float = 15) -> None:
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                pass
+        # The group may outlive its leader (gunicorn workers, Celery pool children).
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(5)
+
+    def stop_all(self) -> None:
+        for _, process in reversed(self.running):
+            self.stop(process)
+        self.running.clear()
+
+    def logs(self) -> str:
+        return "\n".join(f"--- {path.name}\n{path.read_text(errors='replace')[-3000:]}"
+                         for path in sorted(self.log_dir.glob("*.log")))
+
+
+class RedisServer:
+    """A private redis-server (the shared one on 6379 is never touched)."""
+
+    def __init__(self, processes: Processes) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = processes.spawn(f"redis-{self.port}", [
+            "redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            dict(os.environ))
+        wait_for(self._answers, 10, f"redis on port {self.port}")
+
+    def _answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
+                sock.sendall(b"PING\r\n")
+                return sock.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+
+class Stack:
+    """The service's processes as ops/stack.sh runs them, started one by one so a test can run
+    several API instances or workers against the same database and broker."""
+
+    def __init__(self, database_url: str, broker_url: str, processes: Processes, metrics_dir: Path) -> None:
+        self.database_url = database_url
+        self.processes = processes
+        metrics_dir.mkdir(parents=True, exist_ok=True)
+        self.metrics_dir = metrics_dir
+        self.env = {**os.environ, "DATABASE_URL": database_url, "BROKER_URL": broker_url,
+                    "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "PYTHONUNBUFFERED": "1"}
+        self.apis: list[Api] = []
+
+    def api(self, workers: int = 2) -> "Api":
+        port = free_port()
+        name = f"api-{port}"
+        process = self.processes.spawn(name, [
+            str(BIN / "gunicorn"), "-c", "ops/gunicorn.conf.py",
+            "--logger-class", "service.observability.gunicorn_logger.JsonLogger",
+            "--control-socket", str(self.processes.log_dir / f"gunicorn-{port}.ctl"),
+            "service.api.app:create_app()"], {**self.env, "PORT": str(port), "WEB_CONCURRENCY": str(workers)})
+        api = Api(port, process, name, self.processes)
+        wait_for(api.ready, 60, f"gunicorn on port {port}: {self.processes.log(name)[-2000:]}", every=0.2)
+        self.apis.append(api)
+        return api
+
+    def worker(self, concurrency: int = 1) -> subprocess.Popen:
+        name = f"worker-{uuid.uuid4().hex[:6]}"
+        process = self.processes.spawn(name, [
+            str(BIN / "celery"), "-A", "service.observability.celery_worker", "worker", "--loglevel=INFO",
+            f"--concurrency={concurrency}", "--without-gossip", "--without-mingle", "--without-heartbeat",
+            "-n", f"{name}@%h"], self.env)
+        wait_for(lambda: "ready." in self.processes.log(name) or process.poll() is not None, 60,
+                 f"celery worker {name}", every=0.2)
+        assert process.poll() is None, self.processes.log(name)
+        process.log_name = name
+        return process
+
+    def relay(self) -> subprocess.Popen:
+        return self.processes.spawn("relay", [sys.executable, "-m", "service.observability.relay", "--interval", "0.1",
+                                              "--sweep-after", "5", "--sweep-every", "1"], self.env)
+
+    def awaiting_settlement(self) -> int:
+        with psycopg.connect(self.database_url) as conn:
+            return conn.execute("SELECT count(*) FROM rounds WHERE status = 'complete'").fetchone()[0]
+
+
+class Api:
+    def __init__(self, port: int, process: subprocess.Popen, name: str, processes: Processes) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.process = process
+        self.name = name
+        self.processes = processes
+
+    def ready(self) -> bool:
+        assert self.process.poll() is None, self.processes.log(self.name)
+        try:
+            return requests.get(self.url + "/readyz", timeout=2).status_code == 200
+        except requests.RequestException:
+            return False
+
+    def worker_pids(self) -> set[int]:
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+        return {int(pid) for pid in children}
+
+    def metrics(self) -> str:
+        reply = requests.get(self.url + "/metrics", timeout=10)
+        assert reply.status_code == 200, reply.text
+        return reply.text
+
+    def log_lines(self) -> list[dict]:
+        """The instance's log, parsed: every line must be a JSON object."""
+        lines = []
+        for line in self.processes.log(self.name).splitlines():
+            if line.strip():
+                lines.append(json.loads(line))
+        return lines
+
+
+def sample(metrics_text: str, name: str, **labels: str) -> float:
+    """The sum of `name`'s samples whose labels include `labels` (0 when there are none)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    total = 0.0
+    for family in text_string_to_metric_families(metrics_text):
+        for s in family.samples:
+            if s.name == name and all(s.labels.get(k) == v for k, v in labels.items()):
+                total += s.value
+    return total
+
+
+@pytest.fixture(scope="session")
+def processes(tmp_path_factory):
+    running = Processes(tmp_path_factory.mktemp("ops-processes"))
+    yield running
+    running.stop_all()
+
+
+@pytest.fixture(scope="session")
+def redis_server(processes):
+    return RedisServer(processes)
+
+
+@pytest.fixture(scope="session")
+def ops_database():
+    with fresh_database("shared") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def stack(ops_database, redis_server, processes, tmp_path_factory):
+    """One API instance (two gunicorn workers), one Celery worker and the relay, sharing one
+    metrics directory as ops/stack.sh arranges."""
+    running = Stack(ops_database, redis_server.url, processes, tmp_path_factory.mktemp("metrics"))
+    running.api(workers=2)
+    running.worker(concurrency=1)
+    running.relay()
+    return running
+
+
+@pytest.fixture(scope="session")
+def admin_key(ops_database) -> str:
+    return make_key(ops_database, "admin")
+
+
+@pytest.fixture
+def dump_logs_on_failure(processes, request):
+    yield
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        print(processes.logs())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)

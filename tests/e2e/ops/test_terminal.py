@@ -1,0 +1,63 @@
+"""The terminal simulator against real gunicorn: virtual and physical shoes, zero errors, the
+rounds in the database and settled; a refused request is an error and fails the run."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+
+import psycopg
+
+from service.terminal.simulator import SimulatorConfig, run as simulate
+
+from .conftest import ROOT, make_key, wait_for
+
+
+def rounds_in_database(database_url: str, tables: list[str]) -> dict[str, int]:
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute("SELECT status, count(*) FROM rounds WHERE table_id = ANY(%s) GROUP BY status",
+                            (tables,)).fetchall()
+    return dict(rows)
+
+
+def test_pontoon_terminal_plays_rounds_with_no_errors(stack, admin_key, dump_logs_on_failure):
+    api = stack.apis[0]
+    table = f"SIM{uuid.uuid4().hex[:5]}"
+    env = {**os.environ, "PONTOON_ADMIN_KEY": admin_key}
+    done = subprocess.run([sys.executable, "-m", "service.cli", "terminal", "--url", api.url, "--table", table,
+                           "--rounds", "20", "--seats", "3", "--seed", "11", "--quiet"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "rounds        20" in done.stdout and "errors        0" in done.stdout, done.stdout
+    wait_for(lambda: rounds_in_database(stack.database_url, [table]) == {"settled": 20}, 60,
+             "the 20 rounds to be settled")
+
+
+def test_a_physical_shoe_terminal_with_its_own_key(stack, admin_key, dump_logs_on_failure):
+    api = stack.apis[0]
+    table = f"PHY{uuid.uuid4().hex[:5]}"
+    # The table made by an admin run, then played with a terminal key, as a casino would.
+    stats = simulate(SimulatorConfig(base_urls=(api.url,), table=table, rounds=1, admin_key=admin_key,
+                                     progress_every=0))
+    assert stats.error_count == 0, stats.errors
+    key = make_key(stack.database_url, "terminal", table)
+    stats = simulate(SimulatorConfig(base_urls=(api.url,), table=table, rounds=12, seats=5, physical=True, seed=3,
+                                     terminal_key=key, progress_every=0))
+    assert stats.error_count == 0, stats.errors
+    assert stats.rounds == 12 and stats.cards >= 12 * (2 * 5 + 1)
+    assert stats.staked > 0 and sum(stats.decisions.values()) > 0
+    wait_for(lambda: rounds_in_database(stack.database_url, [table]) == {"settled": 13}, 60, "the rounds to settle")
+
+
+def test_errors_are_counted_and_fail_the_run(stack, admin_key):
+    api = stack.apis[0]
+    table = f"BAD{uuid.uuid4().hex[:5]}"
+    # A key for another table: every request on this one is refused.
+    stranger = make_key(stack.database_url, "terminal", "SOMEWHERE-ELSE")
+    simulate(SimulatorConfig(base_urls=(api.url,), table=table, rounds=1, admin_key=admin_key, progress_every=0))
+    env = {**os.environ, "PONTOON_TERMINAL_KEY": stranger}
+    done = subprocess.run([sys.executable, "-m", "service.cli", "terminal", "--url", api.url, "--table", table,
+                           "--rounds", "2", "--quiet"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "403 wrong_table" in done.stdout
