@@ -77,13 +77,10 @@ def replay_lines(numbered: list[tuple[int, str]]) -> tuple[str, bool]:
     return (b"\n".join(out) + b"\n").decode() if out else "", failed
 
 
-def _chunks(numbered: list[tuple[int, str]], size: int) -> list[list[tuple[int, str]]]:
-    return [numbered[i:i + size] for i in range(0, len(numbered), size)]
-
-
 def replay_batch(path: str, workers: int | None = None) -> int:
-    """One result per line, in order. A gaming day's file is split into chunks played on every
-    core (fork: the rules parsed once in the parent are inherited); output order is kept."""
+    """One result per line, in order. A gaming day's file is split into contiguous parts played
+    on every core: forked children inherit the parsed lines and the rules, and each writes its
+    results to an in-memory file that the parent copies out in order after its own part."""
     try:
         if path == "-":
             text = sys.stdin.read()
@@ -95,28 +92,62 @@ def replay_batch(path: str, workers: int | None = None) -> int:
         return 2
     numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     workers = workers if workers is not None else (os.cpu_count() or 1)
-    failed = False
-    if workers <= 1 or len(numbered) < _PARALLEL_FROM:
+    if workers <= 1 or len(numbered) < _PARALLEL_FROM or not hasattr(os, "fork"):
         output, failed = replay_lines(numbered)
         sys.stdout.write(output)
         return 2 if failed else 0
     _warm_rules(numbered)
-    import multiprocessing
-    size = max(64, len(numbered) // (workers * 4))
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        for output, chunk_failed in pool.imap(replay_lines, _chunks(numbered, size)):
-            sys.stdout.write(output)
-            failed = failed or chunk_failed
+    size = -(-len(numbered) // workers)
+    parts = [numbered[i:i + size] for i in range(0, len(numbered), size)]
+    children = [_fork_part(part) for part in parts[1:]]
+    output, failed = replay_lines(parts[0])
+    sys.stdout.write(output)
+    sys.stdout.flush()
+    for pid, spill in children:
+        _, status = os.waitpid(pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        if code not in (0, _PART_FAILED):
+            print(f"{path}: a replay worker stopped with status {code}", file=sys.stderr)
+            return 2
+        failed = failed or code == _PART_FAILED
+        os.lseek(spill, 0, os.SEEK_SET)
+        while chunk := os.read(spill, 1 << 20):
+            sys.stdout.buffer.write(chunk)
+        os.close(spill)
+    sys.stdout.flush()
     return 2 if failed else 0
 
 
 _PARALLEL_FROM = 1000
+_PART_FAILED = 3   # a child's exit status when one of its lines was refused
+
+
+def _fork_part(part: list[tuple[int, str]]) -> tuple[int, int]:
+    spill = os.memfd_create("pontoon-replay") if hasattr(os, "memfd_create") else _temporary_fd()
+    pid = os.fork()
+    if pid == 0:  # the child: play its part, write it, and leave without running the parent's exit code
+        status = 70
+        try:
+            output, failed = replay_lines(part)
+            data = output.encode("utf-8")
+            while data:
+                data = data[os.write(spill, data):]
+            status = _PART_FAILED if failed else 0
+        finally:
+            os._exit(status)
+    return pid, spill
+
+
+def _temporary_fd() -> int:
+    import tempfile
+    handle = tempfile.TemporaryFile()
+    return os.dup(handle.fileno())
 
 
 def _warm_rules(numbered: list[tuple[int, str]]) -> None:
     """Parse the first line's rules and paytable once, before the fork, so workers share them."""
     try:
-        replay_data(json.loads(numbered[0][1]))
+        replay_data(orjson.loads(numbered[0][1]))
     except ValueError:
         pass  # that line's own error is reported in order by the worker that plays it
 

@@ -2,8 +2,6 @@
 physical shoe fed card by card that refuses cards it cannot hold."""
 from __future__ import annotations
 
-import hashlib
-import secrets
 from collections import Counter
 from functools import lru_cache
 from dataclasses import dataclass
@@ -61,6 +59,7 @@ class SecureRandom:
     """The production source: the operating system's CSPRNG via `secrets`."""
 
     def randbelow(self, n: int) -> int:
+        import secrets  # imported where used: replaying a physical shoe never needs it
         return secrets.randbelow(n)
 
 
@@ -75,6 +74,7 @@ def shuffled(cards: list[str], rng: RandomSource) -> list[str]:
 
 def commitment_of(order: list[str], salt: str) -> str:
     """SHA-256 over the salt and the order, published before the first card is dealt."""
+    import hashlib
     return hashlib.sha256((salt + ":" + ",".join(order)).encode("ascii")).hexdigest()
 
 
@@ -86,6 +86,7 @@ class VirtualShoe:
         self.spec = spec
         if order is None:
             order = shuffled(spec.ordered_cards(), rng or SecureRandom())
+            import secrets
             salt = salt or secrets.token_hex(16)
         elif salt is None:
             raise ShoeError("a restored shoe needs its salt")
@@ -115,7 +116,8 @@ class VirtualShoe:
 
 
 def verify_commitment(commitment: str, order: list[str], salt: str) -> bool:
-    return secrets.compare_digest(commitment, commitment_of(order, salt))
+    import hmac
+    return hmac.compare_digest(commitment, commitment_of(order, salt))
 
 
 class PhysicalShoe:

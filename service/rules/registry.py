@@ -3,46 +3,48 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-import yaml
-
+from . import parse_cache
 from .errors import RulesError
 from .reader import Reader
 
-try:  # the C loader is several times faster; fall back where libyaml is absent
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader
-
-_ROOT = Path(__file__).resolve().parents[2]
-_ROOT_TEXT = str(_ROOT)
+# os.path rather than pathlib: this module is on `pontoon replay`'s start-up path.
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def rules_dir() -> str:
-    return os.environ.get("PONTOON_RULES_DIR") or str(_ROOT / "rules_config")
+    return os.environ.get("PONTOON_RULES_DIR") or os.path.join(_ROOT, "rules_config")
 
 
 def paytables_dir() -> str:
-    return os.environ.get("PONTOON_PAYTABLES_DIR") or str(_ROOT / "paytables")
+    return os.environ.get("PONTOON_PAYTABLES_DIR") or os.path.join(_ROOT, "paytables")
 
 
 def _read_yaml(source: str, text: str) -> Any:
+    data = parse_cache.recall(text)
+    if data is not parse_cache.MISS:
+        return data
+    import yaml  # only on a cache miss: loading the parser is most of a replay's start-up
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader where libyaml is present
     try:
-        return yaml.load(text, Loader=_Loader)
+        data = yaml.load(text, Loader=loader)
     except yaml.YAMLError as exc:
         raise RulesError(source, {"(document)": f"is not valid YAML: {exc}".replace("\n", " ")}) from None
+    parse_cache.remember(text, data)
+    return data
 
 
-def _file(directory: Path, name: str) -> tuple[str, str]:
+def _file(directory: str, name: str) -> tuple[str, str]:
     stem = name.split("@", 1)[0]
     if not stem or "/" in stem or "\\" in stem or stem.startswith("."):
         raise RulesError(name, {"(name)": "is not a valid rules or paytable name"})
-    path = directory / f"{stem}.yaml"
-    if not path.is_file():
-        raise RulesError(str(path), {"(file)": "does not exist"})
-    return str(path), path.read_text(encoding="utf-8")
+    path = os.path.join(directory, f"{stem}.yaml")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return path, handle.read()
+    except FileNotFoundError:
+        raise RulesError(path, {"(file)": "does not exist"}) from None
 
 
 def parse_rules(source: str, text_or_data: Any, overrides: dict | None = None):
@@ -79,7 +81,7 @@ def parse_paytable(source: str, text_or_data: Any):
 
 @lru_cache(maxsize=64)
 def _load_rules_cached(directory: str, name: str):
-    source, text = _file(Path(directory), name)
+    source, text = _file(directory, name)
     return parse_rules(source, text)
 
 
@@ -91,7 +93,7 @@ def load_rules(name: str, overrides: dict | None = None):
             key = tuple(sorted((name_, type(value).__name__, value) for name_, value in overrides.items()))
             hash(key)
         except TypeError:  # an unhashable value: parse it (and let validation explain it)
-            source, text = _file(Path(rules_dir()), name)
+            source, text = _file(rules_dir(), name)
             return parse_rules(source, text, overrides)
         return _load_rules_with_options(rules_dir(), name, key)
     return _load_rules_cached(rules_dir(), name)
@@ -99,13 +101,13 @@ def load_rules(name: str, overrides: dict | None = None):
 
 @lru_cache(maxsize=256)
 def _load_rules_with_options(directory: str, name: str, options: tuple) -> Any:
-    source, text = _file(Path(directory), name)
+    source, text = _file(directory, name)
     return parse_rules(source, text, {name_: value for name_, _, value in options})
 
 
 @lru_cache(maxsize=64)
 def _load_paytable_cached(directory: str, name: str):
-    source, text = _file(Path(directory), name)
+    source, text = _file(directory, name)
     return parse_paytable(source, text)
 
 

@@ -129,17 +129,17 @@ class CanberraRound(RoundCore):
         if not wagers:
             raise RuleViolation("a round needs at least one seat with a wager")
         seats: dict[int, Seat] = {}
+        # `type(x) is int` on purpose: it refuses booleans, which isinstance would let through.
         for entry in wagers:
             number, wager, pair = entry.get("seat"), entry.get("wager"), entry.get("pair_bet") or 0
-            if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= self.rules.max_seats:
+            if type(number) is not int or not 1 <= number <= self.rules.max_seats:
                 raise RuleViolation(f"seat {number!r} does not exist: seats are 1 to {self.rules.max_seats}")
             if number in seats:
                 raise RuleViolation(f"seat {number} has two wagers")
-            if not isinstance(wager, int) or isinstance(wager, bool) or not self.main_limits.contains(wager):
+            if type(wager) is not int or not self.main_limits.contains(wager):
                 raise RuleViolation(f"seat {number}: wager {wager!r} is outside the table limits "
                                     f"{self.main_limits.minimum} to {self.main_limits.maximum}")
-            if pair and (self.paytable.pair is None or not isinstance(pair, int) or isinstance(pair, bool)
-                         or not self.pair_limits.contains(pair)):
+            if pair and (self.paytable.pair is None or type(pair) is not int or not self.pair_limits.contains(pair)):
                 if self.paytable.pair is None:
                     raise RuleViolation(f"seat {number}: this paytable has no pair bet")
                 raise RuleViolation(f"seat {number}: pair bet {pair!r} is outside its limits "
@@ -189,7 +189,7 @@ class CanberraRound(RoundCore):
     # ----- cards --------------------------------------------------------------------------
     def deal_card(self, card: str) -> CardDealt:
         """Give the next card out of the shoe to whoever the rules say is owed one."""
-        if not is_card(card):
+        if card not in CARD_POINTS:
             parse_card(card)  # raises CardError with the reason
         if self.phase == DEAL:
             target = self._deal_targets[self._deal_pos]
@@ -621,20 +621,22 @@ class CanberraRound(RoundCore):
         if self.bets is None:
             raise RuleViolation("the round is not complete", self.legal_actions)
         dealer_total, _ = best_total(self.dealer)
-        by_seat: dict[int, list[BetLine]] = {}
+        money: dict[int, list[int]] = {seat.number: [0, 0] for seat in self.seats}
+        outcomes: dict[tuple[int, int | None], str] = {}
         for line in self.bets:
-            by_seat.setdefault(line.seat, []).append(line)
+            totals = money[line.seat]
+            totals[0] += line.stake
+            totals[1] += line.returned
+            if line.kind == "main" or line.kind == "split":
+                outcomes[line.seat, line.hand] = line.outcome
+        aces_one = self.rules.double_aces_count_one
         seats = []
         for seat in self.seats:
-            lines = by_seat.get(seat.number, [])
-            staked = sum(line.stake for line in lines)
-            returned = sum(line.returned for line in lines)
-            outcomes = {(l.hand, l.kind): l.outcome for l in lines if l.kind in ("main", "split")}
+            staked, returned = money[seat.number]
             seats.append({
                 "seat": seat.number, "staked": staked, "returned": returned, "net": returned - staked,
-                "hands": [{"hand": h.index, "cards": list(h.cards), "stake": h.stake,
-                           "total": self.hand_total(h)[0],
-                           "outcome": outcomes.get((h.index, "main" if h.index == 0 else "split"))}
+                "hands": [{"hand": h.index, "cards": list(h.cards), "stake": h.wager + h.double,
+                           "total": h.total(aces_one)[0], "outcome": outcomes.get((seat.number, h.index))}
                           for h in seat.hands],
             })
         return {"dealer": {"cards": list(self.dealer), "total": dealer_total, "pontoon": self.dealer_pontoon,

@@ -1,0 +1,57 @@
+"""Remembers the parse of a YAML document by the SHA-256 of its text, as JSON in the user's cache
+directory: `pontoon replay` then starts without loading a YAML parser. The data read back still
+goes through the full validation, so the cache can only save time, never change a rule."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Any
+
+MISS = object()
+
+
+def _directory() -> str | None:
+    explicit = os.environ.get("PONTOON_CACHE_DIR")
+    if explicit == "":
+        return None  # set and empty: no cache
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pontoon", "yaml")
+
+
+def _path(text: str) -> str | None:
+    directory = _directory()
+    if directory is None:
+        return None
+    return os.path.join(directory, hashlib.sha256(text.encode("utf-8")).hexdigest() + ".json")
+
+
+def recall(text: str) -> Any:
+    path = _path(text)
+    if path is None:
+        return MISS
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return MISS
+
+
+def remember(text: str, data: Any) -> None:
+    """Keep the parse only when JSON holds it exactly (YAML allows keys and values JSON has not)."""
+    path = _path(text)
+    if path is None:
+        return
+    try:
+        encoded = json.dumps(data)
+        if json.loads(encoded) != data:
+            return
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        temporary = f"{path}.{os.getpid()}.tmp"
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(encoded)
+        os.replace(temporary, path)  # atomic: a concurrent reader sees all of it or nothing
+    except (OSError, TypeError, ValueError):
+        pass  # a cache that cannot be written costs time only
