@@ -69,8 +69,11 @@ def _authenticate(uow: UnitOfWork) -> KeyRow:
     secret = secret.strip()
     if scheme.lower() != "bearer" or not secret:
         _deny(uow, 401, "unauthorized", "send Authorization: Bearer <key>", None)
-    key = uow.keys.authenticate(secret)
-    uow.commit()  # last_used_at stands whatever the request's fate
+    key, touched = uow.keys.authenticate(secret)
+    if touched:
+        # last_used_at stands whatever the request's fate; nothing else is in the transaction yet,
+        # and this happens at most once a minute per key.
+        uow.commit()
     if key is None:
         _deny(uow, 401, "unauthorized", "this key is not valid", None)
     if key.revoked_at is not None:

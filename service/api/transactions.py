@@ -86,10 +86,15 @@ def command(view):
                 append(uow.conn, chain_for(refusal.audit.table_id), [refusal.audit])
                 uow.commit()
             raise
-        if idem_key is not None:
+        if idem_key is None:
+            uow.commit()
+            return response
+        # The stored response and the commit in one round trip; a failed INSERT still fails the
+        # commit and the request.
+        with uow.conn.pipeline():
             uow.idempotency.store(g.principal.key_id, idem_key, request_hash, response.status_code,
-                                  response.get_json())
-        uow.commit()
+                                  response.get_data(as_text=True) if response.is_json else None)
+            uow.commit()
         return response
 
     return wrapper

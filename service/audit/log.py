@@ -35,21 +35,23 @@ def append(conn: psycopg.Connection, chain: str, records: list[AuditRecord]) -> 
     or roll back with the round state they describe."""
     if not records:
         return
-    conn.execute("INSERT INTO audit_chain_heads (chain, seq, hash) VALUES (%s, 0, %s) "
-                 "ON CONFLICT (chain) DO NOTHING", (chain, GENESIS))
-    seq, prev = conn.execute("SELECT seq, hash FROM audit_chain_heads WHERE chain = %s FOR UPDATE",
-                             (chain,)).fetchone()
+    # One statement creates the head if need be and locks it (DO UPDATE takes the row lock and
+    # returns the committed head, as SELECT ... FOR UPDATE would).
+    seq, prev = conn.execute("INSERT INTO audit_chain_heads (chain, seq, hash) VALUES (%s, 0, %s) "
+                             "ON CONFLICT (chain) DO UPDATE SET chain = EXCLUDED.chain RETURNING seq, hash",
+                             (chain, GENESIS)).fetchone()
     # Taken after the head lock, so times never run backwards along one chain (on one host).
     at = datetime.now(timezone.utc).isoformat(timespec="microseconds")
     rows = []
     for record in records:
         seq += 1
-        payload = json.loads(json.dumps(record.payload, default=str))  # what JSONB will hold
+        text = json.dumps(record.payload, default=str)
+        payload = json.loads(text)  # what JSONB will hold (dumping it again gives `text` back)
         round_id = _round_id_text(record.round_id)
         digest = record_hash(chain, seq, at, record.kind, record.actor, record.table_id,
                              round_id, payload, prev)
         rows.append((chain, seq, at, record.kind, record.actor, record.table_id, round_id,
-                     json.dumps(payload), prev, digest))
+                     text, prev, digest))
         prev = digest
     with conn.cursor() as cur:
         with cur.copy("COPY audit_log (chain, seq, at, kind, actor, table_id, round_id, payload, prev_hash, hash) "

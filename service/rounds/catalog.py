@@ -55,16 +55,38 @@ def resolve(conn: psycopg.Connection, rules_ref: str, paytable_ref: str | None) 
 def approved_paytable(conn: psycopg.Connection, name: str, version: int) -> Any:
     """The paytable object of an approved version. Version 1 not seeded into this database yet is
     the file it will be seeded from; any other version must be a row, and approved."""
-    row = conn.execute("SELECT status, content::text FROM paytable_versions WHERE name = %s AND version = %s",
+    key = _approved_key(conn, name, version)
+    if key is not None and (cached := _APPROVED.get(key)) is not None:
+        return cached
+    row = conn.execute("SELECT status, content::text, "
+                       "xmin::text::bigint = txid_current_if_assigned() %% 4294967296 "
+                       "FROM paytable_versions WHERE name = %s AND version = %s",
                        (name, version)).fetchone()
     if row is None:
         if version == 1:
-            return load_paytable(name)
+            return load_paytable(name)  # not cached: the seed will put a row here
         raise RulesError(ref(name, version), {"(version)": "no such paytable version"})
-    status, content = row
+    status, content, decided_here = row
     if status != "approved":
         raise RulesError(ref(name, version), {"(version)": f"is {status}: only approved versions are played"})
-    return _parse_stored(ref(name, version), content)
+    paytable = _parse_stored(ref(name, version), content)
+    # An approved version never changes (migration 0004's trigger refuses edits), so it is read
+    # once per process; not one approved by this very transaction, which might still roll back.
+    if key is not None and not decided_here:
+        _APPROVED[key] = paytable
+    return paytable
+
+
+# (host, port, dbname, name, version) -> parsed approved paytable; filled on first use.
+_APPROVED: dict[tuple, Any] = {}
+
+
+def _approved_key(conn: Any, name: str, version: int) -> tuple | None:
+    # Keyed by the database too: tests (and tools) talk to several databases from one process.
+    info = getattr(conn, "info", None)
+    if info is None:
+        return None
+    return (info.host, info.port, info.dbname, name, version)
 
 
 @lru_cache(maxsize=128)

@@ -253,7 +253,7 @@ def _deal_from_virtual_shoe(change: "_RoundChange") -> None:
         except ShoeError:
             raise Conflict("the shoe ran out of cards in the middle of the round", code="shoe_empty") from None
         change.card(change.game.deal_card(card))
-    change.uow.shoes.advance(shoe_row.shoe_id, shoe.position)
+    change.shoe_position = (shoe_row.shoe_id, shoe.position)  # written by save(), with the events
 
 
 @dataclass
@@ -269,6 +269,7 @@ class _RoundChange:
     actor: str | None
     events: list[tuple[str, dict]] = field(default_factory=list)
     records: list[AuditRecord] = field(default_factory=list)
+    shoe_position: tuple[uuid.UUID, int] | None = None   # (shoe_id, position) a virtual shoe dealt up to, locked
 
     @classmethod
     def load(cls, uow: UnitOfWork, row: RoundRow, actor: str | None) -> "_RoundChange":
@@ -293,15 +294,21 @@ class _RoundChange:
         """Append the events, bump the version; on completion store the money, mark the round
         complete and queue its settlement. Returns the round's new state."""
         round_id = self.row.round_id
-        self.uow.rounds.append_events(round_id, self.first_seq, self.events)
         complete = self.game.awaiting is None
         result = self.game.result() if complete else None
         if complete:
-            self.uow.outbox.add("settle_round", round_id)
             self.note("round_completed", result)
             if player_banked(self.game_rules.rules):  # the bank, kitty and pack move on to the next round
                 traditional_bank.round_completed(self)
             observe_round_completed(self.row.table_id, result)  # counted once the request commits
-        self.uow.rounds.save(round_id, version=self.row.version, complete=complete, result=result)
+        # Pipelined: the events, the shoe's position, the settlement's outbox row and the version
+        # bump in one round trip.
+        with self.uow.conn.pipeline():
+            self.uow.rounds.append_events(round_id, self.first_seq, self.events)
+            if self.shoe_position is not None:
+                self.uow.shoes.advance(*self.shoe_position)
+            if complete:
+                self.uow.outbox.add("settle_round", round_id)
+            saved = self.uow.rounds.save(self.row, complete=complete, result=result)
         append(self.uow.conn, chain_for(self.row.table_id), self.records)
-        return views.round_state(self.uow.rounds.get(round_id), self.game)
+        return views.round_state(saved, self.game)

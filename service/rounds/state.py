@@ -51,7 +51,6 @@ def load_game(uow, row: RoundRow) -> tuple[GameRules, Any, int]:
     """The round's rules (as it opened with them), its engine state rebuilt from its events, and
     the sequence number the next event takes."""
     game_rules = resolve(uow.conn, row.rules_ref, row.paytable_ref)
-    table = uow.tables.get(row.table_id)
-    events = uow.rounds.events(row.round_id)
+    events, limits = uow.rounds.events_and_limits(row.round_id, row.table_id)
     kitty = kitty_before(uow.conn, row.round_id) if player_banked(game_rules.rules) else None
-    return game_rules, rebuild(game_rules, row, events, table.limits, kitty), (events[-1].seq + 1 if events else 0)
+    return game_rules, rebuild(game_rules, row, events, limits, kitty), (events[-1].seq + 1 if events else 0)

@@ -7,7 +7,6 @@ from typing import Any
 
 import psycopg
 from psycopg.rows import class_row
-from psycopg.types.json import Jsonb
 
 # Lock class for pg_advisory_xact_lock(int, int): the two-key space never meets the one-key
 # locks (migrations use one 64-bit key).
@@ -28,11 +27,19 @@ class IdempotencyRepository:
     def claim(self, key_id: uuid.UUID, idem_key: str) -> StoredResponse | None:
         """Serialise requests carrying the same key until this transaction ends, then return the
         response stored by an earlier one, if any."""
-        self.conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LOCK_CLASS, f"{key_id}:{idem_key}"))
+        # Pipelined (one round trip): the server still runs the SELECT after the lock is granted,
+        # with a snapshot of its own, so it sees whatever an earlier holder committed.
         with self.conn.cursor(row_factory=class_row(StoredResponse)) as cur:
-            return cur.execute("SELECT request_hash, status_code, response FROM idempotency_keys "
-                               "WHERE key_id = %s AND idem_key = %s", (key_id, idem_key)).fetchone()
+            with self.conn.pipeline():
+                self.conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                                  (_LOCK_CLASS, f"{key_id}:{idem_key}"))
+                cur.execute("SELECT request_hash, status_code, response FROM idempotency_keys "
+                            "WHERE key_id = %s AND idem_key = %s", (key_id, idem_key))
+            return cur.fetchone()
 
-    def store(self, key_id: uuid.UUID, idem_key: str, request_hash: str, status_code: int, response: Any) -> None:
+    def store(self, key_id: uuid.UUID, idem_key: str, request_hash: str, status_code: int, body: str | None) -> None:
+        """`body` is the response's JSON text (None: not JSON), stored as it is rather than parsed
+        and dumped again."""
         self.conn.execute("INSERT INTO idempotency_keys (key_id, idem_key, request_hash, status_code, response) "
-                          "VALUES (%s, %s, %s, %s, %s)", (key_id, idem_key, request_hash, status_code, Jsonb(response)))
+                          "VALUES (%s, %s, %s, %s, coalesce(%s::jsonb, 'null'::jsonb))",
+                          (key_id, idem_key, request_hash, status_code, body))

@@ -48,13 +48,22 @@ class KeysRepository:
                 (uuid.uuid4(), hash_secret(secret), role, table_id, name, created_by)).fetchone()
         return row, secret
 
-    def authenticate(self, secret: str) -> KeyRow | None:
-        """The key holding this secret (revoked ones too, so a refusal can name them); marks a live
-        key used. One statement: read and touch cannot interleave with a revocation."""
-        with self.conn.cursor(row_factory=class_row(KeyRow)) as cur:
-            return cur.execute(
-                f"UPDATE api_keys SET last_used_at = CASE WHEN revoked_at IS NULL THEN now() ELSE last_used_at END "
-                f"WHERE key_hash = %s RETURNING {_COLUMNS}", (hash_secret(secret),)).fetchone()
+    def authenticate(self, secret: str) -> tuple[KeyRow | None, bool]:
+        """The key holding this secret (revoked ones too, so a refusal can name them), and whether
+        its last use was marked now. A live key's last_used_at moves only when it is a minute old
+        (the access list shows it to the minute), so most requests write nothing here. One
+        statement: the touch is guarded on revoked_at, so it never interleaves with a revocation."""
+        row = self.conn.execute(
+            f"WITH k AS (SELECT {_COLUMNS} FROM api_keys WHERE key_hash = %s), "
+            f"touched AS (UPDATE api_keys SET last_used_at = now() "
+            f"WHERE key_id = (SELECT key_id FROM k) AND revoked_at IS NULL "
+            f"AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds') "
+            f"RETURNING last_used_at) "
+            f"SELECT {_COLUMNS.replace('last_used_at', 'coalesce((SELECT last_used_at FROM touched), last_used_at)')}, "
+            f"EXISTS (SELECT 1 FROM touched) FROM k", (hash_secret(secret),)).fetchone()
+        if row is None:
+            return None, False
+        return KeyRow(*row[:-1]), row[-1]
 
     def revoke(self, key_id: uuid.UUID) -> KeyRow | None:
         """The revoked key, or None when no live key has this id."""

@@ -1,6 +1,7 @@
 """Rounds and their events: open, lock, append events, record completion."""
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -74,10 +75,16 @@ class RoundsRepository:
                                 (table_id,)).fetchone()
         return row[0] if row else None
 
-    def events(self, round_id: uuid.UUID) -> list[RoundEvent]:
-        with self.conn.cursor(row_factory=class_row(RoundEvent)) as cur:
-            return cur.execute("SELECT seq, kind, payload FROM round_events WHERE round_id = %s ORDER BY seq",
-                               (round_id,)).fetchall()
+    def events_and_limits(self, round_id: uuid.UUID, table_id: str) -> tuple[list[RoundEvent], dict[str, Any]]:
+        """The round's events in order and its table's limits, in one round trip."""
+        rows = self.conn.execute(
+            "SELECT e.seq, e.kind, e.payload, t.limits FROM tables t "
+            "LEFT JOIN round_events e ON e.round_id = %s WHERE t.table_id = %s ORDER BY e.seq",
+            (round_id, table_id)).fetchall()
+        if not rows:
+            raise LookupError(f"round {round_id}: no table {table_id!r}")
+        events = [RoundEvent(seq, kind, payload) for seq, kind, payload, _ in rows if seq is not None]
+        return events, rows[0][3]
 
     def append_events(self, round_id: uuid.UUID, first_seq: int, events: list[tuple[str, dict]]) -> None:
         if not events:
@@ -87,17 +94,22 @@ class RoundsRepository:
                             [(round_id, first_seq + i, kind, Jsonb(payload))
                              for i, (kind, payload) in enumerate(events)])
 
-    def save(self, round_id: uuid.UUID, *, version: int, complete: bool, result: dict | None) -> int:
-        """Bump the version (checked against the one read under the lock); mark completion."""
-        row = self.conn.execute(
+    def save(self, row: RoundRow, *, complete: bool, result: dict | None) -> RoundRow:
+        """Bump the version (checked against the one `row` was read with under the lock); mark
+        completion. Returns the round as saved (RETURNING: no second read)."""
+        saved = self.conn.execute(
             "UPDATE rounds SET version = version + 1, "
             "status = CASE WHEN %(complete)s THEN 'complete' ELSE status END, "
             "result = CASE WHEN %(complete)s THEN %(result)s ELSE result END, "
             "completed_at = CASE WHEN %(complete)s THEN now() ELSE completed_at END "
-            "WHERE round_id = %(round_id)s AND version = %(version)s AND status = 'open' RETURNING version",
+            "WHERE round_id = %(round_id)s AND version = %(version)s AND status = 'open' "
+            "RETURNING status, version, result, completed_at, settled_at, voided_at",
             {"complete": complete, "result": Jsonb(result) if result is not None else None,
-             "round_id": round_id, "version": version}).fetchone()
-        if row is None:
+             "round_id": row.round_id, "version": row.version}).fetchone()
+        if saved is None:
             # The row is locked, so this means a caller forgot the lock: never write past it.
-            raise RuntimeError(f"round {round_id} changed under its lock (version {version})")
-        return row[0]
+            raise RuntimeError(f"round {row.round_id} changed under its lock (version {row.version})")
+        status, version, result_saved, completed_at, settled_at, voided_at = saved
+        # The shoe's mode (joined in by the read) is not a column of rounds and never changes.
+        return dataclasses.replace(row, status=status, version=version, result=result_saved,
+                                   completed_at=completed_at, settled_at=settled_at, voided_at=voided_at)
