@@ -12,6 +12,7 @@ class Reply:
     status: int
     body: Any
     headers: dict[str, str] = field(default_factory=dict)
+    data: bytes = b""           # the raw body (CSV exports, streams)
 
     @property
     def served_by(self) -> str | None:
@@ -24,7 +25,7 @@ Send = Callable[[str, str, Any, dict], Reply]
 def flask_sender(client) -> Send:
     def send(method: str, path: str, body: Any, headers: dict) -> Reply:
         response = client.open(path, method=method, json=body, headers=headers)
-        return Reply(response.status_code, response.get_json(silent=True), dict(response.headers))
+        return Reply(response.status_code, response.get_json(silent=True), dict(response.headers), response.data)
     return send
 
 
@@ -37,7 +38,7 @@ def http_sender(base_url: str, timeout: float = 10.0) -> Send:
             payload = response.json()
         except ValueError:
             payload = None
-        return Reply(response.status_code, payload, dict(response.headers))
+        return Reply(response.status_code, payload, dict(response.headers), response.content)
     return send
 
 

@@ -1,52 +1,7 @@
 """A small API client over Flask's test client, and scripted rounds on a physical shoe."""
 from __future__ import annotations
 
-import uuid
-from dataclasses import dataclass, field
-from typing import Any, Callable
-
-
-@dataclass
-class Reply:
-    status: int
-    body: Any
-    headers: dict[str, str] = field(default_factory=dict)
-    data: bytes = b""
-
-
-Send = Callable[[str, str, Any, dict], Reply]
-
-
-def flask_sender(client) -> Send:
-    def send(method: str, path: str, body: Any, headers: dict) -> Reply:
-        response = client.open(path, method=method, json=body, headers=headers)
-        return Reply(response.status_code, response.get_json(silent=True), dict(response.headers), response.data)
-    return send
-
-
-class Api:
-    """Calls as one key; every POST carries a fresh Idempotency-Key unless one is given."""
-
-    def __init__(self, send: Send, secret: str | None) -> None:
-        self.send = send
-        self.secret = secret
-
-    def headers(self, extra: dict | None = None) -> dict:
-        out = {"Authorization": f"Bearer {self.secret}"} if self.secret else {}
-        out.update(extra or {})
-        return out
-
-    def get(self, path: str, headers: dict | None = None) -> Reply:
-        return self.send("GET", path, None, self.headers(headers))
-
-    def post(self, path: str, body: Any, headers: dict | None = None, idempotency_key: str | None = None) -> Reply:
-        extra = {"Idempotency-Key": idempotency_key or str(uuid.uuid4()), **(headers or {})}
-        return self.send("POST", path, body, self.headers(extra))
-
-
-def ok(reply: Reply, *statuses: int) -> Any:
-    assert reply.status in (statuses or (200, 201)), (reply.status, reply.body)
-    return reply.body
+from ..api.client import Api, Reply, Send, flask_sender, ok  # noqa: F401  (the shared client)
 
 
 # A script is the round's steps in order: a card ("8H") or a decision (a dict for /actions).
