@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,17 +15,12 @@ import requests
 from service.store.repositories.keys import KeysRepository
 from tests.conftest import ROOT
 from tests.integration.api.client import Api, http_sender
-from tests.integration.api.dbutil import scratch_database
+from tests.support.database import scratch_database
+from tests.support.waiting import free_port
 
 pytestmark = pytest.mark.integration
 
 GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Service:

@@ -12,7 +12,7 @@ import time
 import requests
 
 from tests.conftest import ROOT
-from tests.integration.api.dbutil import scratch_database
+from tests.support.database import scratch_database
 
 from .conftest import free_port
 

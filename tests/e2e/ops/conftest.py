@@ -9,55 +9,26 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
-from typing import Callable, Iterator
 
 import psycopg
 import pytest
 import requests
-from psycopg import sql
-from psycopg.conninfo import make_conninfo
 
-from service.store.migrate import migrate
 from service.store.repositories.keys import KeysRepository
+from tests.support.database import scratch_database
+from tests.support.waiting import free_port, wait_for  # noqa: F401  (the ops tests import them from here)
 
 pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
-ADMIN_URL = os.environ.get("PONTOON_TEST_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for(condition: Callable[[], object], timeout: float, what: str, every: float = 0.1):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(every)
-
-
-@contextlib.contextmanager
-def fresh_database(purpose: str) -> Iterator[str]:
+def fresh_database(purpose: str):
     """A new, migrated database with a unique name, dropped afterwards whatever happened."""
-    name = f"pontoon_test_ops_{purpose}_{uuid.uuid4().hex[:8]}"
-    url = make_conninfo(ADMIN_URL, dbname=name)
-    migrate(url)
-    try:
-        yield url
-    finally:
-        with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+    return scratch_database(f"pontoon_test_ops_{purpose}")
 
 
 def make_key(database_url: str, role: str, table: str | None = None) -> str:

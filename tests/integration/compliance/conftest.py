@@ -2,47 +2,25 @@
 keys of every role, tables with their terminals, and a settler."""
 from __future__ import annotations
 
-import contextlib
 import os
-import secrets
 import uuid
-from collections.abc import Iterator
 
-import psycopg
 import pytest
-from psycopg import sql
-from psycopg.conninfo import make_conninfo
 
-from service.api.app import create_app
 from service.config import Settings
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
-from service.store.migrate import migrate
-from service.store.repositories.keys import KeysRepository
+
+from tests.support.app_fixtures import app, client, db, make_key  # noqa: F401  (shared fixtures)
+from tests.support.database import scratch_database
 
 from .client import Api, flask_sender, ok
 
 pytestmark = pytest.mark.integration
 
-BASE_URL = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/pontoon")
-
-
-@contextlib.contextmanager
-def scratch_database(prefix: str = "pontoon_cmp") -> Iterator[str]:
-    """A uniquely named database, migrated, dropped at the end."""
-    name = f"{prefix}_{secrets.token_hex(4)}"
-    url = make_conninfo(BASE_URL, dbname=name)
-    migrate(url)
-    try:
-        yield url
-    finally:
-        with psycopg.connect(make_conninfo(BASE_URL, dbname="postgres"), autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-
-
 @pytest.fixture(scope="session")
 def database_url():
-    with scratch_database() as url:
+    with scratch_database("pontoon_cmp") as url:
         yield url
 
 
@@ -50,36 +28,6 @@ def database_url():
 def settings(database_url) -> Settings:
     return Settings.from_env({**os.environ, "DATABASE_URL": database_url, "GAMING_DAY_STARTS": "06:00",
                               "PONTOON_TZ": "Australia/Sydney"})
-
-
-@pytest.fixture(scope="session")
-def app(settings):
-    app = create_app(settings)
-    app.config["TESTING"] = True
-    yield app
-    app.extensions["pontoon.pool"].close()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture
-def db(database_url):
-    """The database as its owner sees it: to look, and to set things up."""
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        yield conn
-
-
-@pytest.fixture
-def make_key(database_url):
-    """make_key(role, table=None) -> the new key's secret."""
-    def make(role: str, table: str | None = None) -> str:
-        with psycopg.connect(database_url) as conn:
-            _, secret = KeysRepository(conn).create(role=role, table_id=table, name=f"test {role}", created_by="test")
-        return secret
-    return make
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from service.rules.registry import paytables_dir
 from service.settlement.connection import connect
 
 from .client import ok, play_script
-from .conftest import scratch_database
+from tests.support.database import scratch_database
 
 NAME = "canberra-standard"
 MAIN_WIN = 2000     # a 1000 wager won at 1:1 comes back doubled

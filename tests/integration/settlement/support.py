@@ -7,51 +7,20 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
-from typing import Callable, Iterator
 
-import psycopg
-from psycopg import sql
-from psycopg.conninfo import make_conninfo
 
-from service.store.migrate import migrate
+from tests.support.database import scratch_database
+from tests.support.waiting import free_port, wait_for  # noqa: F401  (used by the tests importing them from here)
 
 ROOT = Path(__file__).resolve().parents[3]
 VENV_BIN = Path(sys.executable).parent
-ADMIN_URL = os.environ.get("PONTOON_TEST_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
-@contextlib.contextmanager
-def fresh_database(purpose: str) -> Iterator[str]:
-    """A new, migrated database with a unique name; dropped afterwards whatever happened."""
-    name = f"pontoon_test_{purpose}_{uuid.uuid4().hex[:10]}"
-    url = make_conninfo(ADMIN_URL, dbname=name)
-    migrate(url)
-    try:
-        yield url
-    finally:
-        with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for(condition: Callable[[], object], timeout: float, what: str, every: float = 0.1):
-    """Poll until `condition()` is truthy; fail the test naming `what` on timeout."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(every)
+def fresh_database(purpose: str):
+    """A new, migrated database for one test, dropped afterwards whatever happened."""
+    return scratch_database(f"pontoon_test_{purpose}")
 
 
 class RedisServer:

@@ -4,17 +4,15 @@ from __future__ import annotations
 import os
 import uuid
 
-import psycopg
 import pytest
 
-from service.api.app import create_app
 from service.config import Settings
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
-from service.store.repositories.keys import KeysRepository
 
 from ..api.client import Api, flask_sender, ok
-from ..api.dbutil import scratch_database
+from tests.support.app_fixtures import app, client, db, make_key  # noqa: F401  (shared fixtures)
+from tests.support.database import scratch_database
 
 pytestmark = pytest.mark.integration
 
@@ -26,32 +24,8 @@ def database_url():
 
 
 @pytest.fixture(scope="session")
-def app(database_url):
-    app = create_app(Settings.from_env({**os.environ, "DATABASE_URL": database_url}))
-    app.config["TESTING"] = True
-    yield app
-    app.extensions["pontoon.pool"].close()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture
-def db(database_url):
-    """The database as its owner sees it: to look, and to set things up."""
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        yield conn
-
-
-@pytest.fixture
-def make_key(database_url):
-    def make(role: str, table: str | None = None) -> str:
-        with psycopg.connect(database_url) as conn:
-            _, secret = KeysRepository(conn).create(role=role, table_id=table, name=f"test {role}", created_by="test")
-        return secret
-    return make
+def settings(database_url) -> Settings:
+    return Settings.from_env({**os.environ, "DATABASE_URL": database_url})
 
 
 @pytest.fixture

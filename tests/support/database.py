@@ -17,6 +17,7 @@ BASE_URL = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/
 
 @contextlib.contextmanager
 def scratch_database(prefix: str = "pontoon_t") -> Iterator[str]:
+    """A new, migrated database named `prefix_<random>`, dropped afterwards whatever happened."""
     name = f"{prefix}_{secrets.token_hex(4)}"
     url = make_conninfo(BASE_URL, dbname=name)
     migrate(url)  # creates it

@@ -1,0 +1,1 @@
+"""What several test folders share: scratch databases, waiting helpers, the in-process app."""

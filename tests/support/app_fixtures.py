@@ -1,0 +1,39 @@
+"""Fixtures of the app in-process over a folder's own scratch database: a conftest imports them
+and defines `settings` (from its `database_url`), so each folder keeps its own database."""
+from __future__ import annotations
+
+import psycopg
+import pytest
+
+from service.api.app import create_app
+from service.store.repositories.keys import KeysRepository
+
+
+@pytest.fixture(scope="session")
+def app(settings):
+    app = create_app(settings)
+    app.config["TESTING"] = True
+    yield app
+    app.extensions["pontoon.pool"].close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def db(database_url):
+    """The database as its owner sees it: to look, and to set things up."""
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        yield conn
+
+
+@pytest.fixture
+def make_key(database_url):
+    """make_key(role, table=None) -> the new key's secret."""
+    def make(role: str, table: str | None = None) -> str:
+        with psycopg.connect(database_url) as conn:
+            _, secret = KeysRepository(conn).create(role=role, table_id=table, name=f"test {role}", created_by="test")
+        return secret
+    return make
