@@ -30,6 +30,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # Build only the named subcommand's parser: replay must not pay for importing the service.
     first = argv[0].replace("-", "_") if argv and not argv[0].startswith("-") else None
+    if first == "replay" and "-h" not in argv and "--help" not in argv:
+        # Replay reads its few options with getopt: argparse's help formatter (and what it
+        # imports) is start-up time that every batch run would pay. Help still comes from argparse.
+        from .commands import replay
+        return replay.main(argv[1:])
     parser = build_parser(first if first in SUBCOMMANDS else None)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):

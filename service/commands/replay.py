@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import os
 import sys
+from types import SimpleNamespace
 
 import orjson
 from typing import Any
@@ -14,12 +16,18 @@ from ..engine.transcript import TranscriptError, parse_transcript
 from ..rules import RulesError, load_paytable, load_rules
 
 
-def replay_data(data: Any) -> dict:
-    """The result of one transcript (already parsed from JSON); raises TranscriptError or RulesError."""
+def replay_data(data: Any, known: dict | None = None) -> dict:
+    """The result of one transcript (already parsed from JSON); raises TranscriptError or RulesError.
+    `known` remembers, for one batch, the rules and paytable each pair of names resolved to."""
     transcript = parse_transcript(data)
-    rules = load_rules(transcript.rules.split("@", 1)[0], transcript.options or None)
-    paytable = _paytable(transcript.paytable) if transcript.paytable else None
-    return play_transcript(rules, paytable, transcript).result()
+    key = (transcript.rules, transcript.paytable)
+    game = known.get(key) if known is not None and not transcript.options else None
+    if game is None:
+        rules = load_rules(transcript.rules.split("@", 1)[0], transcript.options)
+        game = rules, _paytable(transcript.paytable) if transcript.paytable else None
+        if known is not None and not transcript.options:
+            known[key] = game
+    return play_transcript(game[0], game[1], transcript).result()
 
 
 def _paytable(ref: str):
@@ -67,9 +75,10 @@ def replay_lines(numbered: list[tuple[int, str]]) -> tuple[str, bool]:
     """Results for a chunk of (line number, line): the output text and whether any line failed."""
     out = []
     failed = False
+    known: dict = {}
     for number, line in numbered:
         try:
-            result = replay_data(orjson.loads(line))
+            result = replay_data(orjson.loads(line), known)
         except ValueError as exc:  # TranscriptError, RulesError, JSON errors (orjson's are ValueErrors)
             result = {"error": f"line {number}: {_one_line(exc)}"}
             failed = True
@@ -92,11 +101,16 @@ def replay_batch(path: str, workers: int | None = None) -> int:
         return 2
     numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     workers = workers if workers is not None else (os.cpu_count() or 1)
-    if workers <= 1 or len(numbered) < _PARALLEL_FROM or not hasattr(os, "fork"):
+    parallel = workers > 1 and len(numbered) >= _PARALLEL_FROM and hasattr(os, "fork")
+    if parallel:
+        _warm_rules(numbered)
+    # What is loaded by now lives as long as the process: the collector need not walk it again
+    # (and a forked worker then does not copy the pages it would touch doing so).
+    gc.freeze()
+    if not parallel:
         output, failed = replay_lines(numbered)
         sys.stdout.write(output)
         return 2 if failed else 0
-    _warm_rules(numbered)
     size = -(-len(numbered) // workers)
     parts = [numbered[i:i + size] for i in range(0, len(numbered), size)]
     children = [_fork_part(part) for part in parts[1:]]
@@ -161,8 +175,31 @@ def run(args) -> int:
     return replay_file(args.file)
 
 
+def main(argv: list[str]) -> int:
+    """`pontoon replay [FILE] [--batch FILE.jsonl] [--workers N]` (the same options as its help lists)."""
+    import getopt
+    try:
+        options, files = getopt.gnu_getopt(argv, "", ["batch=", "workers="])
+    except getopt.GetoptError as exc:
+        print(f"pontoon replay: error: {exc}", file=sys.stderr)
+        return 2
+    named = dict(options)
+    workers = named.get("--workers")
+    if workers is not None and not workers.isdigit():
+        print(f"pontoon replay: error: --workers must be a whole number, not {workers!r}", file=sys.stderr)
+        return 2
+    if len(files) > 1:
+        print(f"pontoon replay: error: one FILE at most, not {' '.join(files)}", file=sys.stderr)
+        return 2
+    return run(SimpleNamespace(batch=named.get("--batch"), workers=int(workers) if workers else None,
+                               file=files[0] if files else None))
+
+
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("replay", help="play round transcripts and print their money")
+    add_arguments(subparsers.add_parser("replay", help="play round transcripts and print their money"))
+
+
+def add_arguments(parser) -> None:
     parser.add_argument("file", nargs="?", help="a transcript (JSON)")
     parser.add_argument("--batch", metavar="FILE.jsonl", help="one transcript per line ('-' for standard input)")
     parser.add_argument("--workers", type=int, default=None,

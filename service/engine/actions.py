@@ -5,6 +5,7 @@ on the replay path, which makes one per card."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, NamedTuple
 
 
@@ -56,6 +57,13 @@ class DecisionTaken(NamedTuple):
     hand: int | None
     action: str
     amount: int | None = None
+
+
+# Builders from one tuple of the fields in order, for the paths that make a record per card or
+# decision: a NamedTuple's own constructor is a Python function and costs twice as much.
+new_action = partial(tuple.__new__, Action)
+new_card_dealt = partial(tuple.__new__, CardDealt)
+new_decision_taken = partial(tuple.__new__, DecisionTaken)
 
 
 class RuleViolation(Exception):

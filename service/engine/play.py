@@ -4,13 +4,13 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import RuleViolation
+from .games.canberra import CanberraRound, CanberraRules
 from .shoe import PhysicalShoe
 from .transcript import Transcript, TranscriptError, replay
 
 
 def start_round(rules: Any, paytable: Any, transcript: Transcript):
     """A fresh round for these rules with the transcript's seats (or players)."""
-    from .games.canberra import CanberraRound, CanberraRules
     try:
         if isinstance(rules, CanberraRules):
             if paytable is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .actions import Action, DecisionTaken, LegalAction, RuleViolation
+from .actions import Action, DecisionTaken, LegalAction, RuleViolation, new_action, new_decision_taken
 
 
 class RoundCore:
@@ -13,6 +13,7 @@ class RoundCore:
 
     DECISIONS: tuple[str, ...] = ()
     TAKES_AMOUNT: frozenset[str] = frozenset()
+    _acts: dict[str, tuple[Callable[..., DecisionTaken], bool]] = {}
 
     log: list
     actions: list[Action]
@@ -38,22 +39,30 @@ class RoundCore:
     def _record(self, seat: int, hand: int | None, action: str, amount: int | None = None,
                 advance: bool = True) -> DecisionTaken:
         """Log a decision just applied, keep it for the transcript, and move the round on."""
-        record = DecisionTaken(seat, hand, action, amount)
-        self.actions.append(Action(seat, action, hand, amount))
+        record = new_decision_taken((seat, hand, action, amount))
+        self.actions.append(new_action((seat, action, hand, amount)))
         self.log.append(record)
         if advance:
             self._advance()
         return record
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        # Each decision's act method by name, looked up once per class rather than per decision.
+        cls._acts = {name: (getattr(cls, name), name in cls.TAKES_AMOUNT) for name in cls.DECISIONS}
+
     def act(self, action: Action) -> DecisionTaken:
         """Apply one decision named as in the transcript; refuses what the rules do not allow."""
-        if action.action not in self.DECISIONS:
-            self._refuse(f"unknown decision {action.action!r}; decisions are {', '.join(self.DECISIONS)}")
-        if action.action in self.TAKES_AMOUNT:
-            return getattr(self, action.action)(action.seat, action.hand, action.amount)
+        name = action.action
+        entry = self._acts.get(name) if type(name) is str else None
+        if entry is None:
+            self._refuse(f"unknown decision {name!r}; decisions are {', '.join(self.DECISIONS)}")
+        method, takes_amount = entry
+        if takes_amount:
+            return method(self, action.seat, action.hand, action.amount)
         if action.amount is not None:
-            self._refuse(f"{action.action} takes no amount")
-        return getattr(self, action.action)(action.seat, action.hand)
+            self._refuse(f"{name} takes no amount")
+        return method(self, action.seat, action.hand)
 
 
 def action_dict(action: Action, amount_field: str = "amount") -> dict:

@@ -1,10 +1,9 @@
 """Round transcripts: parsing the JSON form, and the replay driver every game's round shares."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Callable, NamedTuple, Protocol
 
-from .actions import Action, RuleViolation
+from .actions import Action, RuleViolation, new_action
 from .cards import CardError
 from .shoe import PhysicalShoe, ShoeError
 
@@ -13,14 +12,15 @@ class TranscriptError(ValueError):
     """A transcript that cannot be played: malformed, against the rules, or incomplete."""
 
 
-@dataclass(frozen=True, slots=True)
-class Transcript:
+class Transcript(NamedTuple):
+    """A parsed transcript (immutable): what `parse_transcript` checked, ready to play."""
+
     rules: str
     paytable: str | None
     seats: list[dict]
     cards: list[str]
     actions: list[Action]
-    options: dict = field(default_factory=dict)
+    options: dict | None = None
     kitty: int | None = None
     players: list[dict] | None = None
     limits: dict | None = None      # a table's own limits, where they differ from the rules'
@@ -32,11 +32,27 @@ def _int(value: Any, what: str) -> int:
     return value
 
 
+def _all_of_type(items: list, kind: type) -> bool:
+    # Exact types, as JSON gives them; map and set keep the loop in C (this runs per card).
+    return set(map(type, items)) <= {kind}
+
+
 _ACTION_FIELDS = frozenset({"seat", "action", "hand", "amount", "shoot"})
+_PLAIN_ACTION_FIELDS = frozenset({"seat", "action", "hand", "amount"})
 
 
 def parse_action(raw: Any, position: int) -> Action:
     # `type(x) is int` on purpose: it refuses booleans, which isinstance would let through.
+    if type(raw) is dict and raw.keys() <= _PLAIN_ACTION_FIELDS:
+        seat, name, hand, amount = raw.get("seat"), raw.get("action"), raw.get("hand"), raw.get("amount")
+        if (type(seat) is int and type(name) is str and (hand is None or type(hand) is int and hand >= 0)
+                and (amount is None or type(amount) is int)):
+            return new_action((seat, name, hand, amount))
+    return _parse_action_checked(raw, position)
+
+
+def _parse_action_checked(raw: Any, position: int) -> Action:
+    """The same checks one by one, naming the first that fails (and reading a shoot bet)."""
     if type(raw) is not dict:
         raise TranscriptError(f"action {position}: must be an object")
     seat, name, hand, amount = raw.get("seat"), raw.get("action"), raw.get("hand"), raw.get("amount")
@@ -51,41 +67,42 @@ def parse_action(raw: Any, position: int) -> Action:
     if not _ACTION_FIELDS.issuperset(raw):
         raise TranscriptError(f"action {position}: unknown fields {sorted(set(raw) - _ACTION_FIELDS)}")
     if "shoot" in raw:  # a split's shoot bet for the new hand (Shoot Pontoon)
-        return Action(seat, name, hand, amount if amount is not None else _int(raw["shoot"], "shoot"))
-    return Action(seat, name, hand, amount)
+        return new_action((seat, name, hand, amount if amount is not None else _int(raw["shoot"], "shoot")))
+    return new_action((seat, name, hand, amount))
 
 
 def parse_transcript(data: Any) -> Transcript:
-    if not isinstance(data, dict):
+    if type(data) is not dict:
         raise TranscriptError("a transcript must be a JSON object")
-    rules = data.get("rules")
-    if not isinstance(rules, str) or not rules:
+    get = data.get
+    rules = get("rules")
+    if type(rules) is not str or not rules:
         raise TranscriptError("rules must name a rules file")
-    paytable = data.get("paytable")
-    if paytable is not None and not isinstance(paytable, str):
+    paytable = get("paytable")
+    if paytable is not None and type(paytable) is not str:
         raise TranscriptError("paytable must name a paytable file")
-    cards = data.get("cards")
-    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+    cards = get("cards")
+    if type(cards) is not list or not _all_of_type(cards, str):
         raise TranscriptError("cards must be a list of cards such as \"7H\"")
-    actions_raw = data.get("actions", [])
-    if not isinstance(actions_raw, list):
+    actions_raw = get("actions", [])
+    if type(actions_raw) is not list:
         raise TranscriptError("actions must be a list")
     actions = [parse_action(a, i) for i, a in enumerate(actions_raw, 1)]
-    seats = data.get("seats")
-    players = data.get("players")
+    seats = get("seats")
+    players = get("players")
     entries = seats if seats is not None else players
-    if not isinstance(entries, list) or not all(isinstance(s, dict) for s in entries):
+    if type(entries) is not list or not _all_of_type(entries, dict):
         raise TranscriptError("seats (or players) must be a list of objects")
-    options = data.get("options") or {}
-    if not isinstance(options, dict):
+    options = get("options") or None
+    if options is not None and type(options) is not dict:
         raise TranscriptError("options must be an object")
-    kitty = data.get("kitty")
+    kitty = get("kitty")
     if kitty is not None:
         kitty = _int(kitty, "kitty")
-    limits = data.get("limits")
+    limits = get("limits")
     if limits is not None:
-        if not isinstance(limits, dict) or not all(
-                isinstance(v, dict) and set(v) == {"min", "max"} and all(type(x) is int for x in v.values())
+        if type(limits) is not dict or not all(
+                type(v) is dict and v.keys() == {"min", "max"} and all(type(x) is int for x in v.values())
                 for v in limits.values()):
             raise TranscriptError('limits must map bet kinds to {"min": cents, "max": cents}')
     return Transcript(rules, paytable, seats or [], cards, actions, options, kitty, players, limits)
@@ -103,36 +120,41 @@ class PlayableRound(Protocol):
 
 def replay(round_: PlayableRound, cards: list[str], actions: list[Action], shoe: PhysicalShoe | None) -> PlayableRound:
     """Play the cards and decisions in order; raise TranscriptError naming the position and reason."""
+    accept = shoe.accept if shoe is not None else None
+    deal, act = round_.deal_card, round_.act
     next_card = 0
-    shoe_accept = shoe.accept if shoe is not None else None
-    deal = round_.deal_card
-
-    def deal_owed(where) -> None:
-        nonlocal next_card
-        while round_.awaiting == "card":
-            if next_card >= len(cards):
-                raise TranscriptError(f"{where()}: the transcript ran out of cards")
-            card = cards[next_card]
-            next_card += 1
-            try:
-                if shoe_accept is not None:
-                    shoe_accept(card)
-                deal(card)
-            except (ShoeError, CardError, RuleViolation) as exc:
-                raise TranscriptError(f"card {next_card} ({card}): {exc}") from None
-
     for position, action in enumerate(actions, 1):
-        def where(position=position, action=action) -> str:  # built only when there is an error
-            return f"action {position} ({action.describe()})"
-        deal_owed(where)
+        if round_.awaiting == "card":
+            next_card = _deal_owed(round_, cards, next_card, accept, deal, position, action)
         if round_.awaiting is None:
-            raise TranscriptError(f"{where()}: the round is already complete")
+            raise TranscriptError(f"{_where(position, action)}: the round is already complete")
         try:
-            round_.act(action)
+            act(action)
         except RuleViolation as exc:
-            raise TranscriptError(f"{where()}: {exc.reason}") from None
-    deal_owed(lambda: "after the last action")
+            raise TranscriptError(f"{_where(position, action)}: {exc.reason}") from None
+    _deal_owed(round_, cards, next_card, accept, deal, None, None)
     if round_.awaiting == "decision":
         turn = round_.in_turn()
         raise TranscriptError(f"the transcript ends before every hand is finished: a decision is awaited from {turn}")
     return round_
+
+
+def _deal_owed(round_: PlayableRound, cards: list[str], next_card: int, accept: Callable[[str], Any] | None,
+               deal: Callable[[str], Any], position: int | None, action: Action | None) -> int:
+    """Deal every card the round is owed before the action at `position`; the next card's index."""
+    while round_.awaiting == "card":
+        if next_card >= len(cards):
+            raise TranscriptError(f"{_where(position, action)}: the transcript ran out of cards")
+        card = cards[next_card]
+        next_card += 1
+        try:
+            if accept is not None:
+                accept(card)
+            deal(card)
+        except (ShoeError, CardError, RuleViolation) as exc:
+            raise TranscriptError(f"card {next_card} ({card}): {exc}") from None
+    return next_card
+
+
+def _where(position: int | None, action: Action | None) -> str:
+    return "after the last action" if action is None else f"action {position} ({action.describe()})"

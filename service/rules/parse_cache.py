@@ -1,11 +1,12 @@
-"""Remembers the parse of a YAML document by the SHA-256 of its text, as JSON in the user's cache
-directory: `pontoon replay` then starts without loading a YAML parser. The data read back still
-goes through the full validation, so the cache can only save time, never change a rule."""
+"""Remembers the parse of a YAML document, as JSON in the user's cache directory: `pontoon replay`
+then starts without loading a YAML parser. An entry is found by a checksum of the text and holds
+the text itself, which must match exactly; the data read back still goes through the full
+validation, so the cache can only save time, never change a rule."""
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+import zlib
 from typing import Any
 
 MISS = object()
@@ -25,7 +26,10 @@ def _path(text: str) -> str | None:
     directory = _directory()
     if directory is None:
         return None
-    return os.path.join(directory, hashlib.sha256(text.encode("utf-8")).hexdigest() + ".json")
+    # CRC-32 and length only pick the file (a cryptographic hash costs start-up time for nothing:
+    # the entry's own copy of the text is compared in full).
+    encoded = text.encode("utf-8")
+    return os.path.join(directory, f"{zlib.crc32(encoded):08x}-{len(encoded)}.json")
 
 
 def recall(text: str) -> Any:
@@ -34,9 +38,12 @@ def recall(text: str) -> Any:
         return MISS
     try:
         with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
+            entry = json.load(handle)
     except (OSError, ValueError):
         return MISS
+    if type(entry) is not dict or entry.get("text") != text or "data" not in entry:
+        return MISS  # another document with the same checksum, or a damaged entry
+    return entry["data"]
 
 
 def remember(text: str, data: Any) -> None:
@@ -45,8 +52,8 @@ def remember(text: str, data: Any) -> None:
     if path is None:
         return
     try:
-        encoded = json.dumps(data)
-        if json.loads(encoded) != data:
+        encoded = json.dumps({"text": text, "data": data})
+        if json.loads(encoded)["data"] != data:
             return
         os.makedirs(os.path.dirname(path), exist_ok=True)
         temporary = f"{path}.{os.getpid()}.tmp"

@@ -26,6 +26,17 @@ def test_a_damaged_entry_is_a_miss(tmp_path, monkeypatch):
     assert _read_yaml("x.yaml", text) == {"a": 1}
 
 
+def test_an_entry_for_another_text_is_a_miss(tmp_path, monkeypatch):
+    monkeypatch.setenv("PONTOON_CACHE_DIR", str(tmp_path))
+    text = "a: 1\n"
+    _read_yaml("x.yaml", text)
+    (entry,) = os.listdir(tmp_path)
+    # Another document that lands on the same file (as a checksum collision would) is not trusted.
+    (tmp_path / entry).write_text('{"text": "a: 2\\n", "data": {"a": 2}}')
+    assert parse_cache.recall(text) is parse_cache.MISS
+    assert _read_yaml("x.yaml", text) == {"a": 1}
+
+
 def test_data_json_cannot_hold_is_not_cached(tmp_path, monkeypatch):
     monkeypatch.setenv("PONTOON_CACHE_DIR", str(tmp_path))
     text = "7: seven\n"           # an integer key would come back from JSON as "7"

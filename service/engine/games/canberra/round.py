@@ -1,11 +1,12 @@
 """One round of the house-banked game: deal, decisions with verify/can/act, dealer play."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from functools import partial
 from typing import NamedTuple
 
 from ...round_core import RoundCore, action_dict
-from ...actions import Action, CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation
+from ...actions import (Action, CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation,
+                       new_card_dealt)
 from ...cards import ACES, CARD_POINTS, RANK_OF, SUIT_OF, TEN_VALUED, best_total, hard_total, is_card, parse_card
 from .paytable import Paytable
 from .rules import CanberraRules, Limits
@@ -17,14 +18,26 @@ PLAYING, STOOD, WON21, PONTOON, BUST, FORFEIT, SURRENDERED = (
 DEAL, PLAY, DEALER, COMPLETE = "deal", "play", "dealer", "complete"
 
 
+_LABELS = [[f"seat {seat} hand {index}" for index in range(16)] for seat in range(10)]
+
+
+def _hand_label(seat: int, index: int) -> str:
+    """"seat S hand H", made once per process for the seats and hands a table can have."""
+    if seat < 10 and index < 16:
+        return _LABELS[seat][index]
+    return f"seat {seat} hand {index}"
+
+
 class Hand:
     """One hand of a seat: its cards, stakes and where it stands. Mutable; the round owns it."""
 
     __slots__ = ("index", "wager", "cards", "double", "split_aces", "status", "owed", "decided",
-                 "double_base", "after_double", "hard", "aces")
+                 "double_base", "after_double", "hard", "aces", "label", "outcome")
 
-    def __init__(self, index: int, wager: int, split_aces: bool = False) -> None:
+    def __init__(self, index: int, wager: int, split_aces: bool = False, seat: int = 0) -> None:
         self.index = index
+        self.label = _hand_label(seat, index)   # where its cards go, in records
+        self.outcome: str | None = None          # set at settlement
         self.wager = wager
         self.cards: list[str] = []
         self.double = 0
@@ -69,16 +82,17 @@ class Hand:
 class Seat:
     """A seat dealt in: its bets and hands."""
 
-    __slots__ = ("number", "wager", "pair_bet", "insurance", "hands", "first_two", "label")
+    __slots__ = ("number", "wager", "pair_bet", "insurance", "hands", "first_two", "staked", "returned")
 
     def __init__(self, number: int, wager: int, pair_bet: int = 0) -> None:
         self.number = number
         self.wager = wager
         self.pair_bet = pair_bet
         self.insurance = 0
-        self.hands = [Hand(0, wager)]
+        self.hands = [Hand(0, wager, seat=number)]
         self.first_two: tuple[str, ...] = ()
-        self.label = f"seat {number}"          # where its cards go, in records
+        self.staked = 0                        # totals of its bet lines, set at settlement
+        self.returned = 0
 
     @property
     def split(self) -> bool:
@@ -94,6 +108,9 @@ class BetLine(NamedTuple):
     stake: int
     returned: int
     outcome: str
+
+
+new_bet_line = partial(tuple.__new__, BetLine)   # from a tuple of the fields: cheaper, as in actions.py
 
 
 class CanberraRound(RoundCore):
@@ -196,24 +213,26 @@ class CanberraRound(RoundCore):
             self._deal_pos += 1
             if target is None:
                 self.dealer.append(card)
-                record = CardDealt(card, "dealer")
+                record = new_card_dealt((card, "dealer"))
             else:
-                target.hands[0].add(card)
-                record = CardDealt(card, target.label + " hand 0")
+                hand = target.hands[0]
+                hand.add(card)
+                record = new_card_dealt((card, hand.label))
             if self._deal_pos < len(self._deal_targets):
                 self.cards_out.append(card)
                 self.log.append(record)
                 return record
             self._finish_deal()
         elif self.phase == PLAY and self._hand.owed:
-            seat, hand = self.seats[self._seat_pos], self._hand
+            hand = self._hand
             hand.add(card)
             hand.owed -= 1
-            record = CardDealt(card, f"{seat.label} hand {hand.index}")
-            self._after_hand_card(seat, hand)
+            record = new_card_dealt((card, hand.label))
+            if not hand.owed:
+                self._after_hand_card(hand)
         elif self.phase == DEALER:
             self.dealer.append(card)
-            record = CardDealt(card, "dealer")
+            record = new_card_dealt((card, "dealer"))
         else:
             raise NotAwaitingCard("no card is owed now: the round awaits "
                                   + ("a decision" if self.phase == PLAY else "nothing, it is complete"),
@@ -235,9 +254,8 @@ class CanberraRound(RoundCore):
         self._seat_pos, self._hand_pos = 0, 0
         self._enter_hand()
 
-    def _after_hand_card(self, seat: Seat, hand: Hand) -> None:
-        if hand.owed:
-            return
+    def _after_hand_card(self, hand: Hand) -> None:
+        """A hand has the cards it was owed: settle what that decides (bust, 21, split aces)."""
         if hand.double_base is not None:
             total, _ = self.hand_total(hand)
             if total > 21:
@@ -249,11 +267,11 @@ class CanberraRound(RoundCore):
             else:
                 hand.status = STOOD
             return
-        total, _ = hand.total(False)
+        total = hand.hard + 10 if hand.aces and hand.hard <= 11 else hand.hard
         if total > 21:
             hand.status = BUST
         elif total == 21:
-            if len(hand.cards) == 2 and seat.split and self.rules.split_hand_pontoon and \
+            if len(hand.cards) == 2 and self.seats[self._seat_pos].split and self.rules.split_hand_pontoon and \
                     self.rules.is_pontoon_pair(*(parse_card(c)[0] for c in hand.cards)):
                 hand.status = PONTOON
             else:
@@ -261,22 +279,21 @@ class CanberraRound(RoundCore):
         elif hand.split_aces and self.rules.split_aces_one_card and len(hand.cards) == 2:
             hand.status = STOOD
 
-    def _enter_hand(self) -> None:
-        """A hand play has reached: a split hand holding one card is owed its second now."""
-        if self._seat_pos < len(self.seats):
-            hand = self._hand = self.seats[self._seat_pos].hands[self._hand_pos]
-            if hand.status == PLAYING and len(hand.cards) == 1:
-                hand.owed = 1
+    def _enter_hand(self) -> Hand | None:
+        """The hand play has reached (None past the last seat): a split hand holding one card is
+        owed its second now."""
+        if self._seat_pos >= len(self.seats):
+            self._hand = None
+            return None
+        hand = self._hand = self.seats[self._seat_pos].hands[self._hand_pos]
+        if hand.status == PLAYING and len(hand.cards) == 1:
+            hand.owed = 1
+        return hand
 
     def _advance(self) -> None:
         if self.phase == PLAY:
-            while True:
-                if self._seat_pos >= len(self.seats):
-                    self.phase = DEALER
-                    self._hand = None
-                    self._dealer_has_waiting = any(h.status == STOOD for s in self.seats for h in s.hands)
-                    break
-                hand = self._hand
+            hand = self._hand
+            while hand is not None:
                 if hand.owed:
                     self.awaiting = "card"
                     return
@@ -287,7 +304,9 @@ class CanberraRound(RoundCore):
                     self._hand_pos += 1
                 else:
                     self._seat_pos, self._hand_pos = self._seat_pos + 1, 0
-                self._enter_hand()
+                hand = self._enter_hand()
+            self.phase = DEALER
+            self._dealer_has_waiting = any(h.status == STOOD for s in self.seats for h in s.hands)
         if self.phase == DEALER:
             if self._dealer_owed_card():
                 self.awaiting = "card"
@@ -297,15 +316,16 @@ class CanberraRound(RoundCore):
                 self.bets = self._settle()
 
     def _dealer_owed_card(self) -> bool:
-        if len(self.dealer) < 2:
+        dealer, rules = self.dealer, self.rules
+        if len(dealer) < 2:
             return True
-        if self.dealer_pontoon:
+        if len(dealer) == 2 and rules.is_pontoon_pair(RANK_OF[dealer[0]], RANK_OF[dealer[1]]):
             return False
-        if not self._dealer_has_waiting and not self.rules.dealer_draws_when_no_hand_waiting:
+        if not self._dealer_has_waiting and not rules.dealer_draws_when_no_hand_waiting:
             return False
-        total, soft = best_total(self.dealer)
-        stands_on = self.rules.dealer_stands_on
-        return total < stands_on or (total == stands_on and soft and self.rules.dealer_hits_soft_17)
+        total, soft = best_total(dealer)
+        stands_on = rules.dealer_stands_on
+        return total < stands_on or (total == stands_on and soft and rules.dealer_hits_soft_17)
 
     @property
     def dealer_pontoon(self) -> bool:
@@ -437,7 +457,7 @@ class CanberraRound(RoundCore):
         h = self.verify_split(seat, hand)
         s = self._seat(seat)
         aces = parse_card(h.cards[0])[0] == "A"
-        new = Hand(len(s.hands), s.wager, split_aces=aces)
+        new = Hand(len(s.hands), s.wager, split_aces=aces, seat=s.number)
         new.add(h.remove_last())
         s.hands.append(new)
         h.split_aces = aces
@@ -530,22 +550,23 @@ class CanberraRound(RoundCore):
         dealer_bust = dealer_total > 21
         second_ten = len(self.dealer) > 1 and RANK_OF[self.dealer[1]] in TEN_VALUED
         lines: list[BetLine] = []
+        add = lines.append
         super_winners: set[int] = set()
         for seat in self.seats:
+            number = seat.number
             if seat.pair_bet:
-                r1, r2 = RANK_OF[seat.first_two[0]], RANK_OF[seat.first_two[1]]
-                won = r1 == r2
-                lines.append(BetLine(seat.number, None, "pair", seat.pair_bet,
-                                     seat.pair_bet + pay.pair.winnings(seat.pair_bet, rounding) if won else 0,
-                                     "pair" if won else "no-pair"))
+                won = RANK_OF[seat.first_two[0]] == RANK_OF[seat.first_two[1]]
+                add(new_bet_line((number, None, "pair", seat.pair_bet,
+                                  seat.pair_bet + pay.pair.winnings(seat.pair_bet, rounding) if won else 0,
+                                  "pair" if won else "no-pair")))
             if seat.insurance:
                 won = second_ten
-                lines.append(BetLine(seat.number, None, "insurance", seat.insurance,
-                                     seat.insurance + rules.insurance_pays.winnings(seat.insurance, rounding)
-                                     if won else 0, "insurance-won" if won else "insurance-lost"))
+                add(new_bet_line((number, None, "insurance", seat.insurance,
+                                  seat.insurance + rules.insurance_pays.winnings(seat.insurance, rounding)
+                                  if won else 0, "insurance-won" if won else "insurance-lost")))
             one_wager_taken = False
             for hand in seat.hands:
-                kind = "main" if hand.index == 0 else "split"
+                index = hand.index
                 main, double, outcome = self._settle_hand(
                     seat, hand, upcard, dealer_total, dealer_pontoon, dealer_bust, rounding, super_winners)
                 if outcome == "dealer-pontoon":
@@ -556,16 +577,24 @@ class CanberraRound(RoundCore):
                         main, double = 0, hand.double
                     else:
                         main, double = hand.wager, hand.double
-                lines.append(BetLine(seat.number, hand.index, kind, hand.wager, main, outcome))
+                hand.outcome = outcome
+                add(new_bet_line((number, index, "split" if index else "main", hand.wager, main, outcome)))
                 if hand.double:
-                    lines.append(BetLine(seat.number, hand.index, "double", hand.double, double, outcome))
+                    add(new_bet_line((number, index, "double", hand.double, double, outcome)))
                 if outcome == "super-bonus":
-                    lines.append(BetLine(seat.number, hand.index, "super_bonus", 0,
-                                         pay.super_bonus.prize_for(hand.wager), "super-bonus"))
+                    add(new_bet_line((number, index, "super_bonus", 0, pay.super_bonus.prize_for(hand.wager),
+                                      "super-bonus")))
         if super_winners and pay.super_bonus.envy:
             for seat in self.seats:
                 if super_winners - {seat.number}:
-                    lines.append(BetLine(seat.number, None, "envy", 0, pay.super_bonus.envy, "envy"))
+                    add(new_bet_line((seat.number, None, "envy", 0, pay.super_bonus.envy, "envy")))
+        by_number = {seat.number: seat for seat in self.seats}
+        for seat in self.seats:
+            seat.staked = seat.returned = 0
+        for line in lines:
+            seat = by_number[line.seat]
+            seat.staked += line.stake
+            seat.returned += line.returned
         return lines
 
     def _settle_hand(self, seat: Seat, hand: Hand, upcard: str, dealer_total: int, dealer_pontoon: bool,
@@ -621,27 +650,15 @@ class CanberraRound(RoundCore):
         if self.bets is None:
             raise RuleViolation("the round is not complete", self.legal_actions)
         dealer_total, _ = best_total(self.dealer)
-        money: dict[int, list[int]] = {seat.number: [0, 0] for seat in self.seats}
-        outcomes: dict[tuple[int, int | None], str] = {}
-        for line in self.bets:
-            totals = money[line.seat]
-            totals[0] += line.stake
-            totals[1] += line.returned
-            if line.kind == "main" or line.kind == "split":
-                outcomes[line.seat, line.hand] = line.outcome
         aces_one = self.rules.double_aces_count_one
-        seats = []
-        for seat in self.seats:
-            staked, returned = money[seat.number]
-            seats.append({
-                "seat": seat.number, "staked": staked, "returned": returned, "net": returned - staked,
-                "hands": [{"hand": h.index, "cards": list(h.cards), "stake": h.wager + h.double,
-                           "total": h.total(aces_one)[0], "outcome": outcomes.get((seat.number, h.index))}
-                          for h in seat.hands],
-            })
-        return {"dealer": {"cards": list(self.dealer), "total": dealer_total, "pontoon": self.dealer_pontoon,
+        return {"dealer": {"cards": self.dealer.copy(), "total": dealer_total, "pontoon": self.dealer_pontoon,
                            "bust": dealer_total > 21},
-                "seats": seats}
+                "seats": [{"seat": seat.number, "staked": seat.staked, "returned": seat.returned,
+                           "net": seat.returned - seat.staked,
+                           "hands": [{"hand": h.index, "cards": h.cards.copy(), "stake": h.wager + h.double,
+                                      "total": h.total(aces_one)[0], "outcome": h.outcome}
+                                     for h in seat.hands]}
+                          for seat in self.seats]}
 
     def snapshot(self) -> dict:
         """Everything a terminal needs to see: phase, what is awaited, legal decisions, every hand."""
