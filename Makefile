@@ -6,7 +6,10 @@ PYTHON ?= python3
 
 .PHONY: install services test run demo bench openapi clean
 
+# Bytecode is written here, once per change, because the service's processes may run where
+# Python is told not to write it (then every start would compile every module again).
 install: $(VENV)/.installed
+	@$(PY) -m compileall -q service >/dev/null
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -1,8 +1,6 @@
 """The `pontoon` command: replay, keys, audit, terminal, house-edge, strategy and the rest."""
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
 
 # Subcommand modules under service/commands; each has add_parser(subparsers). A module that is
@@ -10,7 +8,10 @@ import sys
 SUBCOMMANDS = ("replay", "keys", "audit", "migrate", "terminal", "house_edge", "strategy", "serve_info", "settle")
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None):
+    """The argparse parser for every subcommand (or only the one named)."""
+    import argparse
+    import importlib
     parser = argparse.ArgumentParser(prog="pontoon", description="Pontoon back office")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:

@@ -9,7 +9,7 @@ import sys
 from types import SimpleNamespace
 
 import orjson
-from typing import Any
+from typing import Any, Callable
 
 from ..engine.play import play_transcript
 from ..engine.transcript import TranscriptError, parse_transcript
@@ -71,19 +71,21 @@ def replay_file(path: str) -> int:
     return 0
 
 
-def replay_lines(numbered: list[tuple[int, str]]) -> tuple[str, bool]:
-    """Results for a chunk of (line number, line): the output text and whether any line failed."""
-    out = []
+def replay_lines(numbered: list[tuple[int, bytes]], write: Callable[[bytes], object]) -> bool:
+    """Write the result of each (line number, line) as a JSON line; whether any line failed.
+    Results go out as they come: orjson's buffers are larger than their text, so a batch's
+    results are not held in memory."""
     failed = False
     known: dict = {}
+    loads, dumps, newline = orjson.loads, orjson.dumps, orjson.OPT_APPEND_NEWLINE
     for number, line in numbered:
         try:
-            result = replay_data(orjson.loads(line), known)
+            result = replay_data(loads(line), known)
         except ValueError as exc:  # TranscriptError, RulesError, JSON errors (orjson's are ValueErrors)
             result = {"error": f"line {number}: {_one_line(exc)}"}
             failed = True
-        out.append(orjson.dumps(result))
-    return (b"\n".join(out) + b"\n").decode() if out else "", failed
+        write(dumps(result, option=newline))
+    return failed
 
 
 def replay_batch(path: str, workers: int | None = None) -> int:
@@ -92,14 +94,14 @@ def replay_batch(path: str, workers: int | None = None) -> int:
     results to an in-memory file that the parent copies out in order after its own part."""
     try:
         if path == "-":
-            text = sys.stdin.read()
+            data = sys.stdin.buffer.read()
         else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+            with open(path, "rb") as handle:
+                data = handle.read()
     except OSError as exc:
         print(f"{path}: {_one_line(exc)}", file=sys.stderr)
         return 2
-    numbered = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    numbered = [(n, line) for n, line in enumerate(data.splitlines(), 1) if line.strip()]
     workers = workers if workers is not None else (os.cpu_count() or 1)
     parallel = workers > 1 and len(numbered) >= _PARALLEL_FROM and hasattr(os, "fork")
     if parallel:
@@ -107,28 +109,29 @@ def replay_batch(path: str, workers: int | None = None) -> int:
     # What is loaded by now lives as long as the process: the collector need not walk it again
     # (and a forked worker then does not copy the pages it would touch doing so).
     gc.freeze()
+    sys.stdout.flush()
+    out = sys.stdout.buffer
     if not parallel:
-        output, failed = replay_lines(numbered)
-        sys.stdout.write(output)
+        failed = replay_lines(numbered, out.write)
+        out.flush()
         return 2 if failed else 0
     size = -(-len(numbered) // workers)
     parts = [numbered[i:i + size] for i in range(0, len(numbered), size)]
     children = [_fork_part(part) for part in parts[1:]]
-    output, failed = replay_lines(parts[0])
-    sys.stdout.write(output)
-    sys.stdout.flush()
+    failed = replay_lines(parts[0], out.write)
     for pid, spill in children:
         _, status = os.waitpid(pid, 0)
         code = os.waitstatus_to_exitcode(status)
         if code not in (0, _PART_FAILED):
+            out.flush()
             print(f"{path}: a replay worker stopped with status {code}", file=sys.stderr)
             return 2
         failed = failed or code == _PART_FAILED
         os.lseek(spill, 0, os.SEEK_SET)
         while chunk := os.read(spill, 1 << 20):
-            sys.stdout.buffer.write(chunk)
+            out.write(chunk)
         os.close(spill)
-    sys.stdout.flush()
+    out.flush()
     return 2 if failed else 0
 
 
@@ -136,16 +139,14 @@ _PARALLEL_FROM = 1000
 _PART_FAILED = 3   # a child's exit status when one of its lines was refused
 
 
-def _fork_part(part: list[tuple[int, str]]) -> tuple[int, int]:
+def _fork_part(part: list[tuple[int, bytes]]) -> tuple[int, int]:
     spill = os.memfd_create("pontoon-replay") if hasattr(os, "memfd_create") else _temporary_fd()
     pid = os.fork()
     if pid == 0:  # the child: play its part, write it, and leave without running the parent's exit code
         status = 70
         try:
-            output, failed = replay_lines(part)
-            data = output.encode("utf-8")
-            while data:
-                data = data[os.write(spill, data):]
+            with open(spill, "wb", closefd=False) as sink:
+                failed = replay_lines(part, sink.write)
             status = _PART_FAILED if failed else 0
         finally:
             os._exit(status)
@@ -158,7 +159,7 @@ def _temporary_fd() -> int:
     return os.dup(handle.fileno())
 
 
-def _warm_rules(numbered: list[tuple[int, str]]) -> None:
+def _warm_rules(numbered: list[tuple[int, bytes]]) -> None:
     """Parse the first line's rules and paytable once, before the fork, so workers share them."""
     try:
         replay_data(orjson.loads(numbered[0][1]))

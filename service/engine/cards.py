@@ -66,15 +66,16 @@ def is_card(token: object) -> bool:
     return token in _TOKENS  # type: ignore[operator]
 
 
+_points_of = CARD_POINTS.__getitem__
+
+
 def hard_total(cards: list[str]) -> int:
-    points = CARD_POINTS
-    return sum([points[c] for c in cards])
+    return sum(map(_points_of, cards))
 
 
 def best_total(cards: list[str]) -> tuple[int, bool]:
     """(best total not over 21 where possible, soft?) with one ace counted eleven when it fits."""
-    points = CARD_POINTS
-    hard = sum([points[c] for c in cards])
+    hard = sum(map(_points_of, cards))
     if hard <= 11 and not ACES.isdisjoint(cards):
         return hard + 10, True
     return hard, False

@@ -125,7 +125,8 @@ class PhysicalShoe:
 
     def __init__(self, spec: ShoeSpec, dealt: list[str] | None = None) -> None:
         self.spec = spec
-        self._left = dict(_composition(spec))
+        self._held = _composition(spec)     # copies of each card the shoe holds (shared, read only)
+        self._out: dict[str, int] = {}      # copies of each card dealt so far
         self.dealt: list[str] = []
         for card in dealt or ():
             self.accept(card)
@@ -138,7 +139,7 @@ class PhysicalShoe:
         if rank in self.spec.ranks_removed:
             raise ShoeError(f"{card} cannot come from this shoe: rank {rank} is removed")
         key = rank + suit
-        if self._left.get(key, 0) <= 0:
+        if self._out.get(key, 0) >= self._held.get(key, 0):
             raise ShoeError(f"{card} cannot come from this shoe: all {self.spec.decks} copies are already out")
         return key
 
@@ -151,9 +152,9 @@ class PhysicalShoe:
 
     def accept(self, card: str) -> str:
         key = CANONICAL.get(card)
-        left = self._left.get(key, 0) if key is not None else 0
-        if not left:
+        out = self._out.get(key, 0)
+        if key is None or out >= self._held.get(key, 0):
             self.verify_accept(card)  # raises with the reason
-        self._left[key] = left - 1
+        self._out[key] = out + 1
         self.dealt.append(card)
         return card

@@ -1,19 +1,35 @@
 """The paytable: named hands and their odds, the super bonus and the pair side bet."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ...cards import RANKS
 from ...odds import Odds
 
 # Hand names are a small grammar rather than a fixed list, so a new bonus line is data:
-#   N_card_21, N_plus_card_21        a winning 21 of exactly N (or at least N) cards
-#   RRR_mixed|suited|spades          exactly those ranks (e.g. 678, 777): mixed suits, one suit
-#                                    other than spades, or all spades
-_CARD_COUNT = re.compile(r"^(\d)_(plus_)?card_21$")
-_RANKS_LINE = re.compile(r"^([A2-9TJQK]{2,7})_(mixed|suited|spades)$")
+#   N_card_21, N_plus_card_21        a winning 21 of exactly N (or at least N) cards (N one digit)
+#   RRR_mixed|suited|spades          exactly those ranks, 2 to 7 of them (e.g. 678, 777): mixed
+#                                    suits, one suit other than spades, or all spades
 FIXED_LINES = ("pontoon", "win", "pair")
+_DIGITS = frozenset("0123456789")
+_RANK_LETTERS = frozenset(RANKS)
+_SUIT_RULES = ("mixed", "suited", "spades")
+
+
+def _card_count(name: str) -> tuple[int, bool] | None:
+    """(N, at least N?) for N_card_21 and N_plus_card_21; None for any other name."""
+    count, _, rest = name.partition("_")
+    if len(count) == 1 and count in _DIGITS and rest in ("card_21", "plus_card_21"):
+        return int(count), rest == "plus_card_21"
+    return None
+
+
+def _ranks_line(name: str) -> tuple[str, str] | None:
+    """(ranks, suit rule) for names such as 678_suited; None for any other name."""
+    ranks, _, suits = name.partition("_")
+    if 2 <= len(ranks) <= 7 and _RANK_LETTERS.issuperset(ranks) and suits in _SUIT_RULES:
+        return ranks, suits
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,14 +45,14 @@ class BonusLine:
 
     @classmethod
     def from_name(cls, name: str, odds: Odds) -> "BonusLine":
-        match = _CARD_COUNT.match(name)
-        if match:
-            count = int(match.group(1))
-            return cls(name, odds, min_cards=count, max_cards=99 if match.group(2) else count)
-        match = _RANKS_LINE.match(name)
-        if match:
-            ranks = tuple(sorted(match.group(1), key=RANKS.index))
-            return cls(name, odds, min_cards=len(ranks), max_cards=len(ranks), ranks=ranks, suits=match.group(2))
+        card_count = _card_count(name)
+        if card_count is not None:
+            count, at_least = card_count
+            return cls(name, odds, min_cards=count, max_cards=99 if at_least else count)
+        ranks_line = _ranks_line(name)
+        if ranks_line is not None:
+            ranks = tuple(sorted(ranks_line[0], key=RANKS.index))
+            return cls(name, odds, min_cards=len(ranks), max_cards=len(ranks), ranks=ranks, suits=ranks_line[1])
         raise ValueError(
             f"unknown hand name {name!r}: use pontoon, win, pair, N_card_21, N_plus_card_21 "
             "or ranks with _mixed, _suited or _spades (e.g. 678_suited)")

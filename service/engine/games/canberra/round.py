@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from functools import partial
+from operator import attrgetter
 from typing import NamedTuple
 
 from ...round_core import RoundCore, action_dict
@@ -99,6 +100,10 @@ class Seat:
         return len(self.hands) > 1
 
 
+def _first_hand(seat: Seat) -> Hand:
+    return seat.hands[0]
+
+
 class BetLine(NamedTuple):
     """One bet's stake and return at settlement: the unit the ledger records."""
 
@@ -129,8 +134,8 @@ class CanberraRound(RoundCore):
         self.cards_out: list[str] = []
         self.actions: list[Action] = []
         self.any_playing_decision = False
-        self._deal_targets: list[Seat | None] = (
-            [*self.seats, None, *self.seats])  # None is the dealer's upcard
+        first_hands = list(map(_first_hand, self.seats))
+        self._deal_targets: list[Hand | None] = [*first_hands, None, *first_hands]  # None: the dealer's upcard
         self._deal_pos = 0
         self._seat_pos = 0
         self._hand_pos = 0
@@ -162,7 +167,7 @@ class CanberraRound(RoundCore):
                 raise RuleViolation(f"seat {number}: pair bet {pair!r} is outside its limits "
                                     f"{self.pair_limits.minimum} to {self.pair_limits.maximum}")
             seats[number] = Seat(number, wager, pair)
-        return [seats[n] for n in sorted(seats)]
+        return list(map(seats.__getitem__, sorted(seats)))
 
     # ----- where the round stands ---------------------------------------------------------
     @property
@@ -177,7 +182,7 @@ class CanberraRound(RoundCore):
         """Who the next card goes to, as "dealer" or "seat S hand H"; None when no card is owed."""
         if self.phase == DEAL:
             target = self._deal_targets[self._deal_pos]
-            return "dealer" if target is None else f"seat {target.number} hand 0"
+            return "dealer" if target is None else target.label
         if self.phase == PLAY:
             hand = self._current_hand()
             return f"seat {self.seats[self._seat_pos].number} hand {hand.index}" if hand.owed else None
@@ -209,16 +214,16 @@ class CanberraRound(RoundCore):
         if card not in CARD_POINTS:
             parse_card(card)  # raises CardError with the reason
         if self.phase == DEAL:
-            target = self._deal_targets[self._deal_pos]
-            self._deal_pos += 1
-            if target is None:
+            position = self._deal_pos
+            hand = self._deal_targets[position]
+            self._deal_pos = position = position + 1
+            if hand is None:
                 self.dealer.append(card)
                 record = new_card_dealt((card, "dealer"))
             else:
-                hand = target.hands[0]
                 hand.add(card)
                 record = new_card_dealt((card, hand.label))
-            if self._deal_pos < len(self._deal_targets):
+            if position < len(self._deal_targets):
                 self.cards_out.append(card)
                 self.log.append(record)
                 return record
@@ -306,7 +311,11 @@ class CanberraRound(RoundCore):
                     self._seat_pos, self._hand_pos = self._seat_pos + 1, 0
                 hand = self._enter_hand()
             self.phase = DEALER
-            self._dealer_has_waiting = any(h.status == STOOD for s in self.seats for h in s.hands)
+            self._dealer_has_waiting = False
+            for seat in self.seats:
+                for h in seat.hands:
+                    if h.status == STOOD:
+                        self._dealer_has_waiting = True
         if self.phase == DEALER:
             if self._dealer_owed_card():
                 self.awaiting = "card"
@@ -588,7 +597,7 @@ class CanberraRound(RoundCore):
             for seat in self.seats:
                 if super_winners - {seat.number}:
                     add(new_bet_line((seat.number, None, "envy", 0, pay.super_bonus.envy, "envy")))
-        by_number = {seat.number: seat for seat in self.seats}
+        by_number = dict(zip(map(attrgetter("number"), self.seats), self.seats))
         for seat in self.seats:
             seat.staked = seat.returned = 0
         for line in lines:
@@ -651,14 +660,18 @@ class CanberraRound(RoundCore):
             raise RuleViolation("the round is not complete", self.legal_actions)
         dealer_total, _ = best_total(self.dealer)
         aces_one = self.rules.double_aces_count_one
+        seats = []
+        # Plain loops: this runs once per replayed round, and a comprehension is a function call.
+        for seat in self.seats:
+            hands = []
+            for h in seat.hands:
+                hands.append({"hand": h.index, "cards": h.cards.copy(), "stake": h.wager + h.double,
+                              "total": h.total(aces_one)[0], "outcome": h.outcome})
+            seats.append({"seat": seat.number, "staked": seat.staked, "returned": seat.returned,
+                          "net": seat.returned - seat.staked, "hands": hands})
         return {"dealer": {"cards": self.dealer.copy(), "total": dealer_total, "pontoon": self.dealer_pontoon,
                            "bust": dealer_total > 21},
-                "seats": [{"seat": seat.number, "staked": seat.staked, "returned": seat.returned,
-                           "net": seat.returned - seat.staked,
-                           "hands": [{"hand": h.index, "cards": h.cards.copy(), "stake": h.wager + h.double,
-                                      "total": h.total(aces_one)[0], "outcome": h.outcome}
-                                     for h in seat.hands]}
-                          for seat in self.seats]}
+                "seats": seats}
 
     def snapshot(self) -> dict:
         """Everything a terminal needs to see: phase, what is awaited, legal decisions, every hand."""
