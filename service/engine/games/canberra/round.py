@@ -131,7 +131,6 @@ class CanberraRound(RoundCore):
         self.dealer: list[str] = []
         self.phase = DEAL
         self.log: list[CardDealt | DecisionTaken] = []
-        self.cards_out: list[str] = []
         self.actions: list[Action] = []
         self.any_playing_decision = False
         first_hands = list(map(_first_hand, self.seats))
@@ -170,6 +169,11 @@ class CanberraRound(RoundCore):
         return list(map(seats.__getitem__, sorted(seats)))
 
     # ----- where the round stands ---------------------------------------------------------
+    @property
+    def cards_out(self) -> list[str]:
+        """Every card dealt in this round, in order (read from the log)."""
+        return [record.card for record in self.log if type(record) is CardDealt]
+
     @property
     def complete(self) -> bool:
         return self.phase == COMPLETE
@@ -224,7 +228,6 @@ class CanberraRound(RoundCore):
                 hand.add(card)
                 record = new_card_dealt((card, hand.label))
             if position < len(self._deal_targets):
-                self.cards_out.append(card)
                 self.log.append(record)
                 return record
             self._finish_deal()
@@ -242,7 +245,6 @@ class CanberraRound(RoundCore):
             raise NotAwaitingCard("no card is owed now: the round awaits "
                                   + ("a decision" if self.phase == PLAY else "nothing, it is complete"),
                                   self.legal_actions)
-        self.cards_out.append(card)
         self.log.append(record)
         self._advance()
         return record
