@@ -1,0 +1,88 @@
+"""`pontoon replay` as a command: batches split over processes give the same lines in the same
+order as one process, errors stay on their line, and bad options get one line and status 2."""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from service.commands.replay import replay_data
+from service.engine.random_play import play_random_round
+from service.rules import load_paytable, load_rules
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _replay(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "service.cli", "replay", *args],
+                          capture_output=True, input=stdin, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def day(tmp_path_factory) -> tuple[Path, list[dict]]:
+    """A day of 1,300 random rounds (enough to be split) with two broken lines inside it."""
+    rules, paytable = load_rules("canberra"), load_paytable("canberra-standard")
+    rng = random.Random(7)
+    transcripts = [play_random_round(rules, paytable, rng).transcript() for _ in range(1300)]
+    lines = [json.dumps(t).encode() for t in transcripts]
+    lines[5] = b'{"rules": "canberra", "cards": ['                     # not JSON
+    lines[900] = json.dumps({**transcripts[900], "cards": transcripts[900]["cards"][:-1]}).encode()
+    path = tmp_path_factory.mktemp("day") / "day.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path, transcripts
+
+
+@pytest.mark.parametrize("workers", ["1", "2", "3"])
+def test_a_batch_gives_every_line_in_order_whatever_the_workers(day, workers):
+    path, transcripts = day
+    proc = _replay("--batch", str(path), "--workers", workers)
+    assert proc.returncode == 2, proc.stderr      # two lines were refused
+    got = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(got) == len(transcripts)
+    assert got[5]["error"].startswith("line 6: ")
+    assert got[900]["error"].startswith("line 901: ") and "ran out of cards" in got[900]["error"]
+    for number in (0, 1, 4, 6, 649, 650, 899, 901, 1299):
+        assert got[number] == replay_data(transcripts[number]), number
+
+
+def test_a_batch_reads_standard_input(day):
+    path, _ = day
+    from_file = _replay("--batch", str(path), "--workers", "2")
+    from_stdin = _replay("--batch", "-", stdin=path.read_bytes())
+    assert from_stdin.stdout == from_file.stdout and from_stdin.returncode == from_file.returncode
+
+
+def test_a_line_that_is_not_utf8_is_refused_on_its_own(day, tmp_path):
+    _, transcripts = day
+    path = tmp_path / "odd.jsonl"
+    path.write_bytes(json.dumps(transcripts[0]).encode() + b"\n\xff\xfe\n" + json.dumps(transcripts[1]).encode())
+    proc = _replay("--batch", str(path))
+    got = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert proc.returncode == 2
+    assert got[0] == replay_data(transcripts[0]) and got[2] == replay_data(transcripts[1])
+    assert got[1]["error"].startswith("line 2: ")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--workers", "two", "--batch", "x.jsonl"], "--workers must be a whole number"),
+    (["--bogus"], "option --bogus not recognized"),
+    (["a.json", "b.json"], "one FILE at most"),
+    ([], "give a transcript FILE or --batch FILE.jsonl"),
+    (["--batch", "/nonexistent/day.jsonl"], "No such file"),
+])
+def test_bad_options_get_one_line_and_status_2(args, message):
+    proc = _replay(*args)
+    assert proc.returncode == 2
+    err = proc.stderr.decode()
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert proc.stdout == b""
+
+
+def test_help_lists_the_options():
+    proc = _replay("--help")
+    assert proc.returncode == 0
+    assert b"--batch" in proc.stdout and b"--workers" in proc.stdout
