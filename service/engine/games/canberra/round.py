@@ -367,7 +367,7 @@ class CanberraRound(RoundCore):
             self._refuse("hit is not allowed: the hand is doubled")
         if h.split_aces and self.rules.split_aces_one_card:
             self._refuse("hit is not allowed: split aces take one card each")
-        total, _ = self.hand_total(h)
+        total, _ = h.total(self.rules.double_aces_count_one)
         if total >= 21:
             self._refuse(f"hit is not allowed on a total of {total}")
         return h
@@ -384,7 +384,7 @@ class CanberraRound(RoundCore):
         h = self._verify_turn(seat, hand, "stand")
         if h.after_double and self.rules.forfeit_after_double:
             return h
-        total, _ = self.hand_total(h)
+        total, _ = h.total(self.rules.double_aces_count_one)
         if total < self.rules.stand_minimum:
             self._refuse(f"stand is not allowed on {total}: the minimum is {self.rules.stand_minimum}")
         return h
@@ -412,7 +412,7 @@ class CanberraRound(RoundCore):
             self._refuse("double is not allowed after a split")
         if self.rules.double_max_cards is not None and len(h.cards) > self.rules.double_max_cards:
             self._refuse(f"double is not allowed on more than {self.rules.double_max_cards} cards")
-        total, _ = self.hand_total(h)
+        total, _ = h.total(self.rules.double_aces_count_one)
         if total >= 21:
             self._refuse(f"double is not allowed on a total of {total}")
         if amount is not None:
