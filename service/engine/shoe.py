@@ -125,7 +125,8 @@ class PhysicalShoe:
 
     def __init__(self, spec: ShoeSpec, dealt: list[str] | None = None) -> None:
         self.spec = spec
-        self._held = _composition(spec)     # copies of each card the shoe holds (shared, read only)
+        self._held = _composition(spec)     # the cards the shoe holds, `decks` copies each (read only)
+        self._decks = spec.decks
         self._out: dict[str, int] = {}      # copies of each card dealt so far
         self.dealt: list[str] = []
         for card in dealt or ():
@@ -153,7 +154,7 @@ class PhysicalShoe:
     def accept(self, card: str) -> str:
         key = CANONICAL.get(card)
         out = self._out.get(key, 0)
-        if key is None or out >= self._held.get(key, 0):
+        if out >= self._decks or key not in self._held:  # not a card (None), a removed rank, or one too many
             self.verify_accept(card)  # raises with the reason
         self._out[key] = out + 1
         self.dealt.append(card)

@@ -43,8 +43,10 @@ _PLAIN_ACTION_FIELDS = frozenset({"seat", "action", "hand", "amount"})
 
 def parse_action(raw: Any, position: int) -> Action:
     # `type(x) is int` on purpose: it refuses booleans, which isinstance would let through.
-    if type(raw) is dict and raw.keys() <= _PLAIN_ACTION_FIELDS:
-        seat, name, hand, amount = raw.get("seat"), raw.get("action"), raw.get("hand"), raw.get("amount")
+    if type(raw) is dict and raw.keys() <= _PLAIN_ACTION_FIELDS and "seat" in raw and "action" in raw:
+        seat, name = raw["seat"], raw["action"]
+        hand = raw["hand"] if "hand" in raw else None
+        amount = raw["amount"] if "amount" in raw else None
         if (type(seat) is int and type(name) is str and (hand is None or type(hand) is int and hand >= 0)
                 and (amount is None or type(amount) is int)):
             return new_action((seat, name, hand, amount))

@@ -150,23 +150,32 @@ class CanberraRound(RoundCore):
         if not wagers:
             raise RuleViolation("a round needs at least one seat with a wager")
         seats: dict[int, Seat] = {}
+        max_seats, main, pair_limits = self.rules.max_seats, self.main_limits, self.pair_limits
+        pays_pairs = self.paytable.pair is not None
         # `type(x) is int` on purpose: it refuses booleans, which isinstance would let through.
         for entry in wagers:
             number, wager, pair = entry.get("seat"), entry.get("wager"), entry.get("pair_bet") or 0
-            if type(number) is not int or not 1 <= number <= self.rules.max_seats:
-                raise RuleViolation(f"seat {number!r} does not exist: seats are 1 to {self.rules.max_seats}")
-            if number in seats:
-                raise RuleViolation(f"seat {number} has two wagers")
-            if type(wager) is not int or not self.main_limits.contains(wager):
-                raise RuleViolation(f"seat {number}: wager {wager!r} is outside the table limits "
-                                    f"{self.main_limits.minimum} to {self.main_limits.maximum}")
-            if pair and (self.paytable.pair is None or type(pair) is not int or not self.pair_limits.contains(pair)):
-                if self.paytable.pair is None:
-                    raise RuleViolation(f"seat {number}: this paytable has no pair bet")
-                raise RuleViolation(f"seat {number}: pair bet {pair!r} is outside its limits "
-                                    f"{self.pair_limits.minimum} to {self.pair_limits.maximum}")
+            if (type(number) is not int or not 1 <= number <= max_seats or number in seats
+                    or type(wager) is not int or not main.minimum <= wager <= main.maximum
+                    or pair and not (pays_pairs and type(pair) is int
+                                     and pair_limits.minimum <= pair <= pair_limits.maximum)):
+                self._refuse_wager(number, wager, pair, seats)
             seats[number] = Seat(number, wager, pair)
         return list(map(seats.__getitem__, sorted(seats)))
+
+    def _refuse_wager(self, number: object, wager: object, pair: object, seats: dict[int, Seat]) -> None:
+        """Raise the reason a seat's wagers cannot open the round (the first check that fails)."""
+        if type(number) is not int or not 1 <= number <= self.rules.max_seats:
+            raise RuleViolation(f"seat {number!r} does not exist: seats are 1 to {self.rules.max_seats}")
+        if number in seats:
+            raise RuleViolation(f"seat {number} has two wagers")
+        if type(wager) is not int or not self.main_limits.contains(wager):
+            raise RuleViolation(f"seat {number}: wager {wager!r} is outside the table limits "
+                                f"{self.main_limits.minimum} to {self.main_limits.maximum}")
+        if self.paytable.pair is None:
+            raise RuleViolation(f"seat {number}: this paytable has no pair bet")
+        raise RuleViolation(f"seat {number}: pair bet {pair!r} is outside its limits "
+                            f"{self.pair_limits.minimum} to {self.pair_limits.maximum}")
 
     # ----- where the round stands ---------------------------------------------------------
     @property
