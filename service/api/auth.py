@@ -10,13 +10,15 @@ from typing import Callable
 from flask import g, request
 
 from ..audit.log import AuditRecord, append, chain_for
+from ..store.pending import Pending
 from ..store.repositories.keys import KeyRow
 from ..store.uow import UnitOfWork
 from .errors import fail
 from .transactions import request_uow
 
 READERS = ("admin", "operator", "supervisor", "compliance", "terminal")
-TableFrom = Callable[[UnitOfWork, dict], "str | None"]
+# A request's table from its view args: the id itself, or a query sent now and read later.
+TableFrom = Callable[[UnitOfWork, dict], "str | Pending[str] | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,17 +43,27 @@ def table_in_path(_uow: UnitOfWork, view_args: dict) -> str:
 def require(*roles: str, table_from: TableFrom | None = None):
     """Decorator: the request needs a live key with one of `roles`. A terminal key also needs the
     request's table (found by `table_from(uow, view_args)`; None means no such resource: 404)
-    to be its own. Runs before the body is read, so an anonymous caller learns nothing from it."""
+    to be its own. Runs before the body is read, so an anonymous caller learns nothing from it.
+    The key's lookup and the table's share a round trip; the table is looked at only for a
+    terminal key."""
 
     def decorator(view):
         @wraps(view)
         def wrapper(*args, **kwargs):
             uow = request_uow()
-            key = _authenticate(uow)
+            secret = _secret(uow)
+            if table_from is None or table_from is table_in_path:  # no table to look up
+                found_key = uow.keys.authenticate_pending(secret)
+                found_table = table_from(uow, kwargs) if table_from is not None else None
+            else:
+                with uow.conn.pipeline():  # the key and the table it would need: one round trip
+                    found_key = uow.keys.authenticate_pending(secret)
+                    found_table = table_from(uow, kwargs)
+            key = _live_key(uow, found_key)
             if key.role not in roles:
                 _deny(uow, 403, "forbidden", f"a {key.role} key may not do this", key)
             if key.role == "terminal":
-                table_id = table_from(uow, kwargs) if table_from is not None else None
+                table_id = found_table.one() if isinstance(found_table, Pending) else found_table
                 if table_from is not None and table_id is None:
                     fail(404, "not_found", "no such resource")
                 if table_id != key.table_id:
@@ -64,12 +76,16 @@ def require(*roles: str, table_from: TableFrom | None = None):
     return decorator
 
 
-def _authenticate(uow: UnitOfWork) -> KeyRow:
+def _secret(uow: UnitOfWork) -> str:
     scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
     secret = secret.strip()
     if scheme.lower() != "bearer" or not secret:
         _deny(uow, 401, "unauthorized", "send Authorization: Bearer <key>", None)
-    key, touched = uow.keys.authenticate(secret)
+    return secret
+
+
+def _live_key(uow: UnitOfWork, found: Pending[tuple[KeyRow, bool]]) -> KeyRow:
+    key, touched = found.one() or (None, False)
     if touched:
         # last_used_at stands whatever the request's fate; nothing else is in the transaction yet,
         # and this happens at most once a minute per key.

@@ -10,6 +10,7 @@ from functools import wraps
 from flask import Flask, current_app, g, request
 
 from ..audit.log import append, chain_for
+from ..metrics.flask_hooks import discard_deferred
 from ..rounds.errors import CommandRefused
 from ..store.uow import UnitOfWork
 from .docs import IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_PATTERN, IF_MATCH
@@ -60,41 +61,54 @@ def _request_hash() -> str:
 def command(view):
     """Run a state-changing view in the request's transaction and commit it. With an
     Idempotency-Key, a retry gets the first successful response back and changes nothing.
-    A refused command rolls back; an audit record it carries is kept in a transaction of its own."""
+    A refused command rolls back; an audit record it carries is kept in a transaction of its own.
+
+    The view runs in pipeline mode: a statement whose result is not read waits and goes with the
+    next one that is, or with the commit, so a command costs a round trip per read rather than one
+    per statement. A statement that fails fails the request all the same, at the latest when it
+    commits."""
 
     @wraps(view)
     def wrapper(*args, **kwargs):
         uow = request_uow()
         idem_key = request.headers.get(IDEMPOTENCY_KEY)
-        if idem_key is not None:
-            if not _IDEMPOTENCY_KEY.match(idem_key):
-                fail(422, "invalid_request", "Idempotency-Key must be 1 to 255 printable ASCII characters",
-                     errors={IDEMPOTENCY_KEY: ["1 to 255 printable ASCII characters"]})
-            request_hash = _request_hash()
-            stored = uow.idempotency.claim(g.principal.key_id, idem_key)
-            if stored is not None:
-                if stored.request_hash != request_hash:
-                    fail(422, "idempotency_key_reused",
-                         "this Idempotency-Key was used for a different request; use a new key",
-                         errors={IDEMPOTENCY_KEY: ["already used with another method, path or body"]})
-                return stored.response, stored.status_code, {"Idempotent-Replayed": "true"}
+        if idem_key is not None and not _IDEMPOTENCY_KEY.match(idem_key):
+            fail(422, "invalid_request", "Idempotency-Key must be 1 to 255 printable ASCII characters",
+                 errors={IDEMPOTENCY_KEY: ["1 to 255 printable ASCII characters"]})
         try:
-            response = current_app.make_response(view(*args, **kwargs))
+            with uow.conn.pipeline():
+                claim = stored = None
+                if idem_key is not None:
+                    request_hash = _request_hash()
+                    # Read with the view's first read (one round trip for both). Requests with the
+                    # same key wait for each other here, before the view's statements run; when an
+                    # earlier one's response is found, what the view did is rolled back unseen.
+                    claim = uow.idempotency.claim(g.principal.key_id, idem_key)
+                try:
+                    response = current_app.make_response(view(*args, **kwargs))
+                except Exception:
+                    if claim is None or (stored := claim.one()) is None:
+                        raise
+                else:
+                    stored = claim.one() if claim is not None else None
+                if stored is not None:
+                    uow.rollback()
+                    discard_deferred()
+                    if stored.request_hash != request_hash:
+                        fail(422, "idempotency_key_reused",
+                             "this Idempotency-Key was used for a different request; use a new key",
+                             errors={IDEMPOTENCY_KEY: ["already used with another method, path or body"]})
+                    return stored.response, stored.status_code, {"Idempotent-Replayed": "true"}
+                if idem_key is not None:
+                    uow.idempotency.store(g.principal.key_id, idem_key, request_hash, response.status_code,
+                                          response.get_data(as_text=True) if response.is_json else None)
+                uow.commit()
         except CommandRefused as refusal:
             uow.rollback()
             if refusal.audit is not None:
                 append(uow.conn, chain_for(refusal.audit.table_id), [refusal.audit])
                 uow.commit()
             raise
-        if idem_key is None:
-            uow.commit()
-            return response
-        # The stored response and the commit in one round trip; a failed INSERT still fails the
-        # commit and the request.
-        with uow.conn.pipeline():
-            uow.idempotency.store(g.principal.key_id, idem_key, request_hash, response.status_code,
-                                  response.get_data(as_text=True) if response.is_json else None)
-            uow.commit()
         return response
 
     return wrapper

@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 from typing import Any, Mapping
 
 import psycopg
+from psycopg import pq
 
 from .chain import GENESIS, record_hash
 
@@ -50,15 +51,31 @@ def append(conn: psycopg.Connection, chain: str, records: list[AuditRecord]) -> 
         round_id = _round_id_text(record.round_id)
         digest = record_hash(chain, seq, at, record.kind, record.actor, record.table_id,
                              round_id, payload, prev)
-        rows.append((chain, seq, at, record.kind, record.actor, record.table_id, round_id,
-                     text, prev, digest))
+        rows.append((seq, record.kind, record.actor, record.table_id, round_id, text, payload, prev, digest))
         prev = digest
-    with conn.cursor() as cur:
-        with cur.copy("COPY audit_log (chain, seq, at, kind, actor, table_id, round_id, payload, prev_hash, hash) "
-                      "FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
-    conn.execute("UPDATE audit_chain_heads SET seq = %s, hash = %s WHERE chain = %s", (seq, prev, chain))
+    if conn.pgconn.pipeline_status == pq.PipelineStatus.OFF:
+        # COPY is the cheapest way in for a batch's worth of records (settlement's), but it cannot
+        # run in pipeline mode.
+        with conn.cursor() as cur:
+            with cur.copy("COPY audit_log (chain, seq, at, kind, actor, table_id, round_id, payload, prev_hash, hash) "
+                          "FROM STDIN") as copy:
+                for seq_, kind, actor, table_id, round_id, text, _, prev_hash, digest in rows:
+                    copy.write_row((chain, seq_, at, kind, actor, table_id, round_id, text, prev_hash, digest))
+        conn.execute("UPDATE audit_chain_heads SET seq = %s, hash = %s WHERE chain = %s", (seq, prev, chain))
+        return
+    # In pipeline mode (a request's command) the records, as one JSON array, and the head's move go
+    # in one statement whose result nobody reads: it travels with the commit.
+    conn.execute(_APPEND, {"chain": chain, "at": at, "head_seq": seq, "head_hash": prev,
+                           "rows": json.dumps([(seq_, kind, actor, table_id, round_id, payload, prev_hash, digest)
+                                               for seq_, kind, actor, table_id, round_id, _, payload, prev_hash, digest
+                                               in rows])})
+
+
+_APPEND = (
+    "WITH added AS (INSERT INTO audit_log (chain, seq, at, kind, actor, table_id, round_id, payload, prev_hash, hash) "
+    "SELECT %(chain)s, (r->>0)::bigint, %(at)s::timestamptz, r->>1, r->>2, r->>3, (r->>4)::uuid, r->5, r->>6, r->>7 "
+    "FROM jsonb_array_elements(%(rows)s::jsonb) AS r) "
+    "UPDATE audit_chain_heads SET seq = %(head_seq)s, hash = %(head_hash)s WHERE chain = %(chain)s")
 
 
 def append_by_chain(conn: psycopg.Connection, records_by_chain: Mapping[str, list[AuditRecord]]) -> None:

@@ -37,6 +37,12 @@ def defer_until_committed(observation: Callable[[], None]) -> bool:
     return True
 
 
+def discard_deferred() -> None:
+    """Drop what defer_until_committed() holds for this request: its work was rolled back."""
+    if has_request_context():
+        g.pop("pontoon_metrics_pending", None)
+
+
 def _note_route_and_flush(response: Response) -> Response:
     rule = request.url_rule
     request.environ[ROUTE_KEY] = rule.rule if rule is not None else UNMATCHED

@@ -12,6 +12,9 @@ from ..engine.transcript import Transcript, TranscriptError
 from .errors import Invalid
 
 LIMIT_KINDS = ("main", "pair_bet")
+# tables.game (game_of) of the games a virtual shoe deals to directly: the player-banked game deals
+# from the table's pack instead, under the table's lock.
+SHOE_DEALT_GAMES = ("canberra",)
 
 
 def game_of(rules: Any) -> str:

@@ -12,7 +12,9 @@ from ..engine.cards import canonical
 from ..engine.shoe import PhysicalShoe, ShoeError, VirtualShoe
 from ..metrics import observe_round_completed
 from ..rules import RulesError, load_paytable, load_rules
-from ..store.repositories.rounds import RoundRow
+from ..store.pending import Pending
+from ..store.repositories.rounds import RoundEvent, RoundRow
+from ..store.repositories.shoes import ShoeRow
 from ..store.uow import UnitOfWork
 from ..traditional import bank as traditional_bank
 from ..traditional import pack as traditional_pack
@@ -21,7 +23,8 @@ from . import views
 from .catalog import GameRules, rules_and_paytable
 from .commands import CreateTable, OpenRound, OpenShoe, PostAction, PostCard
 from .errors import Conflict, Invalid, NotFound
-from .games import effective_limits, game_of, needs_paytable, new_round, player_banked, table_limits
+from .games import (SHOE_DEALT_GAMES, effective_limits, game_of, needs_paytable, new_round, player_banked,
+                    table_limits)
 from .state import action_payload, load_game
 
 
@@ -106,8 +109,9 @@ def _in_force(uow: UnitOfWork, table) -> GameRules:
         raise Conflict(f"the table's rules or paytable cannot be played: {exc}", code="rules_unavailable") from None
 
 
-def _refuse_if_round_open(uow: UnitOfWork, table_id: str, what: str) -> None:
-    round_id = uow.rounds.open_on_table(table_id)
+def _refuse_if_round_open(uow: UnitOfWork, table_id: str, what: str, open_round: Pending | None = None) -> None:
+    """Conflict if a round is open on the table (`open_round`: the question already sent)."""
+    round_id = (open_round or uow.rounds.open_on_table_pending(table_id)).one()
     if round_id is not None:
         raise Conflict(f"round {round_id} is still open on table {table_id!r}: finish it before {what}",
                        code="round_open", errors={"round_id": str(round_id)})
@@ -116,11 +120,18 @@ def _refuse_if_round_open(uow: UnitOfWork, table_id: str, what: str) -> None:
 # ----- rounds -------------------------------------------------------------------------------
 def open_round(cmd: OpenRound, uow: UnitOfWork) -> dict:
     """A round on the table's current shoe, under the rules and paytable versions in force."""
-    table = _lock_table(uow, cmd.table_id)
-    shoe = uow.shoes.lock_current(cmd.table_id)
+    # One round trip (the request's pipeline): the table's lock, then its shoe's (the order every
+    # writer takes them in), then whether a round is open, read once both locks are held.
+    table_lock = uow.tables.lock_pending(cmd.table_id)
+    shoe_lock = uow.shoes.lock_current_pending(cmd.table_id)
+    open_round = uow.rounds.open_on_table_pending(cmd.table_id)
+    table = table_lock.one()
+    if table is None:
+        raise NotFound(f"no table {cmd.table_id!r}")
+    shoe = shoe_lock.one()
     if shoe is None:
         raise Conflict(f"table {cmd.table_id!r} has no shoe: open one first", code="no_shoe")
-    _refuse_if_round_open(uow, cmd.table_id, "another")
+    _refuse_if_round_open(uow, cmd.table_id, "another", open_round)
     game_rules = _in_force(uow, table)
     if player_banked(game_rules.rules):
         return _open_player_banked_round(cmd, uow, shoe, game_rules)
@@ -130,15 +141,15 @@ def open_round(cmd: OpenRound, uow: UnitOfWork) -> dict:
     game = new_round(game_rules.rules, game_rules.paytable, cmd.wagers, table.limits)
     if shoe.mode == "virtual" and _virtual(game_rules, shoe).past_cut_card:
         raise Conflict("the shoe is past its cut card: open a new shoe", code="shoe_past_cut_card")
-    round_id = uow.rounds.add(table_id=cmd.table_id, shoe_id=shoe.shoe_id, rules_ref=game_rules.rules_ref,
-                              paytable_ref=game_rules.paytable_ref, wagers=cmd.wagers)
-    change = _RoundChange(uow, uow.rounds.get(round_id), game_rules, game, first_seq=0, actor=cmd.actor)
+    row = uow.rounds.add(table_id=cmd.table_id, shoe_id=shoe.shoe_id, shoe_mode=shoe.mode,
+                         rules_ref=game_rules.rules_ref, paytable_ref=game_rules.paytable_ref, wagers=cmd.wagers)
+    change = _RoundChange(uow, row, game_rules, game, first_seq=0, actor=cmd.actor)
     change.note("round_opened", {"shoe_id": shoe.shoe_id, "rules": game_rules.rules_ref,
                                  "paytable": game_rules.paytable_ref})
     for wager in cmd.wagers:
         change.note("wager", wager)
     if shoe.mode == "virtual":
-        _deal_from_virtual_shoe(change)
+        _deal_from_virtual_shoe(change, shoe)
     return change.save()
 
 
@@ -149,10 +160,10 @@ def _open_player_banked_round(cmd: OpenRound, uow: UnitOfWork, shoe, game_rules:
         raise Invalid("this table's game is player-banked: open its rounds with players", code="invalid_request",
                       errors={"players": ["Missing data for required field."]})
     prepared = traditional_rounds.prepare_round(uow, cmd.table_id, shoe, game_rules, cmd.players, cmd.banker_place)
-    round_id = uow.rounds.add(table_id=cmd.table_id, shoe_id=prepared.shoe.shoe_id, rules_ref=game_rules.rules_ref,
-                              paytable_ref=None, wagers=cmd.players)
-    traditional_rounds.record_round(uow, round_id, cmd.table_id, prepared.setup)
-    change = _RoundChange(uow, uow.rounds.get(round_id), game_rules, prepared.game, first_seq=0, actor=cmd.actor)
+    row = uow.rounds.add(table_id=cmd.table_id, shoe_id=prepared.shoe.shoe_id, shoe_mode=prepared.shoe.mode,
+                         rules_ref=game_rules.rules_ref, paytable_ref=None, wagers=cmd.players)
+    traditional_rounds.record_round(uow, row.round_id, cmd.table_id, prepared.setup)
+    change = _RoundChange(uow, row, game_rules, prepared.game, first_seq=0, actor=cmd.actor)
     for kind, payload in prepared.notes:
         change.note(kind, payload)
     change.note("round_opened", {"shoe_id": prepared.shoe.shoe_id, "rules": game_rules.rules_ref, "paytable": None,
@@ -166,10 +177,10 @@ def _open_player_banked_round(cmd: OpenRound, uow: UnitOfWork, shoe, game_rules:
 
 def post_card(cmd: PostCard, uow: UnitOfWork) -> dict:
     """The next card out of a physical shoe, given to whoever the rules say is owed one."""
-    row = _lock_open_round(uow, cmd.round_id, cmd.expected_version)
+    row, events, limits, _ = _lock_open_round(uow, cmd.round_id, cmd.expected_version)
     if row.shoe_mode != "physical":
         raise Conflict("this round's shoe is virtual: it deals by itself", code="virtual_shoe")
-    change = _RoundChange.load(uow, row, cmd.actor)
+    change = _RoundChange.load(uow, row, events, limits, cmd.actor)
     game = change.game
     if game.awaiting != "card":
         raise Conflict("no card is owed now: the round awaits " + (game.awaiting or "nothing, it is complete"),
@@ -188,8 +199,9 @@ def post_card(cmd: PostCard, uow: UnitOfWork) -> dict:
 
 def post_action(cmd: PostAction, uow: UnitOfWork) -> dict:
     """A player's decision, verified by the engine; a virtual shoe then deals what it makes owed."""
-    row = _lock_open_round(uow, cmd.round_id, cmd.expected_version)
-    change = _RoundChange.load(uow, row, cmd.actor)
+    # The virtual shoe is locked with the round: most decisions leave a card owed.
+    row, events, limits, shoe = _lock_open_round(uow, cmd.round_id, cmd.expected_version, shoe_games=SHOE_DEALT_GAMES)
+    change = _RoundChange.load(uow, row, events, limits, cmd.actor)
     if cmd.seat == 0 and not player_banked(change.game_rules.rules):
         raise Invalid("seat 0 is the banker's, and this game has no banker", code="invalid_request",
                       errors={"seat": ["Must be greater than or equal to 1 and less than or equal to 9."]})
@@ -201,12 +213,16 @@ def post_action(cmd: PostAction, uow: UnitOfWork) -> dict:
                        legal_actions=[legal.as_dict() for legal in exc.legal]) from None
     change.decision(action)
     if row.shoe_mode == "virtual":
-        _deal_from_virtual_shoe(change)
+        _deal_from_virtual_shoe(change, shoe)
     return change.save()
 
 
-def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_version: int | None) -> RoundRow:
-    row = uow.rounds.lock(round_id)
+def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_version: int | None, *,
+                     shoe_games: tuple[str, ...] = ()
+                     ) -> tuple[RoundRow, list[RoundEvent], dict | None, ShoeRow | None]:
+    """The round locked, with its events, its table's limits and, for `shoe_games`, its virtual
+    shoe locked (one round trip)."""
+    row, events, limits, shoe = uow.rounds.lock_with_events(round_id, shoe_games=shoe_games)
     if row is None:
         raise NotFound(f"no round {round_id}")
     if expected_version is not None and expected_version != row.version:
@@ -214,7 +230,7 @@ def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_version: int
                        code="version_conflict")
     if row.status != "open":
         raise Conflict(f"the round is {row.status}: it takes no more cards or decisions", code="round_not_open")
-    return row
+    return row, events, limits, shoe
 
 
 def _legal(game) -> list[dict]:
@@ -238,14 +254,16 @@ def _virtual(game_rules: GameRules, shoe_row) -> VirtualShoe:
                        position=shoe_row.position)
 
 
-def _deal_from_virtual_shoe(change: "_RoundChange") -> None:
-    """Deal from the top of the table's virtual shoe for as long as the round awaits a card."""
+def _deal_from_virtual_shoe(change: "_RoundChange", shoe_row: ShoeRow | None = None) -> None:
+    """Deal from the top of the table's virtual shoe for as long as the round awaits a card
+    (`shoe_row`: the shoe, when the caller holds its lock already)."""
     if change.game.awaiting != "card":
         return
     if player_banked(change.game_rules.rules):  # the pack carries over from round to round
         traditional_pack.deal_from_pack(change)
         return
-    shoe_row = change.uow.shoes.lock(change.row.shoe_id)
+    if shoe_row is None:
+        shoe_row = change.uow.shoes.lock(change.row.shoe_id)
     shoe = _virtual(change.game_rules, shoe_row)
     while change.game.awaiting == "card":
         try:
@@ -272,8 +290,9 @@ class _RoundChange:
     shoe_position: tuple[uuid.UUID, int] | None = None   # (shoe_id, position) a virtual shoe dealt up to, locked
 
     @classmethod
-    def load(cls, uow: UnitOfWork, row: RoundRow, actor: str | None) -> "_RoundChange":
-        game_rules, game, next_seq = load_game(uow, row)
+    def load(cls, uow: UnitOfWork, row: RoundRow, events: list[RoundEvent], limits: dict | None,
+             actor: str | None) -> "_RoundChange":
+        game_rules, game, next_seq = load_game(uow, row, (events, limits))
         return cls(uow, row, game_rules, game, first_seq=next_seq, actor=actor)
 
     def note(self, kind: str, payload: dict) -> None:
@@ -293,7 +312,6 @@ class _RoundChange:
     def save(self) -> dict:
         """Append the events, bump the version; on completion store the money, mark the round
         complete and queue its settlement. Returns the round's new state."""
-        round_id = self.row.round_id
         complete = self.game.awaiting is None
         result = self.game.result() if complete else None
         if complete:
@@ -301,14 +319,11 @@ class _RoundChange:
             if player_banked(self.game_rules.rules):  # the bank, kitty and pack move on to the next round
                 traditional_bank.round_completed(self)
             observe_round_completed(self.row.table_id, result)  # counted once the request commits
-        # Pipelined: the events, the shoe's position, the settlement's outbox row and the version
-        # bump in one round trip.
-        with self.uow.conn.pipeline():
-            self.uow.rounds.append_events(round_id, self.first_seq, self.events)
-            if self.shoe_position is not None:
-                self.uow.shoes.advance(*self.shoe_position)
-            if complete:
-                self.uow.outbox.add("settle_round", round_id)
-            saved = self.uow.rounds.save(self.row, complete=complete, result=result)
+        # In the request's pipeline the save (and the settlement's outbox row) goes in the round
+        # trip that reads the audit chain's head, and the audit records go with the commit.
+        if complete:
+            self.uow.outbox.add("settle_round", self.row.round_id)
+        saved = self.uow.rounds.save(self.row, events=self.events, first_seq=self.first_seq,
+                                     shoe_position=self.shoe_position, complete=complete, result=result)
         append(self.uow.conn, chain_for(self.row.table_id), self.records)
-        return views.round_state(saved, self.game)
+        return views.round_state(saved(), self.game)

@@ -47,10 +47,12 @@ def rebuild(game_rules: GameRules, row: RoundRow, events: list[RoundEvent], limi
     return game
 
 
-def load_game(uow, row: RoundRow) -> tuple[GameRules, Any, int]:
+def load_game(uow, row: RoundRow, events_and_limits: tuple[list[RoundEvent], dict | None] | None = None
+              ) -> tuple[GameRules, Any, int]:
     """The round's rules (as it opened with them), its engine state rebuilt from its events, and
-    the sequence number the next event takes."""
+    the sequence number the next event takes. `events_and_limits`: the round's events and its
+    table's limits, when the caller has read them already (with the round's lock)."""
     game_rules = resolve(uow.conn, row.rules_ref, row.paytable_ref)
-    events, limits = uow.rounds.events_and_limits(row.round_id, row.table_id)
+    events, limits = events_and_limits or uow.rounds.events_and_limits(row.round_id, row.table_id)
     kitty = kitty_before(uow.conn, row.round_id) if player_banked(game_rules.rules) else None
     return game_rules, rebuild(game_rules, row, events, limits, kitty), (events[-1].seq + 1 if events else 0)

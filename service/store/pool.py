@@ -10,6 +10,10 @@ from .session import configure_connection
 MIN_SIZE = 1
 MAX_SIZE = 4
 CHECKOUT_TIMEOUT = 5.0
+# Statements are prepared the first time they run: the service runs a fixed set of them, and a
+# rollback (every refused command) makes psycopg drop them all, so at its default of five runs a
+# busy connection would keep running a good part of them unprepared.
+PREPARE_THRESHOLD = 0
 
 
 def open_pool(database_url: str, *, min_size: int = MIN_SIZE, max_size: int = MAX_SIZE,
@@ -19,6 +23,7 @@ def open_pool(database_url: str, *, min_size: int = MIN_SIZE, max_size: int = MA
     comes back closed and is discarded by the pool, which reconnects; idle ones are renewed by
     `max_idle`."""
     pool = ConnectionPool(database_url, min_size=min_size, max_size=max_size, name=name,
+                          kwargs={"prepare_threshold": PREPARE_THRESHOLD},
                           timeout=CHECKOUT_TIMEOUT, configure=configure_connection, open=False)
     pool.open(wait=False)
     return pool

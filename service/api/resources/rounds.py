@@ -6,16 +6,17 @@ from flask_smorest import Blueprint
 
 from ...rounds import handlers, queries
 from ...rounds.commands import PostAction, PostCard
+from ...store.pending import Pending
 from ..auth import READERS, principal, require
 from ..docs import IDEMPOTENCY_KEY, IF_MATCH, documented
-from ..schemas.rounds import ActionSchema, CardSchema, RoundStateSchema, TranscriptSchema
+from ..schemas.rounds import ActionSchema, CardSchema, RoundStateSchema, TranscriptSchema, round_state_response
 from ..transactions import command, expected_version, request_uow
 
 blp = Blueprint("rounds", __name__, url_prefix="/v1/rounds", description="Rounds: state, cards, decisions")
 
 
-def round_table(uow, view_args: dict) -> str | None:
-    return uow.rounds.table_of(view_args["round_id"])
+def round_table(uow, view_args: dict) -> Pending[str]:
+    return uow.rounds.table_of_pending(view_args["round_id"])
 
 
 @blp.route("/<uuid:round_id>")
@@ -26,7 +27,7 @@ class Round(MethodView):
     def get(self, round_id):
         """The whole state: status, what is awaited, the hand in turn and its legal decisions,
         every hand, the dealer, and the settlement once settled."""
-        return queries.round_state(request_uow(), round_id)
+        return round_state_response(queries.round_state(request_uow(), round_id))
 
 
 @blp.route("/<uuid:round_id>/transcript")
@@ -49,8 +50,8 @@ class Cards(MethodView):
     def post(self, body, round_id):
         """The next card out of a physical shoe; the engine gives it to whoever is owed one.
         A card the shoe cannot hold is refused (409 card_refused) and audited."""
-        return handlers.post_card(PostCard(round_id, body["card"], principal().actor, expected_version()),
-                                  request_uow())
+        return round_state_response(handlers.post_card(
+            PostCard(round_id, body["card"], principal().actor, expected_version()), request_uow()))
 
 
 @blp.route("/<uuid:round_id>/actions")
@@ -63,5 +64,6 @@ class Actions(MethodView):
     def post(self, body, round_id):
         """A player's decision (insurance included). One the rules do not allow now is refused
         (409 decision_refused) with the legal ones listed."""
-        return handlers.post_action(PostAction(round_id, body["seat"], body["action"], body["hand"], body["amount"],
-                                               principal().actor, expected_version()), request_uow())
+        return round_state_response(handlers.post_action(
+            PostAction(round_id, body["seat"], body["action"], body["hand"], body["amount"], principal().actor,
+                       expected_version()), request_uow()))

@@ -5,6 +5,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ...rounds import queries
+from ...store.pending import Pending
 from ..auth import READERS, require
 from ..docs import documented
 from ..schemas.shoes import ShoeSchema
@@ -13,9 +14,8 @@ from ..transactions import request_uow
 blp = Blueprint("shoes", __name__, url_prefix="/v1/shoes", description="Shoes and their commitments")
 
 
-def shoe_table(uow, view_args: dict) -> str | None:
-    shoe = uow.shoes.get(view_args["shoe_id"])
-    return shoe.table_id if shoe else None
+def shoe_table(uow, view_args: dict) -> Pending[str]:
+    return uow.shoes.table_of_pending(view_args["shoe_id"])
 
 
 @blp.route("/<uuid:shoe_id>")

@@ -8,7 +8,7 @@ from ...rounds import handlers, queries
 from ...rounds.commands import CreateTable, OpenRound, OpenShoe
 from ..auth import READERS, principal, require, table_in_path
 from ..docs import IDEMPOTENCY_KEY, documented
-from ..schemas.rounds import OpenRoundSchema, RoundStateSchema
+from ..schemas.rounds import OpenRoundSchema, RoundStateSchema, round_state_response
 from ..schemas.shoes import OpenedShoeSchema, OpenShoeSchema, ShoeSchema
 from ..schemas.tables import CreateTableSchema, TableSchema
 from ..transactions import command, request_uow
@@ -73,5 +73,6 @@ class Rounds(MethodView):
         """Open a round on the table's current shoe with these wagers (the player-banked game: these
         players, seats counted from the banker's left, against the table's banker and kitty); a
         virtual shoe deals at once."""
-        return handlers.open_round(OpenRound(table_id, body["wagers"], principal().actor, players=body["players"],
-                                             banker_place=body["banker_place"]), request_uow())
+        return round_state_response(handlers.open_round(
+            OpenRound(table_id, body["wagers"], principal().actor, players=body["players"],
+                      banker_place=body["banker_place"]), request_uow()), 201)

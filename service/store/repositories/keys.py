@@ -10,6 +10,8 @@ from datetime import datetime
 import psycopg
 from psycopg.rows import class_row
 
+from ..pending import Pending
+
 ROLES = ("admin", "operator", "supervisor", "compliance", "terminal")
 SECRET_PREFIX = "pnt_"
 
@@ -53,17 +55,19 @@ class KeysRepository:
         its last use was marked now. A live key's last_used_at moves only when it is a minute old
         (the access list shows it to the minute), so most requests write nothing here. One
         statement: the touch is guarded on revoked_at, so it never interleaves with a revocation."""
-        row = self.conn.execute(
+        return self.authenticate_pending(secret).one() or (None, False)
+
+    def authenticate_pending(self, secret: str) -> Pending[tuple[KeyRow, bool]]:
+        """authenticate(), sent now and read later (None: no such key)."""
+        cur = self.conn.execute(
             f"WITH k AS (SELECT {_COLUMNS} FROM api_keys WHERE key_hash = %s), "
             f"touched AS (UPDATE api_keys SET last_used_at = now() "
             f"WHERE key_id = (SELECT key_id FROM k) AND revoked_at IS NULL "
             f"AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds') "
             f"RETURNING last_used_at) "
             f"SELECT {_COLUMNS.replace('last_used_at', 'coalesce((SELECT last_used_at FROM touched), last_used_at)')}, "
-            f"EXISTS (SELECT 1 FROM touched) FROM k", (hash_secret(secret),)).fetchone()
-        if row is None:
-            return None, False
-        return KeyRow(*row[:-1]), row[-1]
+            f"EXISTS (SELECT 1 FROM touched) FROM k", (hash_secret(secret),))
+        return Pending(cur, lambda row: (KeyRow(*row[:-1]), row[-1]))
 
     def revoke(self, key_id: uuid.UUID) -> KeyRow | None:
         """The revoked key, or None when no live key has this id."""

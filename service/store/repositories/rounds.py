@@ -2,14 +2,18 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 
 import psycopg
 from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
+
+from ..pending import Pending
+from .shoes import SHOE_COLUMNS, ShoeRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +54,15 @@ class RoundsRepository:
         with self.conn.cursor(row_factory=class_row(RoundRow)) as cur:
             return cur.execute(query, params).fetchone()
 
-    def add(self, *, table_id: str, shoe_id: uuid.UUID, rules_ref: str, paytable_ref: str | None,
-            wagers: list[dict]) -> uuid.UUID:
-        round_id = uuid.uuid4()
-        self.conn.execute(
+    def add(self, *, table_id: str, shoe_id: uuid.UUID, shoe_mode: str | None, rules_ref: str,
+            paytable_ref: str | None, wagers: list[dict]) -> RoundRow:
+        """The new open round, as stored (RETURNING: no second read)."""
+        return self._one(
             "INSERT INTO rounds (round_id, table_id, shoe_id, status, rules_ref, paytable_ref, wagers) "
-            "VALUES (%s, %s, %s, 'open', %s, %s, %s)",
-            (round_id, table_id, shoe_id, rules_ref, paytable_ref, Jsonb(wagers)))
-        return round_id
+            "VALUES (%s, %s, %s, 'open', %s, %s, %s) "
+            "RETURNING round_id, table_id, shoe_id, %s::text AS shoe_mode, status, rules_ref, paytable_ref, wagers, "
+            "version, result, opened_at, completed_at, settled_at, voided_at",
+            (uuid.uuid4(), table_id, shoe_id, rules_ref, paytable_ref, Jsonb(wagers), shoe_mode))
 
     def get(self, round_id: uuid.UUID) -> RoundRow | None:
         return self._one(_SELECT + "WHERE r.round_id = %s", (round_id,))
@@ -66,14 +71,43 @@ class RoundsRepository:
         """The round, locked until the transaction ends: one change at a time per round."""
         return self._one(_SELECT + "WHERE r.round_id = %s FOR UPDATE OF r", (round_id,))
 
-    def table_of(self, round_id: uuid.UUID) -> str | None:
-        row = self.conn.execute("SELECT table_id FROM rounds WHERE round_id = %s", (round_id,)).fetchone()
-        return row[0] if row else None
+    def table_of_pending(self, round_id: uuid.UUID) -> Pending[str]:
+        """The round's table, sent now and read later (None: no such round)."""
+        return Pending(self.conn.execute("SELECT table_id FROM rounds WHERE round_id = %s", (round_id,)),
+                       lambda row: row[0])
 
     def open_on_table(self, table_id: str) -> uuid.UUID | None:
-        row = self.conn.execute("SELECT round_id FROM rounds WHERE table_id = %s AND status = 'open'",
-                                (table_id,)).fetchone()
-        return row[0] if row else None
+        return self.open_on_table_pending(table_id).one()
+
+    def open_on_table_pending(self, table_id: str) -> Pending[uuid.UUID]:
+        """open_on_table(), sent now and read later."""
+        return Pending(self.conn.execute("SELECT round_id FROM rounds WHERE table_id = %s AND status = 'open'",
+                                         (table_id,)), lambda row: row[0])
+
+    def lock_with_events(self, round_id: uuid.UUID, *, shoe_games: tuple[str, ...] = ()
+                         ) -> tuple[RoundRow | None, list[RoundEvent], dict[str, Any] | None, ShoeRow | None]:
+        """The round locked (as lock() does), its events in order, its table's limits and, when its
+        table plays one of `shoe_games` from a virtual shoe, that shoe locked too (after the round,
+        the order every writer takes them in): in pipeline mode, one round trip. Each is a
+        statement of its own, which the server runs once the lock before it is granted, with a
+        snapshot taken then, so it sees whatever a previous holder of the round's lock committed."""
+        locking = self.conn.cursor(row_factory=class_row(RoundRow)).execute(
+            _SELECT + "WHERE r.round_id = %s FOR UPDATE OF r", (round_id,))
+        reading = self.conn.execute(
+            "SELECT t.limits, (SELECT jsonb_agg(jsonb_build_array(e.seq, e.kind, e.payload) ORDER BY e.seq) "
+            "FROM round_events e WHERE e.round_id = r.round_id) "
+            "FROM rounds r JOIN tables t ON t.table_id = r.table_id WHERE r.round_id = %s", (round_id,))
+        shoe = None
+        if shoe_games:
+            shoe = Pending(self.conn.cursor(row_factory=class_row(ShoeRow)).execute(
+                f"SELECT {', '.join('s.' + c for c in SHOE_COLUMNS)} FROM rounds r "
+                f"JOIN tables t ON t.table_id = r.table_id JOIN shoes s ON s.shoe_id = r.shoe_id "
+                f"WHERE r.round_id = %s AND s.mode = 'virtual' AND t.game = ANY(%s) FOR UPDATE OF s",
+                (round_id, list(shoe_games))))
+        row = Pending(locking).one()
+        limits, events = reading.fetchone() or (None, None)
+        return (row, [RoundEvent(*event) for event in events or ()], limits,
+                shoe.one() if shoe is not None else None)
 
     def events_and_limits(self, round_id: uuid.UUID, table_id: str) -> tuple[list[RoundEvent], dict[str, Any]]:
         """The round's events in order and its table's limits, in one round trip."""
@@ -86,30 +120,45 @@ class RoundsRepository:
         events = [RoundEvent(seq, kind, payload) for seq, kind, payload, _ in rows if seq is not None]
         return events, rows[0][3]
 
-    def append_events(self, round_id: uuid.UUID, first_seq: int, events: list[tuple[str, dict]]) -> None:
-        if not events:
-            return
-        with self.conn.cursor() as cur:
-            cur.executemany("INSERT INTO round_events (round_id, seq, kind, payload) VALUES (%s, %s, %s, %s)",
-                            [(round_id, first_seq + i, kind, Jsonb(payload))
-                             for i, (kind, payload) in enumerate(events)])
+    def save(self, row: RoundRow, *, events: list[tuple[str, dict]], first_seq: int,
+             shoe_position: tuple[uuid.UUID, int] | None, complete: bool,
+             result: dict | None) -> Callable[[], RoundRow]:
+        """One request's change to a locked round, in one statement: its new events from `first_seq`
+        on, the position a virtual shoe dealt up to (the shoe's row locked by the caller), and the
+        version bump (checked against the one `row` was read with under the lock) with, on
+        completion, the result. Returns the function that gives the round as saved (RETURNING: no
+        second read); in pipeline mode the statement is read only then, so what the caller sends
+        in between shares its round trip."""
+        shoe_id, position = shoe_position or (None, None)
+        saving = Pending(self.conn.execute(_SAVE, {
+            "round_id": row.round_id, "version": row.version, "first_seq": first_seq,
+            "events": json.dumps(events),
+            "shoe_id": shoe_id, "position": position,
+            "complete": complete, "result": Jsonb(result) if result is not None else None}))
 
-    def save(self, row: RoundRow, *, complete: bool, result: dict | None) -> RoundRow:
-        """Bump the version (checked against the one `row` was read with under the lock); mark
-        completion. Returns the round as saved (RETURNING: no second read)."""
-        saved = self.conn.execute(
-            "UPDATE rounds SET version = version + 1, "
-            "status = CASE WHEN %(complete)s THEN 'complete' ELSE status END, "
-            "result = CASE WHEN %(complete)s THEN %(result)s ELSE result END, "
-            "completed_at = CASE WHEN %(complete)s THEN now() ELSE completed_at END "
-            "WHERE round_id = %(round_id)s AND version = %(version)s AND status = 'open' "
-            "RETURNING status, version, result, completed_at, settled_at, voided_at",
-            {"complete": complete, "result": Jsonb(result) if result is not None else None,
-             "round_id": row.round_id, "version": row.version}).fetchone()
-        if saved is None:
-            # The row is locked, so this means a caller forgot the lock: never write past it.
-            raise RuntimeError(f"round {row.round_id} changed under its lock (version {row.version})")
-        status, version, result_saved, completed_at, settled_at, voided_at = saved
-        # The shoe's mode (joined in by the read) is not a column of rounds and never changes.
-        return dataclasses.replace(row, status=status, version=version, result=result_saved,
-                                   completed_at=completed_at, settled_at=settled_at, voided_at=voided_at)
+        def saved() -> RoundRow:
+            returned = saving.one()
+            if returned is None:
+                # The row is locked, so this means a caller forgot the lock: never write past it.
+                raise RuntimeError(f"round {row.round_id} changed under its lock (version {row.version})")
+            status, version, result_saved, completed_at, settled_at, voided_at = returned
+            # The shoe's mode (joined in by the read) is not a column of rounds and never changes.
+            return dataclasses.replace(row, status=status, version=version, result=result_saved,
+                                       completed_at=completed_at, settled_at=settled_at, voided_at=voided_at)
+
+        return saved
+
+
+# The CTEs write other tables than the UPDATE's, so their order within the statement does not
+# matter; should the version check fail, the caller raises and the transaction rolls back.
+_SAVE = (
+    "WITH added AS (INSERT INTO round_events (round_id, seq, kind, payload) "
+    "SELECT %(round_id)s, %(first_seq)s + e.n - 1, e.event->>0, e.event->1 "
+    "FROM jsonb_array_elements(%(events)s::jsonb) WITH ORDINALITY AS e (event, n)), "
+    "dealt AS (UPDATE shoes SET position = %(position)s WHERE shoe_id = %(shoe_id)s::uuid) "
+    "UPDATE rounds SET version = version + 1, "
+    "status = CASE WHEN %(complete)s THEN 'complete' ELSE status END, "
+    "result = CASE WHEN %(complete)s THEN %(result)s ELSE result END, "
+    "completed_at = CASE WHEN %(complete)s THEN now() ELSE completed_at END "
+    "WHERE round_id = %(round_id)s AND version = %(version)s AND status = 'open' "
+    "RETURNING status, version, result, completed_at, settled_at, voided_at")

@@ -9,6 +9,8 @@ import psycopg
 from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
+from ..pending import Pending
+
 
 @dataclass(frozen=True, slots=True)
 class ShoeRow:
@@ -24,7 +26,9 @@ class ShoeRow:
     closed_at: datetime | None
 
 
-_COLUMNS = "shoe_id, table_id, mode, commitment, card_order, salt, position, dealt, opened_at, closed_at"
+SHOE_COLUMNS = ("shoe_id", "table_id", "mode", "commitment", "card_order", "salt", "position", "dealt", "opened_at",
+                "closed_at")
+_COLUMNS = ", ".join(SHOE_COLUMNS)
 
 
 class ShoesRepository:
@@ -45,12 +49,21 @@ class ShoesRepository:
     def get(self, shoe_id: uuid.UUID) -> ShoeRow | None:
         return self._one(f"SELECT {_COLUMNS} FROM shoes WHERE shoe_id = %s", (shoe_id,))
 
+    def table_of_pending(self, shoe_id: uuid.UUID) -> Pending[str]:
+        """The shoe's table, sent now and read later (None: no such shoe)."""
+        return Pending(self.conn.execute("SELECT table_id FROM shoes WHERE shoe_id = %s", (shoe_id,)),
+                       lambda row: row[0])
+
     def current(self, table_id: str) -> ShoeRow | None:
         return self._one(f"SELECT {_COLUMNS} FROM shoes WHERE table_id = %s AND closed_at IS NULL", (table_id,))
 
     def lock_current(self, table_id: str) -> ShoeRow | None:
-        return self._one(f"SELECT {_COLUMNS} FROM shoes WHERE table_id = %s AND closed_at IS NULL FOR UPDATE",
-                         (table_id,))
+        return self.lock_current_pending(table_id).one()
+
+    def lock_current_pending(self, table_id: str) -> Pending[ShoeRow]:
+        """lock_current(), sent now and read later."""
+        return Pending(self.conn.cursor(row_factory=class_row(ShoeRow)).execute(
+            f"SELECT {_COLUMNS} FROM shoes WHERE table_id = %s AND closed_at IS NULL FOR UPDATE", (table_id,)))
 
     def lock(self, shoe_id: uuid.UUID) -> ShoeRow | None:
         return self._one(f"SELECT {_COLUMNS} FROM shoes WHERE shoe_id = %s FOR UPDATE", (shoe_id,))

@@ -9,6 +9,8 @@ import psycopg
 from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
+from ..pending import Pending
+
 
 @dataclass(frozen=True, slots=True)
 class TableRow:
@@ -49,6 +51,9 @@ class TablesRepository:
 
     def lock(self, table_id: str) -> TableRow | None:
         """The table row, locked until the transaction ends: shoe and round openings queue here."""
-        with self.conn.cursor(row_factory=class_row(TableRow)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM tables WHERE table_id = %s FOR UPDATE",
-                               (table_id,)).fetchone()
+        return self.lock_pending(table_id).one()
+
+    def lock_pending(self, table_id: str) -> Pending[TableRow]:
+        """lock(), sent now and read later."""
+        return Pending(self.conn.cursor(row_factory=class_row(TableRow)).execute(
+            f"SELECT {_COLUMNS} FROM tables WHERE table_id = %s FOR UPDATE", (table_id,)))

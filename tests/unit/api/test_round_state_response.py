@@ -1,0 +1,73 @@
+"""The round state's answer is, byte for byte, what RoundStateSchema makes of the same view."""
+from __future__ import annotations
+
+import dataclasses
+import random
+import uuid
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from flask import jsonify
+
+from service.api.app import create_app
+from service.api.schemas.rounds import RoundStateSchema, round_state_response
+from service.config import Settings
+from service.engine.actions import Action
+from service.engine.shoe import VirtualShoe
+from service.rounds.games import new_round
+from service.rounds.views import round_state
+from service.rules import load_paytable, load_rules
+from service.store.repositories.rounds import RoundRow
+
+OPENED = datetime(2026, 11, 22, 9, 30, 0, 123456, tzinfo=timezone.utc)
+
+
+@pytest.fixture(scope="module")
+def app():
+    app = create_app(Settings.from_env({"DATABASE_URL": "postgresql://unused"}), connect=False)
+    with app.app_context():
+        yield app
+
+
+def _row(wagers: list[dict], **changes) -> RoundRow:
+    row = RoundRow(uuid.uuid4(), "T-1", uuid.uuid4(), "virtual", "open", "canberra@1", "canberra-standard@1",
+                   wagers, 0, None, OPENED, None, None, None)
+    return dataclasses.replace(row, **changes)
+
+
+def _states(seed: int):
+    """(row, game) at every step of one round played with random legal decisions, then the round
+    complete, settled and void."""
+    rng = random.Random(seed)
+    rules, paytable = load_rules("canberra"), load_paytable("canberra-standard")
+    wagers = [{"seat": seat, "wager": rng.choice((500, 1000, 2500))} for seat in range(1, rng.randint(1, 5) + 1)]
+    for wager in wagers:
+        if rng.random() < 0.3:
+            wager["pair_bet"] = 500
+    shoe = VirtualShoe(rules.shoe)
+    game = new_round(rules, paytable, wagers, None)
+    row = _row(wagers)
+    while game.awaiting is not None:
+        if game.awaiting == "card":
+            game.deal_card(shoe.deal())
+            continue
+        yield row, game
+        legal = rng.choice(game.legal_actions())
+        game.act(Action(legal.seat, legal.action, legal.hand, legal.min_amount))
+        row = dataclasses.replace(row, version=row.version + 1)
+    result = game.result()
+    later = OPENED + timedelta(seconds=rng.randint(1, 90))
+    yield dataclasses.replace(row, status="complete", result=result, completed_at=later), game
+    yield dataclasses.replace(row, status="settled", result=result, completed_at=later,
+                              settled_at=later + timedelta(seconds=2)), game
+    yield dataclasses.replace(row, status="void", result=result, completed_at=later, voided_at=later), game
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_answer_is_what_the_schema_dumps(app, seed):
+    schema = RoundStateSchema()
+    for row, game in _states(seed):
+        view = round_state(row, game)
+        answer = round_state_response(view, 201)
+        assert answer.status_code == 201
+        assert answer.get_data() == jsonify(schema.dump(view)).get_data()
