@@ -12,23 +12,29 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def best_of(command: list[str], runs: int = 5) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, check=False, stdout=subprocess.DEVNULL, cwd=ROOT)
-        times.append(time.perf_counter() - start)
-    return min(times)
+def timed(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, check=False, stdout=subprocess.DEVNULL, cwd=ROOT)
+    return time.perf_counter() - start
 
 
-def main(rounds: int = 4000) -> dict:
+def main(rounds: int = 4000, runs: int = 7) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "rounds.jsonl")
         subprocess.run([sys.executable, "bench/make_rounds.py", path, "--rounds", str(rounds)], check=True, cwd=ROOT)
         pontoon = str(ROOT / ".venv" / "bin" / "pontoon")
-        engine = best_of([pontoon, "replay", "--batch", path])
-        engine_one = best_of([pontoon, "replay", "--batch", path, "--workers", "1"])
-        floor = best_of([sys.executable, "bench/naive_replayer.py", path])
+        commands = {
+            "engine": [pontoon, "replay", "--batch", path],
+            "engine_one": [pontoon, "replay", "--batch", path, "--workers", "1"],
+            "floor": [sys.executable, "bench/naive_replayer.py", path],
+        }
+        # Interleaved, best of `runs` each: a machine whose load changes during the run then
+        # weighs on every command alike.
+        best = {name: float("inf") for name in commands}
+        for _ in range(runs):
+            for name, command in commands.items():
+                best[name] = min(best[name], timed(command))
+        engine, engine_one, floor = best["engine"], best["engine_one"], best["floor"]
     figures = {
         "rounds": rounds,
         "engine_rounds_per_s": round(rounds / engine),
