@@ -89,7 +89,7 @@ def parse_transcript(data: Any) -> Transcript:
     actions_raw = get("actions", [])
     if type(actions_raw) is not list:
         raise TranscriptError("actions must be a list")
-    actions = list(map(parse_action, actions_raw, range(1, len(actions_raw) + 1)))
+    actions = [parse_action(a, i) for i, a in enumerate(actions_raw, 1)]
     seats = get("seats")
     players = get("players")
     entries = seats if seats is not None else players

@@ -50,15 +50,12 @@ class KeysRepository:
                 (uuid.uuid4(), hash_secret(secret), role, table_id, name, created_by)).fetchone()
         return row, secret
 
-    def authenticate(self, secret: str) -> tuple[KeyRow | None, bool]:
-        """The key holding this secret (revoked ones too, so a refusal can name them), and whether
-        its last use was marked now. A live key's last_used_at moves only when it is a minute old
-        (the access list shows it to the minute), so most requests write nothing here. One
-        statement: the touch is guarded on revoked_at, so it never interleaves with a revocation."""
-        return self.authenticate_pending(secret).one() or (None, False)
-
     def authenticate_pending(self, secret: str) -> Pending[tuple[KeyRow, bool]]:
-        """authenticate(), sent now and read later (None: no such key)."""
+        """The key holding this secret (revoked ones too, so a refusal can name them), and whether
+        its last use was marked now; sent now and read later (None: no such key). A live key's
+        last_used_at moves only when it is a minute old (the access list shows it to the minute),
+        so most requests write nothing here. One statement: the touch is guarded on revoked_at, so
+        it never interleaves with a revocation."""
         cur = self.conn.execute(
             f"WITH k AS (SELECT {_COLUMNS} FROM api_keys WHERE key_hash = %s), "
             f"touched AS (UPDATE api_keys SET last_used_at = now() "

@@ -69,7 +69,12 @@ class RoundsRepository:
 
     def lock(self, round_id: uuid.UUID) -> RoundRow | None:
         """The round, locked until the transaction ends: one change at a time per round."""
-        return self._one(_SELECT + "WHERE r.round_id = %s FOR UPDATE OF r", (round_id,))
+        return self.lock_pending(round_id).one()
+
+    def lock_pending(self, round_id: uuid.UUID) -> Pending[RoundRow]:
+        """lock(), sent now and read later."""
+        return Pending(self.conn.cursor(row_factory=class_row(RoundRow)).execute(
+            _SELECT + "WHERE r.round_id = %s FOR UPDATE OF r", (round_id,)))
 
     def table_of_pending(self, round_id: uuid.UUID) -> Pending[str]:
         """The round's table, sent now and read later (None: no such round)."""
@@ -91,8 +96,7 @@ class RoundsRepository:
         the order every writer takes them in): in pipeline mode, one round trip. Each is a
         statement of its own, which the server runs once the lock before it is granted, with a
         snapshot taken then, so it sees whatever a previous holder of the round's lock committed."""
-        locking = self.conn.cursor(row_factory=class_row(RoundRow)).execute(
-            _SELECT + "WHERE r.round_id = %s FOR UPDATE OF r", (round_id,))
+        locking = self.lock_pending(round_id)
         reading = self.conn.execute(
             "SELECT t.limits, (SELECT jsonb_agg(jsonb_build_array(e.seq, e.kind, e.payload) ORDER BY e.seq) "
             "FROM round_events e WHERE e.round_id = r.round_id) "
@@ -104,7 +108,7 @@ class RoundsRepository:
                 f"JOIN tables t ON t.table_id = r.table_id JOIN shoes s ON s.shoe_id = r.shoe_id "
                 f"WHERE r.round_id = %s AND s.mode = 'virtual' AND t.game = ANY(%s) FOR UPDATE OF s",
                 (round_id, list(shoe_games))))
-        row = Pending(locking).one()
+        row = locking.one()
         limits, events = reading.fetchone() or (None, None)
         return (row, [RoundEvent(*event) for event in events or ()], limits,
                 shoe.one() if shoe is not None else None)

@@ -100,10 +100,6 @@ class Seat:
         return len(self.hands) > 1
 
 
-def _first_hand(seat: Seat) -> Hand:
-    return seat.hands[0]
-
-
 class BetLine(NamedTuple):
     """One bet's stake and return at settlement: the unit the ledger records."""
 
@@ -134,7 +130,7 @@ class CanberraRound(RoundCore):
         self.log: list[CardDealt | DecisionTaken] = []
         self.actions: list[Action] = []
         self.any_playing_decision = False
-        first_hands = list(map(_first_hand, self.seats))
+        first_hands = [seat.hands[0] for seat in self.seats]
         self._deal_targets: list[Hand | None] = [*first_hands, None, *first_hands]  # None: the dealer's upcard
         self._deal_pos = 0
         self._seat_pos = 0
@@ -162,7 +158,7 @@ class CanberraRound(RoundCore):
                                      and pair_limits.minimum <= pair <= pair_limits.maximum)):
                 self._refuse_wager(number, wager, pair, seats)
             seats[number] = Seat(number, wager, pair)
-        return list(map(seats.__getitem__, sorted(seats)))
+        return [seats[n] for n in sorted(seats)]
 
     def _refuse_wager(self, number: object, wager: object, pair: object, seats: dict[int, Seat]) -> None:
         """Raise the reason a seat's wagers cannot open the round (the first check that fails)."""
