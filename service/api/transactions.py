@@ -77,30 +77,28 @@ def command(view):
                  errors={IDEMPOTENCY_KEY: ["1 to 255 printable ASCII characters"]})
         try:
             with uow.conn.pipeline():
-                claim = stored = None
+                claim = None
                 if idem_key is not None:
                     request_hash = _request_hash()
-                    # Read with the view's first read (one round trip for both). Requests with the
-                    # same key wait for each other here, before the view's statements run; when an
-                    # earlier one's response is found, what the view did is rolled back unseen.
-                    claim = uow.idempotency.claim(g.principal.key_id, idem_key)
+                    # Sent with the view's first read (one round trip for both). A request with
+                    # the same key waits here, before the view's statements run, until the first
+                    # one ends; when that one committed, what this view did is rolled back unseen
+                    # and its stored response is given instead.
+                    claim = uow.idempotency.claim(g.principal.key_id, idem_key, request_hash)
                 try:
                     response = current_app.make_response(view(*args, **kwargs))
                 except Exception:
-                    if claim is None or (stored := claim.one()) is None:
+                    if claim is None or claim.one():
                         raise
+                    taken = True
                 else:
-                    stored = claim.one() if claim is not None else None
-                if stored is not None:
+                    taken = claim is not None and not claim.one()
+                if taken:
                     uow.rollback()
                     discard_deferred()
-                    if stored.request_hash != request_hash:
-                        fail(422, "idempotency_key_reused",
-                             "this Idempotency-Key was used for a different request; use a new key",
-                             errors={IDEMPOTENCY_KEY: ["already used with another method, path or body"]})
-                    return stored.response, stored.status_code, {"Idempotent-Replayed": "true"}
+                    return _replay(uow.idempotency.stored(g.principal.key_id, idem_key), request_hash)
                 if idem_key is not None:
-                    uow.idempotency.store(g.principal.key_id, idem_key, request_hash, response.status_code,
+                    uow.idempotency.store(g.principal.key_id, idem_key, response.status_code,
                                           response.get_data(as_text=True) if response.is_json else None)
                 uow.commit()
         except CommandRefused as refusal:
@@ -112,3 +110,11 @@ def command(view):
         return response
 
     return wrapper
+
+
+def _replay(stored, request_hash: str):
+    """The response first given to this Idempotency-Key, if this is the same request."""
+    if stored.request_hash != request_hash:
+        fail(422, "idempotency_key_reused", "this Idempotency-Key was used for a different request; use a new key",
+             errors={IDEMPOTENCY_KEY: ["already used with another method, path or body"]})
+    return stored.response, stored.status_code, {"Idempotent-Replayed": "true"}

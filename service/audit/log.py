@@ -5,7 +5,7 @@ import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import psycopg
 from psycopg import pq
@@ -22,6 +22,12 @@ class AuditRecord:
     round_id: str | None = None
 
 
+# Creates the chain's head if need be and locks it: DO UPDATE takes the row lock and returns the
+# committed head, as SELECT ... FOR UPDATE would.
+HEAD_LOCK = ("INSERT INTO audit_chain_heads (chain, seq, hash) VALUES (%(chain)s, 0, %(genesis)s) "
+             "ON CONFLICT (chain) DO UPDATE SET chain = EXCLUDED.chain RETURNING seq, hash")
+
+
 def chain_for(table_id: str | None) -> str:
     return f"table:{table_id}" if table_id else "system"
 
@@ -31,16 +37,17 @@ def _round_id_text(round_id: Any) -> str | None:
     return None if round_id is None else str(uuid.UUID(str(round_id)))
 
 
-def append(conn: psycopg.Connection, chain: str, records: list[AuditRecord]) -> None:
+def append(conn: psycopg.Connection, chain: str, records: list[AuditRecord],
+           head: Callable[[], tuple[int, str]] | None = None) -> None:
     """Chain and insert `records` in order. Call inside the request's transaction: they commit
-    or roll back with the round state they describe."""
+    or roll back with the round state they describe. `head` gives the chain's (seq, hash) when the
+    caller's own statement locked it already (with HEAD_LOCK), saving a statement."""
     if not records:
         return
-    # One statement creates the head if need be and locks it (DO UPDATE takes the row lock and
-    # returns the committed head, as SELECT ... FOR UPDATE would).
-    seq, prev = conn.execute("INSERT INTO audit_chain_heads (chain, seq, hash) VALUES (%s, 0, %s) "
-                             "ON CONFLICT (chain) DO UPDATE SET chain = EXCLUDED.chain RETURNING seq, hash",
-                             (chain, GENESIS)).fetchone()
+    if head is not None:
+        seq, prev = head()
+    else:
+        seq, prev = conn.execute(HEAD_LOCK, {"chain": chain, "genesis": GENESIS}).fetchone()
     # Taken after the head lock, so times never run backwards along one chain (on one host).
     at = datetime.now(timezone.utc).isoformat(timespec="microseconds")
     rows = []

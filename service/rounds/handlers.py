@@ -319,11 +319,14 @@ class _RoundChange:
             if player_banked(self.game_rules.rules):  # the bank, kitty and pack move on to the next round
                 traditional_bank.round_completed(self)
             observe_round_completed(self.row.table_id, result)  # counted once the request commits
-        # In the request's pipeline the save (and the settlement's outbox row) goes in the round
-        # trip that reads the audit chain's head, and the audit records go with the commit.
+        # In the request's pipeline the save (and the settlement's outbox row) goes in one round
+        # trip with the audit chain's head, which the save's statement locks; the audit records go
+        # with the commit.
         if complete:
             self.uow.outbox.add("settle_round", self.row.round_id)
-        saved = self.uow.rounds.save(self.row, events=self.events, first_seq=self.first_seq,
-                                     shoe_position=self.shoe_position, complete=complete, result=result)
-        append(self.uow.conn, chain_for(self.row.table_id), self.records)
+        chain = chain_for(self.row.table_id)
+        saved, head = self.uow.rounds.save(self.row, events=self.events, first_seq=self.first_seq,
+                                           shoe_position=self.shoe_position, complete=complete, result=result,
+                                           audit_chain=chain)
+        append(self.uow.conn, chain, self.records, head=head)
         return views.round_state(saved(), self.game)

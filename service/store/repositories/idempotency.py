@@ -10,10 +10,6 @@ from psycopg.rows import class_row
 
 from ..pending import Pending
 
-# Lock class for pg_advisory_xact_lock(int, int): the two-key space never meets the one-key
-# locks (migrations use one 64-bit key).
-_LOCK_CLASS = 0x1DE4
-
 
 @dataclass(frozen=True, slots=True)
 class StoredResponse:
@@ -26,20 +22,25 @@ class IdempotencyRepository:
     def __init__(self, conn: psycopg.Connection) -> None:
         self.conn = conn
 
-    def claim(self, key_id: uuid.UUID, idem_key: str) -> Pending[StoredResponse]:
-        """Serialise requests carrying the same key until this transaction ends; the response
-        stored by an earlier one, if any, sent now and read later (in pipeline mode, with the
-        next read)."""
-        # Two statements: the server runs the SELECT once the lock is granted, with a snapshot of
-        # its own, so it sees whatever an earlier holder committed.
-        self.conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_LOCK_CLASS, f"{key_id}:{idem_key}"))
-        return Pending(self.conn.cursor(row_factory=class_row(StoredResponse)).execute(
-            "SELECT request_hash, status_code, response FROM idempotency_keys WHERE key_id = %s AND idem_key = %s",
-            (key_id, idem_key)))
+    def claim(self, key_id: uuid.UUID, idem_key: str, request_hash: str) -> Pending[bool]:
+        """Take the key for this transaction: whether it was free, sent now and read later (in
+        pipeline mode, with the next read). The key's row is written at once, without its
+        response: a request carrying the same key waits on it until this transaction ends, then
+        finds the key taken (committed) or free again (rolled back). Nobody else ever sees the row
+        without its response."""
+        return Pending(self.conn.execute(
+            "INSERT INTO idempotency_keys (key_id, idem_key, request_hash, status_code, response) "
+            "VALUES (%s, %s, %s, 0, 'null'::jsonb) ON CONFLICT (key_id, idem_key) DO NOTHING RETURNING true",
+            (key_id, idem_key, request_hash)), lambda row: row[0])
 
-    def store(self, key_id: uuid.UUID, idem_key: str, request_hash: str, status_code: int, body: str | None) -> None:
-        """`body` is the response's JSON text (None: not JSON), stored as it is rather than parsed
-        and dumped again."""
-        self.conn.execute("INSERT INTO idempotency_keys (key_id, idem_key, request_hash, status_code, response) "
-                          "VALUES (%s, %s, %s, %s, coalesce(%s::jsonb, 'null'::jsonb))",
-                          (key_id, idem_key, request_hash, status_code, body))
+    def stored(self, key_id: uuid.UUID, idem_key: str) -> StoredResponse | None:
+        """The response committed for a key that claim() found taken."""
+        with self.conn.cursor(row_factory=class_row(StoredResponse)) as cur:
+            return cur.execute("SELECT request_hash, status_code, response FROM idempotency_keys "
+                               "WHERE key_id = %s AND idem_key = %s", (key_id, idem_key)).fetchone()
+
+    def store(self, key_id: uuid.UUID, idem_key: str, status_code: int, body: str | None) -> None:
+        """The response to a claimed key. `body` is the response's JSON text (None: not JSON),
+        stored as it is rather than parsed and dumped again."""
+        self.conn.execute("UPDATE idempotency_keys SET status_code = %s, response = coalesce(%s::jsonb, 'null'::jsonb) "
+                          "WHERE key_id = %s AND idem_key = %s", (status_code, body, key_id, idem_key))

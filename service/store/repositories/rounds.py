@@ -12,6 +12,8 @@ import psycopg
 from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
+from ...audit.chain import GENESIS
+from ...audit.log import HEAD_LOCK
 from ..pending import Pending
 from .shoes import SHOE_COLUMNS, ShoeRow
 
@@ -93,25 +95,24 @@ class RoundsRepository:
                          ) -> tuple[RoundRow | None, list[RoundEvent], dict[str, Any] | None, ShoeRow | None]:
         """The round locked (as lock() does), its events in order, its table's limits and, when its
         table plays one of `shoe_games` from a virtual shoe, that shoe locked too (after the round,
-        the order every writer takes them in): in pipeline mode, one round trip. Each is a
-        statement of its own, which the server runs once the lock before it is granted, with a
-        snapshot taken then, so it sees whatever a previous holder of the round's lock committed."""
+        the order every writer takes them in): in pipeline mode, one round trip. The lock is a
+        statement of its own and the rest another, which the server runs once the lock is granted,
+        with a snapshot taken then, so it sees whatever a previous holder of the round's lock
+        committed; the shoe, locked by that second statement, is read as it stands once its own
+        lock is granted."""
         locking = self.lock_pending(round_id)
         reading = self.conn.execute(
-            "SELECT t.limits, (SELECT jsonb_agg(jsonb_build_array(e.seq, e.kind, e.payload) ORDER BY e.seq) "
-            "FROM round_events e WHERE e.round_id = r.round_id) "
-            "FROM rounds r JOIN tables t ON t.table_id = r.table_id WHERE r.round_id = %s", (round_id,))
-        shoe = None
-        if shoe_games:
-            shoe = Pending(self.conn.cursor(row_factory=class_row(ShoeRow)).execute(
-                f"SELECT {', '.join('s.' + c for c in SHOE_COLUMNS)} FROM rounds r "
-                f"JOIN tables t ON t.table_id = r.table_id JOIN shoes s ON s.shoe_id = r.shoe_id "
-                f"WHERE r.round_id = %s AND s.mode = 'virtual' AND t.game = ANY(%s) FOR UPDATE OF s",
-                (round_id, list(shoe_games))))
+            f"SELECT t.limits, {_EVENTS}, {', '.join('s.' + c for c in SHOE_COLUMNS)} "
+            f"FROM rounds r JOIN tables t ON t.table_id = r.table_id LEFT JOIN LATERAL ("
+            f"SELECT * FROM shoes WHERE shoe_id = r.shoe_id AND mode = 'virtual' AND t.game = ANY(%s) "
+            f"FOR UPDATE) s ON true WHERE r.round_id = %s", (list(shoe_games), round_id))
         row = locking.one()
-        limits, events = reading.fetchone() or (None, None)
-        return (row, [RoundEvent(*event) for event in events or ()], limits,
-                shoe.one() if shoe is not None else None)
+        found = reading.fetchone()
+        if found is None:
+            return row, [], None, None
+        limits, events = found[:2]
+        shoe = ShoeRow(*found[2:]) if found[2] is not None else None
+        return row, [RoundEvent(*event) for event in events or ()], limits, shoe
 
     def events_and_limits(self, round_id: uuid.UUID, table_id: str) -> tuple[list[RoundEvent], dict[str, Any]]:
         """The round's events in order and its table's limits, in one round trip."""
@@ -125,33 +126,50 @@ class RoundsRepository:
         return events, rows[0][3]
 
     def save(self, row: RoundRow, *, events: list[tuple[str, dict]], first_seq: int,
-             shoe_position: tuple[uuid.UUID, int] | None, complete: bool,
-             result: dict | None) -> Callable[[], RoundRow]:
+             shoe_position: tuple[uuid.UUID, int] | None, complete: bool, result: dict | None,
+             audit_chain: str | None = None) -> tuple[Callable[[], RoundRow], Callable[[], tuple[int, str]]]:
         """One request's change to a locked round, in one statement: its new events from `first_seq`
         on, the position a virtual shoe dealt up to (the shoe's row locked by the caller), and the
         version bump (checked against the one `row` was read with under the lock) with, on
-        completion, the result. Returns the function that gives the round as saved (RETURNING: no
-        second read); in pipeline mode the statement is read only then, so what the caller sends
-        in between shares its round trip."""
+        completion, the result; with `audit_chain`, that chain's head locked as well, for the
+        records describing the change (log.append's `head`). Returns the functions that give the
+        round as saved and the head as locked (RETURNING: no second read); in pipeline mode the
+        statement is read only then, so what the caller sends in between shares its round trip."""
         shoe_id, position = shoe_position or (None, None)
-        saving = Pending(self.conn.execute(_SAVE, {
+        saving = Pending(self.conn.execute(_SAVE if audit_chain is None else _SAVE_LOCKING_HEAD, {
             "round_id": row.round_id, "version": row.version, "first_seq": first_seq,
             "events": json.dumps(events),
             "shoe_id": shoe_id, "position": position,
-            "complete": complete, "result": Jsonb(result) if result is not None else None}))
+            "complete": complete, "result": Jsonb(result) if result is not None else None,
+            "chain": audit_chain, "genesis": GENESIS}))
+        read: list[tuple] = []
+
+        def returned() -> tuple:
+            if not read:
+                found = saving.one()
+                if found is None:
+                    # The row is locked, so this means a caller forgot the lock: never write past it.
+                    raise RuntimeError(f"round {row.round_id} changed under its lock (version {row.version})")
+                read.append(found)
+            return read[0]
 
         def saved() -> RoundRow:
-            returned = saving.one()
-            if returned is None:
-                # The row is locked, so this means a caller forgot the lock: never write past it.
-                raise RuntimeError(f"round {row.round_id} changed under its lock (version {row.version})")
-            status, version, result_saved, completed_at, settled_at, voided_at = returned
+            status, version, result_saved, completed_at, settled_at, voided_at = returned()[:6]
             # The shoe's mode (joined in by the read) is not a column of rounds and never changes.
             return dataclasses.replace(row, status=status, version=version, result=result_saved,
                                        completed_at=completed_at, settled_at=settled_at, voided_at=voided_at)
 
-        return saved
+        def head() -> tuple[int, str]:
+            if audit_chain is None:
+                raise RuntimeError("no audit chain's head was locked with this save")
+            return returned()[6:8]
 
+        return saved, head
+
+
+# A round's events as one JSON array of [seq, kind, payload], in order.
+_EVENTS = ("(SELECT jsonb_agg(jsonb_build_array(e.seq, e.kind, e.payload) ORDER BY e.seq) "
+           "FROM round_events e WHERE e.round_id = r.round_id)")
 
 # The CTEs write other tables than the UPDATE's, so their order within the statement does not
 # matter; should the version check fail, the caller raises and the transaction rolls back.
@@ -166,3 +184,6 @@ _SAVE = (
     "completed_at = CASE WHEN %(complete)s THEN now() ELSE completed_at END "
     "WHERE round_id = %(round_id)s AND version = %(version)s AND status = 'open' "
     "RETURNING status, version, result, completed_at, settled_at, voided_at")
+# The same, locking an audit chain's head in the same statement (the head is another table again).
+_SAVE_LOCKING_HEAD = (f"WITH head AS ({HEAD_LOCK}), " + _SAVE.removeprefix("WITH ")
+                      + ", (SELECT seq FROM head), (SELECT hash FROM head)")

@@ -1,6 +1,8 @@
 """The virtual pack between rounds: carried on without a Pontoon, shuffled into a new shoe after one."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from service.audit.verify import verify_database
@@ -98,12 +100,27 @@ def test_a_physical_pack_refuses_a_card_already_on_the_table(new_table):
     assert (again.status, again.body["code"]) == (409, "card_refused")
 
 
-def test_eight_people_play_with_two_packs_shuffled_into_a_new_shoe(new_table, db):
+class _SeededSource:
+    """A reproducible RandomSource: the same shuffles on every run."""
+
+    def __init__(self, seed: int) -> None:
+        self._random = random.Random(seed)
+
+    def randbelow(self, n: int) -> int:
+        return self._random.randrange(n)
+
+
+def test_eight_people_play_with_two_packs_shuffled_into_a_new_shoe(new_table, db, monkeypatch):
+    # Seeded shuffles: a deal that itself ends the round (the banker's Pontoon) would move the
+    # pack on before it could be compared with the new shoe's order.
+    source = _SeededSource(8)
+    real = shoe_module.shuffled
+    monkeypatch.setattr(shoe_module, "shuffled", lambda cards, rng: real(cards, source))
     table_id, terminal = new_table("british-traditional", "virtual")
     one_pack = ok(terminal.get(f"/v1/tables/{table_id}/shoes/current"), 200)
     seven = [{"seat": seat, "stake": 100} for seat in range(1, 8)]
     state = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"players": seven}), 201)
-    assert state["shoe_id"] != one_pack["shoe_id"]
+    assert state["shoe_id"] != one_pack["shoe_id"] and state["status"] == "open"
     assert ok(terminal.get(f"/v1/shoes/{one_pack['shoe_id']}"), 200)["closed_at"] is not None
     order = db.execute("SELECT card_order FROM shoes WHERE shoe_id = %s", (state["shoe_id"],)).fetchone()[0]
     assert len(order) == 104 and _pack(db, table_id) == order
