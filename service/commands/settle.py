@@ -59,7 +59,7 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("settle", help="the settlement outbox relay and sweep")
     actions = parser.add_subparsers(dest="settle_command", metavar="ACTION", required=True)
     relay = actions.add_parser("relay", help="publish completed rounds from the outbox to the Celery workers, forever")
-    relay.add_argument("--interval", type=float, default=0.2, help="seconds between outbox passes (default 0.2)")
+    relay.add_argument("--interval", type=float, default=1.0, help="seconds between outbox passes (default 1)")
     relay.add_argument("--sweep-after", type=float, default=60.0,
                        help="settle directly rounds complete for longer than this many seconds (0: no sweep; default 60)")
     relay.add_argument("--sweep-every", type=float, default=10.0, help="seconds between sweeps (default 10)")

@@ -74,7 +74,7 @@ def _publish(claimed: list[tuple[int, str, str | None]], publish: Publish, batch
     return published, messages, None
 
 
-def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, interval: float = 0.2,
+def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, interval: float = 1.0,
               sweep: Callable[[psycopg.Connection], object] | None = None, sweep_every: float = 10.0,
               publish_errors: tuple[type[BaseException], ...] = (OSError,),
               should_stop: Callable[[], bool] = lambda: False) -> None:
