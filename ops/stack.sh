@@ -5,8 +5,9 @@
 # logs. Ctrl-C (or SIGTERM) stops every process it started and waits for them.
 #
 # Environment: PORT (8000), DATABASE_URL, BROKER_URL, WEB_CONCURRENCY (gunicorn workers; default
-# from the cores), CELERY_CONCURRENCY (default: the cores), PONTOON_RUN_DIR (run/stack-$PORT: logs
-# and metric files), PONTOON_STACK_QUIET=1 (print only the URL and the admin key).
+# from the cores), CELERY_CONCURRENCY (default: the cores), SETTLEMENT_NICE (the worker's and the
+# relay's niceness, 10), PONTOON_RUN_DIR (run/stack-$PORT: logs and metric files),
+# PONTOON_STACK_QUIET=1 (print only the URL and the admin key).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -79,10 +80,13 @@ set -m
 start api "$LOG_DIR/api.log" "$BIN/gunicorn" -c ops/gunicorn.conf.py \
   --logger-class service.observability.gunicorn_logger.JsonLogger --control-socket "$RUN_DIR/gunicorn.ctl" \
   'service.api.app:create_app()'
-start worker "$LOG_DIR/worker.log" "$BIN/celery" -A service.observability.celery_worker worker \
+# Settlement and the relay yield the CPU to the API on a machine they share with it: a terminal
+# waits on its request, a round waits a little longer for the ledger and nothing waits on that.
+NICE=(nice -n "${SETTLEMENT_NICE:-10}")
+start worker "$LOG_DIR/worker.log" "${NICE[@]}" "$BIN/celery" -A service.observability.celery_worker worker \
   --loglevel=INFO --concurrency="${CELERY_CONCURRENCY:-$CORES}" --without-gossip --without-mingle \
   --without-heartbeat -n "pontoon-$PORT-$$@%h"
-start relay "$LOG_DIR/relay.log" "$BIN/python" -m service.observability.relay
+start relay "$LOG_DIR/relay.log" "${NICE[@]}" "$BIN/python" -m service.observability.relay
 set +m
 
 ready=0
