@@ -12,6 +12,7 @@ from flask import Flask, current_app, g, request
 from ..audit.log import append, chain_for
 from ..metrics.flask_hooks import discard_deferred
 from ..rounds.errors import CommandRefused
+from ..store.repositories.idempotency import StoredResponse
 from ..store.uow import UnitOfWork
 from .docs import IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_PATTERN, IF_MATCH
 from .errors import fail
@@ -112,7 +113,7 @@ def command(view):
     return wrapper
 
 
-def _replay(stored, request_hash: str):
+def _replay(stored: StoredResponse, request_hash: str):
     """The response first given to this Idempotency-Key, if this is the same request."""
     if stored.request_hash != request_hash:
         fail(422, "idempotency_key_reused", "this Idempotency-Key was used for a different request; use a new key",

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import uuid
 from dataclasses import dataclass
@@ -142,16 +143,14 @@ class RoundsRepository:
             "shoe_id": shoe_id, "position": position,
             "complete": complete, "result": Jsonb(result) if result is not None else None,
             "chain": audit_chain, "genesis": GENESIS}))
-        read: list[tuple] = []
 
+        @functools.cache   # the statement's row, read once for both functions below
         def returned() -> tuple:
-            if not read:
-                found = saving.one()
-                if found is None:
-                    # The row is locked, so this means a caller forgot the lock: never write past it.
-                    raise RuntimeError(f"round {row.round_id} changed under its lock (version {row.version})")
-                read.append(found)
-            return read[0]
+            found = saving.one()
+            if found is None:
+                # The row is locked, so this means a caller forgot the lock: never write past it.
+                raise RuntimeError(f"round {row.round_id} changed under its lock (version {row.version})")
+            return found
 
         def saved() -> RoundRow:
             status, version, result_saved, completed_at, settled_at, voided_at = returned()[:6]
