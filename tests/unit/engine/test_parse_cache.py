@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from service.rules import parse_cache, parse_rules
 from service.rules.registry import _read_yaml
 
@@ -16,23 +18,16 @@ def test_a_parse_is_remembered_by_its_text_and_read_back(tmp_path, monkeypatch):
     assert parse_cache.recall(text + " ") is parse_cache.MISS  # another text, another entry
 
 
-def test_a_damaged_entry_is_a_miss(tmp_path, monkeypatch):
+@pytest.mark.parametrize("entry_text", [
+    "{not json",                                    # a damaged entry
+    '{"text": "a: 2\\n", "data": {"a": 2}}',       # another document (a checksum collision)
+], ids=["damaged", "another-text"])
+def test_an_entry_that_is_not_this_texts_parse_is_a_miss(tmp_path, monkeypatch, entry_text):
     monkeypatch.setenv("PONTOON_CACHE_DIR", str(tmp_path))
     text = "a: 1\n"
     _read_yaml("x.yaml", text)
     (entry,) = os.listdir(tmp_path)
-    (tmp_path / entry).write_text("{not json")
-    assert parse_cache.recall(text) is parse_cache.MISS
-    assert _read_yaml("x.yaml", text) == {"a": 1}
-
-
-def test_an_entry_for_another_text_is_a_miss(tmp_path, monkeypatch):
-    monkeypatch.setenv("PONTOON_CACHE_DIR", str(tmp_path))
-    text = "a: 1\n"
-    _read_yaml("x.yaml", text)
-    (entry,) = os.listdir(tmp_path)
-    # Another document that lands on the same file (as a checksum collision would) is not trusted.
-    (tmp_path / entry).write_text('{"text": "a: 2\\n", "data": {"a": 2}}')
+    (tmp_path / entry).write_text(entry_text)
     assert parse_cache.recall(text) is parse_cache.MISS
     assert _read_yaml("x.yaml", text) == {"a": 1}
 
