@@ -41,7 +41,7 @@ def chunks(lines: Iterable[str], size: int = CHUNK_CHARS) -> Iterator[str]:
 @blp.route("/export")
 class Export(MethodView):
     @require("compliance")
-    @blp.arguments(ExportQuerySchema, location="query", unknown=ma.RAISE)
+    @blp.arguments(ExportQuerySchema(), location="query", unknown=ma.RAISE)
     @blp.response(200, {"type": "string"}, content_type=MEDIA_TYPES["jsonl"], description=EXPORT_FORMATS)
     @blp.alt_response(200, schema={"type": "string"}, content_type=MEDIA_TYPES["csv"], success=True,
                       description=EXPORT_FORMATS)

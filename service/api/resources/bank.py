@@ -19,7 +19,7 @@ blp = Blueprint("bank", __name__, url_prefix="/v1/tables",
 class Kitty(MethodView):
     @require("terminal", table_from=table_in_path)
     @command
-    @blp.arguments(KittySchema)
+    @blp.arguments(KittySchema())
     @blp.response(201, BankSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
@@ -33,7 +33,7 @@ class Kitty(MethodView):
 class BankSale(MethodView):
     @require("terminal", table_from=table_in_path)
     @command
-    @blp.arguments(BankSaleSchema)
+    @blp.arguments(BankSaleSchema())
     @blp.response(201, BankSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):

@@ -17,7 +17,7 @@ blp = Blueprint("keys", __name__, url_prefix="/v1/keys", description="API keys")
 @blp.route("")
 class Keys(MethodView):
     @require("admin")
-    @blp.arguments(CreateKeySchema)
+    @blp.arguments(CreateKeySchema())
     @blp.response(201, CreatedKeySchema)
     @documented(blp)
     def post(self, body):
@@ -34,7 +34,7 @@ class Keys(MethodView):
 class Revoke(MethodView):
     @require("admin")
     @command
-    @blp.arguments(RevokeKeySchema)
+    @blp.arguments(RevokeKeySchema())
     @blp.response(200, KeySchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, key_id):

@@ -70,7 +70,7 @@ class Versions(MethodView):
 
     @require("operator")
     @command
-    @blp.arguments(SubmitVersionSchema)
+    @blp.arguments(SubmitVersionSchema())
     @blp.response(201, VersionSchema)
     @documented(blp, 404, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, name):
@@ -103,7 +103,7 @@ def _decide(decision: str, body: dict, name: str, version: int) -> dict:
 class Approve(MethodView):
     @require("operator")
     @command
-    @blp.arguments(DecisionSchema)
+    @blp.arguments(DecisionSchema())
     @blp.response(200, VersionSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, name, version):
@@ -116,7 +116,7 @@ class Approve(MethodView):
 class Reject(MethodView):
     @require("operator")
     @command
-    @blp.arguments(DecisionSchema)
+    @blp.arguments(DecisionSchema())
     @blp.response(200, VersionSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, name, version):
@@ -136,7 +136,7 @@ class TablePaytable(MethodView):
 
     @require("operator")
     @command
-    @blp.arguments(AssignPaytableSchema)
+    @blp.arguments(AssignPaytableSchema())
     @blp.response(200, TablePaytableSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):

@@ -17,7 +17,7 @@ blp = Blueprint("recall", __name__, url_prefix="/v1/tables", description="Game r
 @blp.route("/<table_id:table_id>/recall")
 class Recall(MethodView):
     @require("supervisor", "compliance")
-    @blp.arguments(RecallQuerySchema, location="query", unknown=ma.RAISE)
+    @blp.arguments(RecallQuerySchema(), location="query", unknown=ma.RAISE)
     @blp.response(200, RecallSchema)
     @documented(blp, 404)
     def get(self, query, table_id):

@@ -23,7 +23,7 @@ blp = Blueprint("reports", __name__, url_prefix="/v1/reports", description="Tabl
 @blp.route("/tables")
 class TableReport(MethodView):
     @require("operator", "supervisor", "compliance")
-    @blp.arguments(ReportQuerySchema, location="query", unknown=ma.RAISE)
+    @blp.arguments(ReportQuerySchema(), location="query", unknown=ma.RAISE)
     @blp.response(200, TableReportSchema)
     @blp.alt_response(200, schema={"type": "string"}, content_type="text/csv", success=True,
                       description="format=csv: the rows, then a TOTAL line; amounts in cents")

@@ -44,7 +44,7 @@ class Transcript(MethodView):
 class Cards(MethodView):
     @require("terminal", table_from=round_table)
     @command
-    @blp.arguments(CardSchema)
+    @blp.arguments(CardSchema())
     @blp.response(200, RoundStateSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
     def post(self, body, round_id):
@@ -58,7 +58,7 @@ class Cards(MethodView):
 class Actions(MethodView):
     @require("terminal", table_from=round_table)
     @command
-    @blp.arguments(ActionSchema)
+    @blp.arguments(ActionSchema())
     @blp.response(200, RoundStateSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
     def post(self, body, round_id):

@@ -20,7 +20,7 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Tables
 class Tables(MethodView):
     @require("admin", "operator")
     @command
-    @blp.arguments(CreateTableSchema)
+    @blp.arguments(CreateTableSchema())
     @blp.response(201, TableSchema)
     @documented(blp, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body):
@@ -43,7 +43,7 @@ class Table(MethodView):
 class Shoes(MethodView):
     @require("terminal", table_from=table_in_path)
     @command
-    @blp.arguments(OpenShoeSchema)
+    @blp.arguments(OpenShoeSchema())
     @blp.response(201, OpenedShoeSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
@@ -66,7 +66,7 @@ class CurrentShoe(MethodView):
 class Rounds(MethodView):
     @require("terminal", table_from=table_in_path)
     @command
-    @blp.arguments(OpenRoundSchema)
+    @blp.arguments(OpenRoundSchema())
     @blp.response(201, RoundStateSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):

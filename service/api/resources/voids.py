@@ -18,7 +18,7 @@ blp = Blueprint("voids", __name__, url_prefix="/v1/rounds", description="Voiding
 class Void(MethodView):
     @require("supervisor")
     @command
-    @blp.arguments(VoidRoundSchema)
+    @blp.arguments(VoidRoundSchema())
     @blp.response(200, VoidedRoundSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
     def post(self, body, round_id):
