@@ -8,7 +8,6 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Mapping
 
 import psycopg
-from psycopg import pq
 
 from .chain import GENESIS, record_hash
 
@@ -50,7 +49,7 @@ def append(conn: psycopg.Connection, chain: str, records: list[AuditRecord],
         seq, prev = conn.execute(HEAD_LOCK, {"chain": chain, "genesis": GENESIS}).fetchone()
     # Taken after the head lock, so times never run backwards along one chain (on one host).
     at = datetime.now(timezone.utc).isoformat(timespec="microseconds")
-    rows = []
+    rows = []   # (seq, kind, actor, table_id, round_id, payload, prev_hash, hash), as _APPEND reads them
     for record in records:
         seq += 1
         text = json.dumps(record.payload, default=str)
@@ -58,24 +57,13 @@ def append(conn: psycopg.Connection, chain: str, records: list[AuditRecord],
         round_id = _round_id_text(record.round_id)
         digest = record_hash(chain, seq, at, record.kind, record.actor, record.table_id,
                              round_id, payload, prev)
-        rows.append((seq, record.kind, record.actor, record.table_id, round_id, text, payload, prev, digest))
+        rows.append((seq, record.kind, record.actor, record.table_id, round_id, payload, prev, digest))
         prev = digest
-    if conn.pgconn.pipeline_status == pq.PipelineStatus.OFF:
-        # COPY is the cheapest way in for a batch's worth of records (settlement's), but it cannot
-        # run in pipeline mode.
-        with conn.cursor() as cur:
-            with cur.copy("COPY audit_log (chain, seq, at, kind, actor, table_id, round_id, payload, prev_hash, hash) "
-                          "FROM STDIN") as copy:
-                for seq_, kind, actor, table_id, round_id, text, _, prev_hash, digest in rows:
-                    copy.write_row((chain, seq_, at, kind, actor, table_id, round_id, text, prev_hash, digest))
-        conn.execute("UPDATE audit_chain_heads SET seq = %s, hash = %s WHERE chain = %s", (seq, prev, chain))
-        return
-    # In pipeline mode (a request's command) the records, as one JSON array, and the head's move go
-    # in one statement whose result nobody reads: it travels with the commit.
-    conn.execute(_APPEND, {"chain": chain, "at": at, "head_seq": seq, "head_hash": prev,
-                           "rows": json.dumps([(seq_, kind, actor, table_id, round_id, payload, prev_hash, digest)
-                                               for seq_, kind, actor, table_id, round_id, _, payload, prev_hash, digest
-                                               in rows])})
+    # The records, as one JSON array, and the head's move go in one statement. It is sent whole,
+    # so the server never holds the head's lock waiting for a writer to stream rows (as with
+    # COPY); in pipeline mode (a request's command) nobody reads its result and it travels with
+    # the commit.
+    conn.execute(_APPEND, {"chain": chain, "at": at, "head_seq": seq, "head_hash": prev, "rows": json.dumps(rows)})
 
 
 _APPEND = (

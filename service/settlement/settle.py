@@ -104,8 +104,10 @@ def settle_rounds(conn: psycopg.Connection, round_ids: Iterable[Any]) -> BatchOu
                 outcome.refused.append(RefusedRound(round_.round_id, f"{type(exc).__name__}: {exc}"))
         if settled:
             write_ledger(conn, [row for s in settled for row in s.ledger])
-            _append_audit(conn, settled)
             _mark_settled(conn, settled)
+            # Last before the commit: a table's chain head stays locked from here to the commit,
+            # and the table's terminal waits on it to save its next decision.
+            _append_audit(conn, settled)
     observe_settled(conn, settled)  # after the commit: only what is in the ledger counts
     outcome.settled = [s.round_id for s in settled]
     done = set(outcome.settled) | {r.round_id for r in outcome.refused}
