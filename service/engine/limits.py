@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Limits:
+    """A bet's table limits: the least and the most it may be, in cents (both allowed)."""
+
     minimum: int
     maximum: int
 

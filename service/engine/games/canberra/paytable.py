@@ -75,6 +75,8 @@ class BonusLine:
 
 @dataclass(frozen=True, slots=True)
 class SuperBonusPrize:
+    """One super bonus prize: what it pays, for wagers below a threshold (or any wager)."""
+
     wager_below: int | None     # None: any wager not caught by an earlier prize
     prize: int
 
@@ -118,6 +120,9 @@ class SuperBonus:
 
 @dataclass(frozen=True, slots=True)
 class Paytable:
+    """What the house pays: Pontoon, a win, a doubled win, the pair bet, the bonus lines and the
+    super bonus, each as odds or a fixed prize."""
+
     name: str
     pontoon: Odds
     win: Odds

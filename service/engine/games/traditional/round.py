@@ -22,6 +22,8 @@ _PLAYER_FIELDS = frozenset({"seat", "stake", "shoot"})
 
 @dataclass(slots=True)
 class PlayerHand:
+    """One hand of a punter: its cards, stakes bought and where it stands."""
+
     index: int
     stake: int                          # the initial stake (a split hand's equals the seat's)
     cards: list[str] = field(default_factory=list)
@@ -47,6 +49,8 @@ class PlayerHand:
 
 @dataclass(slots=True)
 class PlayerSeat:
+    """A punter in the school: the stake, the shoot bet and the hands."""
+
     number: int
     stake: int
     shoot: int
