@@ -1,8 +1,11 @@
-"""Per-connection session set-up: every application connection acts as the `pontoon_app` role."""
+"""Per-connection session set-up: every application connection acts as the `pontoon_app` role
+and reads JSON columns with orjson."""
 from __future__ import annotations
 
+import orjson
 import psycopg
 from psycopg.pq import TransactionStatus
+from psycopg.types.json import set_json_loads
 
 APP_ROLE = "pontoon_app"
 
@@ -16,6 +19,10 @@ def configure_connection(conn: psycopg.Connection) -> None:
     if status != TransactionStatus.IDLE:
         # A SET inside someone else's transaction would vanish with its rollback.
         raise psycopg.ProgrammingError("configure_connection needs an idle connection, not one in a transaction")
+    # A round's events come back as one JSON array on every decision; orjson reads it in under half
+    # the standard library's time (PostgreSQL's JSON holds nothing orjson reads differently:
+    # no NaN, and amounts are whole cents).
+    set_json_loads(orjson.loads, conn)
     conn.execute(f"SET ROLE {APP_ROLE}")
     if not conn.autocommit:
         conn.commit()  # the SET opened a transaction; commit it so a later rollback keeps the role
