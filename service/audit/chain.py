@@ -8,10 +8,13 @@ from typing import Any
 GENESIS = "0" * 64
 
 
+# json.dumps with these options would build this same encoder anew for every record.
+_ENCODE_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str).encode
+
+
 def canonical(record: dict[str, Any]) -> bytes:
     """Sorted keys, no spaces, UTF-8: the same bytes wherever the record is re-encoded."""
-    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      default=str).encode("utf-8")
+    return _ENCODE_CANONICAL(record).encode("utf-8")
 
 
 def record_hash(chain: str, seq: int, at: str, kind: str, actor: str | None, table_id: str | None,

@@ -1,6 +1,7 @@
 """Appends audit records to a chain inside the caller's transaction (the chain head row is locked)."""
 from __future__ import annotations
 
+import functools
 import json
 import uuid
 from dataclasses import dataclass, field
@@ -27,10 +28,15 @@ HEAD_LOCK = ("INSERT INTO audit_chain_heads (chain, seq, hash) VALUES (%(chain)s
              "ON CONFLICT (chain) DO UPDATE SET chain = EXCLUDED.chain RETURNING seq, hash")
 
 
+# json.dumps(payload, default=str) would build this same encoder anew for every record.
+_ENCODE_PAYLOAD = json.JSONEncoder(default=str).encode
+
+
 def chain_for(table_id: str | None) -> str:
     return f"table:{table_id}" if table_id else "system"
 
 
+@functools.lru_cache(maxsize=1024)   # a round's change writes several records, a round several changes
 def _round_id_text(round_id: Any) -> str | None:
     # Hash the form the uuid column gives back, whatever the caller passed (UUID, upper case).
     return None if round_id is None else str(uuid.UUID(str(round_id)))
@@ -52,8 +58,7 @@ def append(conn: psycopg.Connection, chain: str, records: list[AuditRecord],
     rows = []   # (seq, kind, actor, table_id, round_id, payload, prev_hash, hash), as _APPEND reads them
     for record in records:
         seq += 1
-        text = json.dumps(record.payload, default=str)
-        payload = json.loads(text)  # what JSONB will hold (dumping it again gives `text` back)
+        payload = json.loads(_ENCODE_PAYLOAD(record.payload))  # what JSONB will hold
         round_id = _round_id_text(record.round_id)
         digest = record_hash(chain, seq, at, record.kind, record.actor, record.table_id,
                              round_id, payload, prev)
