@@ -1,4 +1,4 @@
-"""Settles a batch of completed rounds in one transaction: replay, ledger rows, payout records, `settled`."""
+"""Settles a batch of completed rounds in one transaction: replay, ledger rows, `settled`, payout records."""
 from __future__ import annotations
 
 from functools import partial
