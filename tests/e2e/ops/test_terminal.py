@@ -61,3 +61,17 @@ def test_errors_are_counted_and_fail_the_run(stack, admin_key):
                            "--rounds", "2", "--quiet"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "403 wrong_table" in done.stdout
+
+
+def test_the_terminal_talks_to_the_api_directly_whatever_the_proxy_settings(stack, admin_key):
+    """The simulator goes to the URL it is given: a proxy named in the environment (here one that
+    is not there) is neither read nor used."""
+    api = stack.apis[0]
+    table = f"PRX{uuid.uuid4().hex[:5]}"
+    env = {name: value for name, value in os.environ.items() if name.lower() != "no_proxy"}
+    env.update(PONTOON_ADMIN_KEY=admin_key, HTTP_PROXY="http://127.0.0.1:9", http_proxy="http://127.0.0.1:9")
+    done = subprocess.run([sys.executable, "-m", "service.cli", "terminal", "--url", api.url, "--table", table,
+                           "--rounds", "2", "--seed", "5", "--quiet"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "rounds        2" in done.stdout and "errors        0" in done.stdout, done.stdout
