@@ -36,4 +36,6 @@ def play_transcript(rules: Any, paytable: Any, transcript: Transcript):
     round_ = start_round(rules, paytable, transcript)
     # A game whose pack depends on the table (two packs for a big traditional school) says so.
     spec = getattr(round_, "shoe_spec", None) or rules.shoe
-    return replay(round_, transcript.cards, transcript.actions, PhysicalShoe(spec))
+    shoe = PhysicalShoe(spec)
+    # Cards that all fit the shoe together cannot be refused one by one: the check is done once.
+    return replay(round_, transcript.cards, transcript.actions, None if shoe.holds_all(transcript.cards) else shoe)

@@ -16,7 +16,6 @@ class RoundCore:
     _acts: dict[str, tuple[Callable[..., DecisionTaken], bool]] = {}
 
     log: list
-    actions: list[Action]
 
     def legal_actions(self) -> list[LegalAction]:
         raise NotImplementedError
@@ -36,11 +35,15 @@ class RoundCore:
             return False
         return True
 
+    @property
+    def actions(self) -> list[Action]:
+        """The decisions taken so far, in the transcript's form (read from the log)."""
+        return [new_action((r.seat, r.action, r.hand, r.amount)) for r in self.log if type(r) is DecisionTaken]
+
     def _record(self, seat: int, hand: int | None, action: str, amount: int | None = None,
                 advance: bool = True) -> DecisionTaken:
-        """Log a decision just applied, keep it for the transcript, and move the round on."""
+        """Log a decision just applied and move the round on."""
         record = new_decision_taken((seat, hand, action, amount))
-        self.actions.append(new_action((seat, action, hand, amount)))
         self.log.append(record)
         if advance:
             self._advance()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from operator import eq
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -45,6 +46,11 @@ class ShoeSpec:
 @lru_cache(maxsize=32)
 def _composition(spec: ShoeSpec) -> dict[str, int]:
     return {r + s: spec.decks for r in spec.ranks for s in SUITS}
+
+
+@lru_cache(maxsize=32)
+def _card_set(spec: ShoeSpec) -> frozenset[str]:
+    return frozenset(_composition(spec))
 
 
 class ShoeError(ValueError):
@@ -125,7 +131,7 @@ class PhysicalShoe:
 
     def __init__(self, spec: ShoeSpec, dealt: list[str] | None = None) -> None:
         self.spec = spec
-        self._held = _composition(spec)     # the cards the shoe holds, `decks` copies each (read only)
+        self._held = _card_set(spec)        # the cards the shoe holds, `decks` copies each
         self._decks = spec.decks
         self._out: dict[str, int] = {}      # copies of each card dealt so far
         self.dealt: list[str] = []
@@ -140,7 +146,7 @@ class PhysicalShoe:
         if rank in self.spec.ranks_removed:
             raise ShoeError(f"{card} cannot come from this shoe: rank {rank} is removed")
         key = rank + suit
-        if self._out.get(key, 0) >= self._held.get(key, 0):
+        if self._out.get(key, 0) >= self._decks:
             raise ShoeError(f"{card} cannot come from this shoe: all {self.spec.decks} copies are already out")
         return key
 
@@ -150,6 +156,17 @@ class PhysicalShoe:
         except ShoeError:
             return False
         return True
+
+    def holds_all(self, cards: list[str]) -> bool:
+        """Whether the shoe, as it stands, could give all these cards: then none of them, dealt in
+        any order, can be refused, and a replay need not check them one by one."""
+        keys = [*map(CANONICAL.get, self.dealt), *map(CANONICAL.get, cards)] if self.dealt else \
+            list(map(CANONICAL.get, cards))
+        if not self._held.issuperset(keys):  # a token that is no card (None), or a removed rank
+            return False
+        # Sorted, a card held more often than the shoe's decks meets its own copy `decks` places on.
+        keys.sort()
+        return not any(map(eq, keys, keys[self._decks:]))
 
     def accept(self, card: str) -> str:
         key = CANONICAL.get(card)

@@ -6,7 +6,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from ...round_core import RoundCore, action_dict
-from ...actions import (Action, CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation,
+from ...actions import (CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation,
                        new_card_dealt)
 from ...cards import ACES, CARD_POINTS, RANK_OF, SUIT_OF, TEN_VALUED, best_total, hard_total, is_card, parse_card
 from .paytable import Paytable
@@ -128,7 +128,6 @@ class CanberraRound(RoundCore):
         self.dealer: list[str] = []
         self.phase = DEAL
         self.log: list[CardDealt | DecisionTaken] = []
-        self.actions: list[Action] = []
         self.any_playing_decision = False
         first_hands = [seat.hands[0] for seat in self.seats]
         self._deal_targets: list[Hand | None] = [*first_hands, None, *first_hands]  # None: the dealer's upcard

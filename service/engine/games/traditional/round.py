@@ -5,7 +5,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ...round_core import RoundCore, action_dict
-from ...actions import Action, CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation
+from ...actions import CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation
 from ...cards import hard_total, is_card, parse_card
 from .hands import (BUST, FIVE_CARD_TRICK, FIVE_CARD_TRICK_SIZE, PLAYING, PONTOON, ROYAL, STUCK, is_five_card_trick,
                     is_natural, is_pair, is_pontoon, is_royal, ranks, value)
@@ -77,7 +77,6 @@ class TraditionalRound(RoundCore):
         self.phase = DEAL
         self.log: list[CardDealt | DecisionTaken] = []
         self.cards_out: list[str] = []
-        self.actions: list[Action] = []
         self.transfers: list[Transfer] = []
         self.returned: list[str] = []   # cards gone to the bottom of the pack, in that order
         self._returned_positions: set[int] = set()
