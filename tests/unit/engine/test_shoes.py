@@ -5,6 +5,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.engine.shoe import PhysicalShoe, SecureRandom, ShoeError, ShoeSpec, VirtualShoe, verify_commitment
 
@@ -79,3 +81,26 @@ def test_physical_shoe_refuses_a_ten_and_a_fifth_copy():
     with pytest.raises(ShoeError, match="not a card"):
         shoe.accept("1X")
     assert shoe.dealt == ["7S"] * 4
+
+
+# Tokens near the edges: aces and sevens in every spelling, a removed rank, and no card at all.
+_TOKENS = ["7S", "7s", "AS", "as", "AH", "9D", "KC", "TH", "10H", "1X", "", "7"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(already=st.lists(st.sampled_from(_TOKENS), max_size=6), cards=st.lists(st.sampled_from(_TOKENS), max_size=14),
+       decks=st.integers(1, 3))
+def test_holding_all_the_cards_agrees_with_accepting_them_one_by_one(already, cards, decks):
+    spec = ShoeSpec(decks=decks, ranks_removed=("T",))
+    before = PhysicalShoe(spec)
+    for card in already:
+        if before.can_accept(card):
+            before.accept(card)
+    one_by_one = PhysicalShoe(spec, dealt=before.dealt)
+    fits = True
+    for card in cards:
+        if not one_by_one.can_accept(card):
+            fits = False
+            break
+        one_by_one.accept(card)
+    assert PhysicalShoe(spec, dealt=before.dealt).holds_all(cards) is fits
