@@ -33,11 +33,14 @@ class IdempotencyRepository:
             "VALUES (%s, %s, %s, 0, 'null'::jsonb) ON CONFLICT (key_id, idem_key) DO NOTHING RETURNING true",
             (key_id, idem_key, request_hash)), lambda row: row[0])
 
-    def stored(self, key_id: uuid.UUID, idem_key: str) -> StoredResponse | None:
-        """The response committed for a key that claim() found taken."""
+    def stored(self, key_id: uuid.UUID, idem_key: str) -> StoredResponse:
+        """The response committed for a key that claim() found taken (its row is never deleted)."""
         with self.conn.cursor(row_factory=class_row(StoredResponse)) as cur:
-            return cur.execute("SELECT request_hash, status_code, response FROM idempotency_keys "
-                               "WHERE key_id = %s AND idem_key = %s", (key_id, idem_key)).fetchone()
+            found = cur.execute("SELECT request_hash, status_code, response FROM idempotency_keys "
+                                "WHERE key_id = %s AND idem_key = %s", (key_id, idem_key)).fetchone()
+        if found is None:
+            raise LookupError(f"Idempotency-Key {idem_key!r} was found taken but has no stored response")
+        return found
 
     def store(self, key_id: uuid.UUID, idem_key: str, status_code: int, body: str | None) -> None:
         """The response to a claimed key. `body` is the response's JSON text (None: not JSON),
