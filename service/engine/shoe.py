@@ -160,8 +160,7 @@ class PhysicalShoe:
     def holds_all(self, cards: list[str]) -> bool:
         """Whether the shoe, as it stands, could give all these cards: then none of them, dealt in
         any order, can be refused, and a replay need not check them one by one."""
-        keys = [*map(CANONICAL.get, self.dealt), *map(CANONICAL.get, cards)] if self.dealt else \
-            list(map(CANONICAL.get, cards))
+        keys = [*map(CANONICAL.get, self.dealt), *map(CANONICAL.get, cards)]
         if not self._held.issuperset(keys):  # a token that is no card (None), or a removed rank
             return False
         # Sorted, a card held more often than the shoe's decks meets its own copy `decks` places on.
