@@ -451,7 +451,7 @@ class TraditionalRound(RoundCore):
             self._refuse("double_stakes is not allowed: these rules do not let the banker double")
         if self.phase not in (PLAY, BANKER_TURN) or self._owed:
             self._refuse("double_stakes is allowed only once the cards are dealt")
-        if self.stakes_doubled or self.actions:
+        if self.stakes_doubled or any(type(record) is DecisionTaken for record in self.log):
             self._refuse("double_stakes is allowed only as the round's first decision")
 
     def can_double_stakes(self, seat: int = BANKER_SEAT, hand: int | None = None) -> bool:
