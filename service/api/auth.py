@@ -5,7 +5,6 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from functools import wraps
-from typing import Callable
 
 from flask import g, request
 
@@ -17,8 +16,17 @@ from .errors import fail
 from .transactions import request_uow
 
 READERS = ("admin", "operator", "supervisor", "compliance", "terminal")
-# A request's table from its view args: the id itself, or a query sent now and read later.
-TableFrom = Callable[[UnitOfWork, dict], "str | Pending[str] | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableOf:
+    """Where a request names its table: the view argument, and the query (its one parameter: that
+    argument) that finds the table when the argument is not the table's id itself."""
+    arg: str
+    query: str | None = None
+
+
+table_in_path = TableOf("table_id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,34 +44,27 @@ def principal() -> Principal:
     return g.principal
 
 
-def table_in_path(_uow: UnitOfWork, view_args: dict) -> str:
-    return view_args["table_id"]
-
-
-def require(*roles: str, table_from: TableFrom | None = None):
+def require(*roles: str, table_from: TableOf | None = None):
     """Decorator: the request needs a live key with one of `roles`. A terminal key also needs the
-    request's table (found by `table_from(uow, view_args)`; None means no such resource: 404)
-    to be its own. Runs before the body is read, so an anonymous caller learns nothing from it.
-    The key's lookup and the table's share a round trip; the table is looked at only for a
-    terminal key."""
+    request's table (found as `table_from` says; none found means no such resource: 404) to be its
+    own. Runs before the body is read, so an anonymous caller learns nothing from it. The key and
+    the table are found by one statement (a round trip after the transaction's BEGIN); the table
+    is looked at only for a terminal key."""
 
     def decorator(view):
         @wraps(view)
         def wrapper(*args, **kwargs):
             uow = request_uow()
             secret = _secret(uow)
-            if table_from is None or table_from is table_in_path:  # no table to look up
-                found_key = uow.keys.authenticate_pending(secret)
-                found_table = table_from(uow, kwargs) if table_from is not None else None
-            else:
-                with uow.conn.pipeline():  # the key and the table it would need: one round trip
-                    found_key = uow.keys.authenticate_pending(secret)
-                    found_table = table_from(uow, kwargs)
-            key = _live_key(uow, found_key)
+            table_of = None
+            if table_from is not None and table_from.query is not None:
+                table_of = (table_from.query, kwargs[table_from.arg])
+            key, table_id = _live_key(uow, uow.keys.authenticate_pending(secret, table_of))
             if key.role not in roles:
                 _deny(uow, 403, "forbidden", f"a {key.role} key may not do this", key)
             if key.role == "terminal":
-                table_id = found_table.one() if isinstance(found_table, Pending) else found_table
+                if table_from is not None and table_from.query is None:
+                    table_id = kwargs[table_from.arg]
                 if table_from is not None and table_id is None:
                     fail(404, "not_found", "no such resource")
                 if table_id != key.table_id:
@@ -84,8 +85,9 @@ def _secret(uow: UnitOfWork) -> str:
     return secret
 
 
-def _live_key(uow: UnitOfWork, found: Pending[tuple[KeyRow, bool]]) -> KeyRow:
-    key, touched = found.one() or (None, False)
+def _live_key(uow: UnitOfWork, found: Pending[tuple[KeyRow, bool, str | None]]) -> tuple[KeyRow, str | None]:
+    """The live key, and the table its statement found for the request (if it looked for one)."""
+    key, touched, table_id = found.one() or (None, False, None)
     if touched:
         # last_used_at stands whatever the request's fate; nothing else is in the transaction yet,
         # and this happens at most once a minute per key.
@@ -94,7 +96,7 @@ def _live_key(uow: UnitOfWork, found: Pending[tuple[KeyRow, bool]]) -> KeyRow:
         _deny(uow, 401, "unauthorized", "this key is not valid", None)
     if key.revoked_at is not None:
         _deny(uow, 401, "key_revoked", "this key has been revoked", key)
-    return key
+    return key, table_id
 
 
 def _deny(uow: UnitOfWork, status: int, code: str, message: str, key: KeyRow | None) -> None:

@@ -7,12 +7,13 @@ import json
 import re
 from functools import wraps
 
+import psycopg
 from flask import Flask, current_app, g, request
 
 from ..audit.log import append, chain_for
 from ..metrics.flask_hooks import discard_deferred
 from ..rounds.errors import CommandRefused
-from ..store.repositories.idempotency import StoredResponse
+from ..store.repositories.idempotency import IDEMPOTENCY_KEYS_PRIMARY_KEY, StoredResponse
 from ..store.uow import UnitOfWork
 from .docs import IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_PATTERN, IF_MATCH
 from .errors import fail
@@ -67,7 +68,13 @@ def command(view):
     The view runs in pipeline mode: a statement whose result is not read waits and goes with the
     next one that is, or with the commit, so a command costs a round trip per read rather than one
     per statement. A statement that fails fails the request all the same, at the latest when it
-    commits."""
+    commits.
+
+    The Idempotency-Key is taken by inserting it, with the response, just before the commit. Two
+    requests with the same key take the same locks, so the second waits for the first and then
+    either finds the state the first left (and is refused, or acts again) or, taking no lock, does
+    its work beside it; either way its insert meets the first's key (waiting for it to commit) and
+    everything it did is rolled back unseen for the stored response."""
 
     @wraps(view)
     def wrapper(*args, **kwargs):
@@ -76,41 +83,41 @@ def command(view):
         if idem_key is not None and not _IDEMPOTENCY_KEY.match(idem_key):
             fail(422, "invalid_request", "Idempotency-Key must be 1 to 255 printable ASCII characters",
                  errors={IDEMPOTENCY_KEY: ["1 to 255 printable ASCII characters"]})
+        request_hash = _request_hash() if idem_key is not None else None
         try:
             with uow.conn.pipeline():
-                claim = None
+                response = current_app.make_response(view(*args, **kwargs))
                 if idem_key is not None:
-                    request_hash = _request_hash()
-                    # Sent with the view's first read (one round trip for both). A request with
-                    # the same key waits here, before the view's statements run, until the first
-                    # one ends; when that one committed, what this view did is rolled back unseen
-                    # and its stored response is given instead.
-                    claim = uow.idempotency.claim(g.principal.key_id, idem_key, request_hash)
-                try:
-                    response = current_app.make_response(view(*args, **kwargs))
-                except Exception:
-                    if claim is None or claim.one():
-                        raise
-                    taken = True
-                else:
-                    taken = claim is not None and not claim.one()
-                if taken:
-                    uow.rollback()
-                    discard_deferred()
-                    return _replay(uow.idempotency.stored(g.principal.key_id, idem_key), request_hash)
-                if idem_key is not None:
-                    uow.idempotency.store(g.principal.key_id, idem_key, response.status_code,
+                    uow.idempotency.store(g.principal.key_id, idem_key, request_hash, response.status_code,
                                           response.get_data(as_text=True) if response.is_json else None)
-                uow.commit()
-        except CommandRefused as refusal:
+                uow.commit_with_pipeline()
+        except psycopg.errors.UniqueViolation as exc:
+            if idem_key is None or exc.diag.constraint_name != IDEMPOTENCY_KEYS_PRIMARY_KEY:
+                raise
+            return _replay_taken(uow, idem_key, request_hash)
+        except Exception as exc:
+            audit = exc.audit if isinstance(exc, CommandRefused) else None
+            if idem_key is None and audit is None:
+                raise   # nothing to look up or keep: the request's teardown rolls back
             uow.rollback()
-            if refusal.audit is not None:
-                append(uow.conn, chain_for(refusal.audit.table_id), [refusal.audit])
+            if idem_key is not None and uow.idempotency.find(g.principal.key_id, idem_key) is not None:
+                # A retry that found what its first request left: it answers as that one did, and
+                # leaves no refusal of its own in the audit log.
+                return _replay_taken(uow, idem_key, request_hash)
+            if audit is not None:
+                append(uow.conn, chain_for(audit.table_id), [audit])
                 uow.commit()
             raise
         return response
 
     return wrapper
+
+
+def _replay_taken(uow: UnitOfWork, idem_key: str, request_hash: str):
+    """The stored response of a key another request took first; nothing of this one is kept."""
+    uow.rollback()
+    discard_deferred()
+    return _replay(uow.idempotency.stored(g.principal.key_id, idem_key), request_hash)
 
 
 def _replay(stored: StoredResponse, request_hash: str):

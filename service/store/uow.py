@@ -44,5 +44,12 @@ class UnitOfWork:
     def commit(self) -> None:
         self.conn.commit()
 
+    def commit_with_pipeline(self) -> None:
+        """Inside a pipeline block: COMMIT as the block's last statement, sent with the Sync that
+        ends the block, so both cost one round trip (commit() syncs at once, and the block's end
+        then syncs again). Whether it committed is known as the block ends: a failure of this or
+        any earlier statement is raised there."""
+        self.conn.execute("COMMIT", prepare=False)
+
     def rollback(self) -> None:
         self.conn.rollback()

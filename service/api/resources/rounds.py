@@ -6,17 +6,14 @@ from flask_smorest import Blueprint
 
 from ...rounds import handlers, queries
 from ...rounds.commands import PostAction, PostCard
-from ...store.pending import Pending
-from ..auth import READERS, principal, require
+from ...store.repositories.rounds import TABLE_OF_ROUND
+from ..auth import READERS, TableOf, principal, require
 from ..docs import IDEMPOTENCY_KEY, IF_MATCH, documented
 from ..schemas.rounds import ActionSchema, CardSchema, RoundStateSchema, TranscriptSchema, round_state_response
 from ..transactions import command, expected_version, request_uow
 
 blp = Blueprint("rounds", __name__, url_prefix="/v1/rounds", description="Rounds: state, cards, decisions")
-
-
-def round_table(uow, view_args: dict) -> Pending[str]:
-    return uow.rounds.table_of_pending(view_args["round_id"])
+round_table = TableOf("round_id", TABLE_OF_ROUND)
 
 
 @blp.route("/<uuid:round_id>")

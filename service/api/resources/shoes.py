@@ -5,17 +5,14 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ...rounds import queries
-from ...store.pending import Pending
-from ..auth import READERS, require
+from ...store.repositories.shoes import TABLE_OF_SHOE
+from ..auth import READERS, TableOf, require
 from ..docs import documented
 from ..schemas.shoes import ShoeSchema
 from ..transactions import request_uow
 
 blp = Blueprint("shoes", __name__, url_prefix="/v1/shoes", description="Shoes and their commitments")
-
-
-def shoe_table(uow, view_args: dict) -> Pending[str]:
-    return uow.shoes.table_of_pending(view_args["shoe_id"])
+shoe_table = TableOf("shoe_id", TABLE_OF_SHOE)
 
 
 @blp.route("/<uuid:shoe_id>")

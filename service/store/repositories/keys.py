@@ -6,6 +6,7 @@ import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import psycopg
 from psycopg.rows import class_row
@@ -50,12 +51,15 @@ class KeysRepository:
                 (uuid.uuid4(), hash_secret(secret), role, table_id, name, created_by)).fetchone()
         return row, secret
 
-    def authenticate_pending(self, secret: str) -> Pending[tuple[KeyRow, bool]]:
-        """The key holding this secret (revoked ones too, so a refusal can name them), and whether
-        its last use was marked now; sent now and read later (None: no such key). A live key's
-        last_used_at moves only when it is a minute old (the access list shows it to the minute),
-        so most requests write nothing here. One statement: the touch is guarded on revoked_at, so
-        it never interleaves with a revocation."""
+    def authenticate_pending(self, secret: str, table_of: tuple[str, Any] | None = None
+                             ) -> Pending[tuple[KeyRow, bool, str | None]]:
+        """The key holding this secret (revoked ones too, so a refusal can name them), whether its
+        last use was marked now and, with `table_of` (a query giving one table id, and its one
+        parameter), the table the request is about; sent now and read later (None: no such key).
+        A live key's last_used_at moves only when it is a minute old (the access list shows it to
+        the minute), so most requests write nothing here. One statement: the touch is guarded on
+        revoked_at, so it never interleaves with a revocation."""
+        table_query, table_param = table_of or ("SELECT NULL::text", None)
         cur = self.conn.execute(
             f"WITH k AS (SELECT {_COLUMNS} FROM api_keys WHERE key_hash = %s), "
             f"touched AS (UPDATE api_keys SET last_used_at = now() "
@@ -63,8 +67,9 @@ class KeysRepository:
             f"AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds') "
             f"RETURNING last_used_at) "
             f"SELECT {_COLUMNS.replace('last_used_at', 'coalesce((SELECT last_used_at FROM touched), last_used_at)')}, "
-            f"EXISTS (SELECT 1 FROM touched) FROM k", (hash_secret(secret),))
-        return Pending(cur, lambda row: (KeyRow(*row[:-1]), row[-1]))
+            f"EXISTS (SELECT 1 FROM touched), ({table_query}) FROM k",
+            (hash_secret(secret),) if table_of is None else (hash_secret(secret), table_param))
+        return Pending(cur, lambda row: (KeyRow(*row[:-2]), row[-2], row[-1]))
 
     def revoke(self, key_id: uuid.UUID) -> KeyRow | None:
         """The revoked key, or None when no live key has this id."""

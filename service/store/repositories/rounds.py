@@ -44,6 +44,9 @@ class RoundEvent:
     payload: dict[str, Any]
 
 
+# The table a round is played at (its one parameter: the round id), for key checks.
+TABLE_OF_ROUND = "SELECT table_id FROM rounds WHERE round_id = %s"
+
 _SELECT = ("SELECT r.round_id, r.table_id, r.shoe_id, s.mode AS shoe_mode, r.status, r.rules_ref, r.paytable_ref, "
            "r.wagers, r.version, r.result, r.opened_at, r.completed_at, r.settled_at, r.voided_at "
            "FROM rounds r LEFT JOIN shoes s ON s.shoe_id = r.shoe_id ")
@@ -78,11 +81,6 @@ class RoundsRepository:
         """lock(), sent now and read later."""
         return Pending(self.conn.cursor(row_factory=class_row(RoundRow)).execute(
             _SELECT + "WHERE r.round_id = %s FOR UPDATE OF r", (round_id,)))
-
-    def table_of_pending(self, round_id: uuid.UUID) -> Pending[str]:
-        """The round's table, sent now and read later (None: no such round)."""
-        return Pending(self.conn.execute("SELECT table_id FROM rounds WHERE round_id = %s", (round_id,)),
-                       lambda row: row[0])
 
     def open_on_table(self, table_id: str) -> uuid.UUID | None:
         return self.open_on_table_pending(table_id).one()

@@ -26,6 +26,8 @@ class ShoeRow:
     closed_at: datetime | None
 
 
+# The table a shoe belongs to (its one parameter: the shoe id), for key checks.
+TABLE_OF_SHOE = "SELECT table_id FROM shoes WHERE shoe_id = %s"
 SHOE_COLUMNS = ("shoe_id", "table_id", "mode", "commitment", "card_order", "salt", "position", "dealt", "opened_at",
                 "closed_at")
 _COLUMNS = ", ".join(SHOE_COLUMNS)
@@ -48,11 +50,6 @@ class ShoesRepository:
 
     def get(self, shoe_id: uuid.UUID) -> ShoeRow | None:
         return self._one(f"SELECT {_COLUMNS} FROM shoes WHERE shoe_id = %s", (shoe_id,))
-
-    def table_of_pending(self, shoe_id: uuid.UUID) -> Pending[str]:
-        """The shoe's table, sent now and read later (None: no such shoe)."""
-        return Pending(self.conn.execute("SELECT table_id FROM shoes WHERE shoe_id = %s", (shoe_id,)),
-                       lambda row: row[0])
 
     def current(self, table_id: str) -> ShoeRow | None:
         return self._one(f"SELECT {_COLUMNS} FROM shoes WHERE table_id = %s AND closed_at IS NULL", (table_id,))

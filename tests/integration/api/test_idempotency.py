@@ -2,9 +2,18 @@
 with another request is refused."""
 from __future__ import annotations
 
+import hashlib
+import json
+import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
-from .client import ok
+import psycopg
+from psycopg.types.json import Jsonb
+
+from service.store.repositories.keys import hash_secret
+
+from .client import Api, flask_sender, ok
 from .rounds import TWO_SEATS, round_at_first_decision
 
 
@@ -84,3 +93,42 @@ def test_a_malformed_idempotency_key_is_422(new_table):
     table_id, terminal = new_table()
     reply = terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "virtual"}, idempotency_key="x" * 300)
     assert reply.status == 422 and "Idempotency-Key" in reply.body["errors"]
+
+
+def test_a_request_meeting_its_key_in_flight_waits_and_answers_as_that_one_did(app, admin, database_url, db):
+    table_id = "T-" + uuid.uuid4().hex[:8]
+    body = {"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"}
+    key_id = db.execute("SELECT key_id FROM api_keys WHERE key_hash = %s", (hash_secret(admin.secret),)).fetchone()[0]
+    request_hash = hashlib.sha256(b"POST /v1/tables\n" + json.dumps(body, sort_keys=True, separators=(",", ":"))
+                                  .encode()).hexdigest()
+    first_response = {"table_id": table_id, "answered": "first"}
+    retry = Api(flask_sender(app.test_client()), admin.secret)
+    with psycopg.connect(database_url) as first, ThreadPoolExecutor(1) as pool:
+        # The first request with this key, between taking it and committing.
+        first.execute("INSERT INTO idempotency_keys (key_id, idem_key, request_hash, status_code, response) "
+                      "VALUES (%s, 'in-flight', %s, 201, %s)", (key_id, request_hash, Jsonb(first_response)))
+        sent = pool.submit(retry.post, "/v1/tables", body, idempotency_key="in-flight")
+        time.sleep(0.5)
+        assert not sent.done(), "the second request must wait for the first to end"
+        first.commit()
+        reply = sent.result(timeout=10)
+    assert reply.status == 201 and reply.body == first_response
+    assert reply.headers.get("Idempotent-Replayed") == "true"
+    # What the second request did (the table, its audit record) went with its rollback.
+    assert db.execute("SELECT count(*) FROM tables WHERE table_id = %s", (table_id,)).fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM audit_log WHERE table_id = %s", (table_id,)).fetchone()[0] == 0
+
+
+def test_a_retry_the_shoe_would_refuse_answers_as_the_first_and_audits_no_refusal(new_table, db):
+    table_id, terminal = new_table(shoe="physical")
+    round_id = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": TWO_SEATS}), 201)["round_id"]
+    for _ in range(3):   # seat 1, seat 2, the dealer's upcard: three of the shoe's four 5H
+        ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "5H"}), 200)
+    first = ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "5H"}, idempotency_key="fourth"), 200)
+    assert first["awaiting"] == "card"   # seat 2's second card is owed: the shoe would be asked again
+    retry = terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "5H"}, idempotency_key="fourth")
+    assert retry.status == 200 and retry.body == first
+    refused = terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "5H"})
+    assert refused.status == 409 and refused.body["code"] == "card_refused"
+    assert db.execute("SELECT count(*) FROM audit_log WHERE round_id = %s AND kind = 'card_refused'",
+                      (round_id,)).fetchone()[0] == 1   # the request without a key, not the retry
