@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
-import random
 import re
+import secrets
 import sys
 import time
 from datetime import datetime, timezone
@@ -75,8 +75,8 @@ def install(app: Flask) -> None:
 
 def _start() -> None:
     given = request.headers.get(REQUEST_ID_HEADER, "")
-    # Not a secret, only unique: the random module (reseeded in each forked worker) is enough.
-    g.request_id = given if _REQUEST_ID.match(given) else f"{random.getrandbits(128):032x}"
+    # Unique across workers and hosts without any shared state: 128 bits from the OS.
+    g.request_id = given if _REQUEST_ID.match(given) else secrets.token_hex(16)
     g.request_started = time.perf_counter()
 
 
