@@ -64,3 +64,23 @@ def test_an_unexpected_error_is_a_json_500_that_tells_nothing_inside(app, new_ta
     assert reply.status == 500 and reply.body == {"code": "internal_error", "status": 500,
                                                   "message": "internal error"}
     assert _snapshot(db, round_id, table_id) == before
+
+
+def test_a_statement_failing_in_the_database_as_the_request_commits_leaves_no_trace(new_table, db, monkeypatch):
+    # The audit records go with COMMIT, in the round trip that ends the request's pipeline: nothing
+    # reads their statement's result before then, so its failure is known only as the request
+    # commits, and the commit must not stand.
+    import service.audit.log as audit_log
+
+    table_id, terminal = new_table(shoe="physical")
+    round_id = _round_awaiting_the_dealers_last_card(terminal, table_id)
+    before = _snapshot(db, round_id, table_id)
+    monkeypatch.setattr(audit_log, "_APPEND", "SELECT 1 / (%(head_seq)s - %(head_seq)s)")
+    with pytest.raises(Exception, match="division by zero"):
+        terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "7S"}, idempotency_key="failed-commit")
+    assert _snapshot(db, round_id, table_id) == before
+    assert db.execute("SELECT count(*) FROM idempotency_keys WHERE idem_key = 'failed-commit'").fetchone()[0] == 0
+
+    monkeypatch.undo()
+    final = ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "7S"}, idempotency_key="failed-commit"), 200)
+    assert final["status"] == "complete"
