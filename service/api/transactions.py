@@ -94,16 +94,18 @@ def command(view):
         except psycopg.errors.UniqueViolation as exc:
             if idem_key is None or exc.diag.constraint_name != IDEMPOTENCY_KEYS_PRIMARY_KEY:
                 raise
-            return _replay_taken(uow, idem_key, request_hash)
+            uow.rollback()
+            return _replay(uow.idempotency.stored(g.principal.key_id, idem_key), request_hash)
         except Exception as exc:
             audit = exc.audit if isinstance(exc, CommandRefused) else None
             if idem_key is None and audit is None:
                 raise   # nothing to look up or keep: the request's teardown rolls back
             uow.rollback()
-            if idem_key is not None and uow.idempotency.find(g.principal.key_id, idem_key) is not None:
+            stored = uow.idempotency.find(g.principal.key_id, idem_key) if idem_key is not None else None
+            if stored is not None:
                 # A retry that found what its first request left: it answers as that one did, and
                 # leaves no refusal of its own in the audit log.
-                return _replay_taken(uow, idem_key, request_hash)
+                return _replay(stored, request_hash)
             if audit is not None:
                 append(uow.conn, chain_for(audit.table_id), [audit])
                 uow.commit()
@@ -113,15 +115,10 @@ def command(view):
     return wrapper
 
 
-def _replay_taken(uow: UnitOfWork, idem_key: str, request_hash: str):
-    """The stored response of a key another request took first; nothing of this one is kept."""
-    uow.rollback()
-    discard_deferred()
-    return _replay(uow.idempotency.stored(g.principal.key_id, idem_key), request_hash)
-
-
 def _replay(stored: StoredResponse, request_hash: str):
-    """The response first given to this Idempotency-Key, if this is the same request."""
+    """The response first given to this Idempotency-Key, if this is the same request; nothing of
+    this one is kept (its transaction was rolled back)."""
+    discard_deferred()
     if stored.request_hash != request_hash:
         fail(422, "idempotency_key_reused", "this Idempotency-Key was used for a different request; use a new key",
              errors={IDEMPOTENCY_KEY: ["already used with another method, path or body"]})
