@@ -3,7 +3,7 @@ physical shoe fed card by card that refuses cards it cannot hold."""
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import eq
 from dataclasses import dataclass
 from typing import Protocol
@@ -99,7 +99,12 @@ class VirtualShoe:
         self._order = list(order)
         self.salt = salt
         self.position = position
-        self.commitment = commitment_of(self._order, self.salt)
+
+    @cached_property
+    def commitment(self) -> str:
+        """What was published when the shoe opened; a restored shoe (every request after the
+        first) rarely needs it, so it is hashed only when asked for."""
+        return commitment_of(self._order, self.salt)
 
     @property
     def remaining(self) -> int:
