@@ -23,9 +23,12 @@ class AuditRecord:
 
 
 # Creates the chain's head if need be and locks it: DO UPDATE takes the row lock and returns the
-# committed head, as SELECT ... FOR UPDATE would.
+# committed head, as SELECT ... FOR UPDATE would (writing a row version of its own).
 HEAD_LOCK = ("INSERT INTO audit_chain_heads (chain, seq, hash) VALUES (%(chain)s, 0, %(genesis)s) "
              "ON CONFLICT (chain) DO UPDATE SET chain = EXCLUDED.chain RETURNING seq, hash")
+# Locks a chain's head that exists already (no row: none yet), writing no row version: the move
+# that follows writes the one a change of the chain needs.
+HEAD_LOCK_EXISTING = "SELECT seq, hash FROM audit_chain_heads WHERE chain = %(chain)s FOR UPDATE"
 
 
 # json.dumps(payload, default=str) would build this same encoder anew for every record.
@@ -43,16 +46,17 @@ def _round_id_text(round_id: Any) -> str | None:
 
 
 def append(conn: psycopg.Connection, chain: str, records: list[AuditRecord],
-           head: Callable[[], tuple[int, str]] | None = None) -> None:
+           head: Callable[[], tuple[int, str] | None] | None = None) -> None:
     """Chain and insert `records` in order. Call inside the request's transaction: they commit
     or roll back with the round state they describe. `head` gives the chain's (seq, hash) when the
-    caller's own statement locked it already (with HEAD_LOCK), saving a statement."""
+    caller's own statement locked it already (with HEAD_LOCK_EXISTING), saving a statement; None
+    from it means the chain has no head yet, which HEAD_LOCK then creates."""
     if not records:
         return
-    if head is not None:
-        seq, prev = head()
-    else:
-        seq, prev = conn.execute(HEAD_LOCK, {"chain": chain, "genesis": GENESIS}).fetchone()
+    locked = head() if head is not None else None
+    if locked is None:
+        locked = conn.execute(HEAD_LOCK, {"chain": chain, "genesis": GENESIS}).fetchone()
+    seq, prev = locked
     # Taken after the head lock, so times never run backwards along one chain (on one host).
     at = datetime.now(timezone.utc).isoformat(timespec="microseconds")
     rows = []   # (seq, kind, actor, table_id, round_id, payload, prev_hash, hash), as _APPEND reads them

@@ -13,8 +13,7 @@ import psycopg
 from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
-from ...audit.chain import GENESIS
-from ...audit.log import HEAD_LOCK
+from ...audit.log import HEAD_LOCK_EXISTING
 from ..pending import Pending
 from .shoes import SHOE_COLUMNS, ShoeRow
 
@@ -126,12 +125,13 @@ class RoundsRepository:
 
     def save(self, row: RoundRow, *, events: list[tuple[str, dict]], first_seq: int,
              shoe_position: tuple[uuid.UUID, int] | None, complete: bool, result: dict | None,
-             audit_chain: str | None = None) -> tuple[Callable[[], RoundRow], Callable[[], tuple[int, str]]]:
+             audit_chain: str | None = None
+             ) -> tuple[Callable[[], RoundRow], Callable[[], tuple[int, str] | None]]:
         """One request's change to a locked round, in one statement: its new events from `first_seq`
         on, the position a virtual shoe dealt up to (the shoe's row locked by the caller), and the
         version bump (checked against the one `row` was read with under the lock) with, on
-        completion, the result; with `audit_chain`, that chain's head locked as well, for the
-        records describing the change (log.append's `head`). Returns the functions that give the
+        completion, the result; with `audit_chain`, that chain's head locked as well (None if the
+        chain has none yet), for the records describing the change (log.append's `head`). Returns the functions that give the
         round as saved and the head as locked (RETURNING: no second read); in pipeline mode the
         statement is read only then, so what the caller sends in between shares its round trip."""
         shoe_id, position = shoe_position or (None, None)
@@ -140,7 +140,7 @@ class RoundsRepository:
             "events": json.dumps(events),
             "shoe_id": shoe_id, "position": position,
             "complete": complete, "result": Jsonb(result) if result is not None else None,
-            "chain": audit_chain, "genesis": GENESIS}))
+            "chain": audit_chain}))
 
         @functools.cache   # the statement's row, read once for both functions below
         def returned() -> tuple:
@@ -156,10 +156,11 @@ class RoundsRepository:
             return dataclasses.replace(row, status=status, version=version, result=result_saved,
                                        completed_at=completed_at, settled_at=settled_at, voided_at=voided_at)
 
-        def head() -> tuple[int, str]:
+        def head() -> tuple[int, str] | None:
             if audit_chain is None:
                 raise RuntimeError("no audit chain's head was locked with this save")
-            return returned()[6:8]
+            seq, hash_ = returned()[6:8]
+            return None if seq is None else (seq, hash_)
 
         return saved, head
 
@@ -182,5 +183,5 @@ _SAVE = (
     "WHERE round_id = %(round_id)s AND version = %(version)s AND status = 'open' "
     "RETURNING status, version, result, completed_at, settled_at, voided_at")
 # The same, locking an audit chain's head in the same statement (the head is another table again).
-_SAVE_LOCKING_HEAD = (f"WITH head AS ({HEAD_LOCK}), " + _SAVE.removeprefix("WITH ")
+_SAVE_LOCKING_HEAD = (f"WITH head AS ({HEAD_LOCK_EXISTING}), " + _SAVE.removeprefix("WITH ")
                       + ", (SELECT seq FROM head), (SELECT hash FROM head)")

@@ -4,7 +4,8 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from service.audit.log import AuditRecord, append, chain_for
+from service.audit.chain import GENESIS
+from service.audit.log import HEAD_LOCK_EXISTING, AuditRecord, append, chain_for
 from service.store.migrate import MIGRATIONS
 from service.store.session import configure_connection
 from tests.integration.settlement.support import fresh_database
@@ -58,3 +59,14 @@ def test_the_migration_runs_again_and_in_a_new_database_while_the_role_exists(ad
             configure_connection(conn)
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 conn.execute("DELETE FROM audit_log")
+
+
+def test_a_chain_without_a_head_gets_one_when_the_callers_lock_found_none(admin, app_conn):
+    chain = chain_for("no-head-yet")
+    with app_conn.transaction():
+        append(app_conn, chain, [AuditRecord("table_created", {})], head=lambda: None)
+        append(app_conn, chain, [AuditRecord("table_created", {})],
+               head=lambda: app_conn.execute(HEAD_LOCK_EXISTING, {"chain": chain}).fetchone())
+    assert admin.execute("SELECT seq FROM audit_chain_heads WHERE chain = %s", (chain,)).fetchone() == (2,)
+    rows = admin.execute("SELECT seq, prev_hash, hash FROM audit_log WHERE chain = %s ORDER BY seq", (chain,)).fetchall()
+    assert [seq for seq, _, _ in rows] == [1, 2] and rows[0][1] == GENESIS and rows[1][1] == rows[0][2]
