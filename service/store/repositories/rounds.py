@@ -131,9 +131,10 @@ class RoundsRepository:
         on, the position a virtual shoe dealt up to (the shoe's row locked by the caller), and the
         version bump (checked against the one `row` was read with under the lock) with, on
         completion, the result; with `audit_chain`, that chain's head locked as well (None if the
-        chain has none yet), for the records describing the change (log.append's `head`). Returns the functions that give the
-        round as saved and the head as locked (RETURNING: no second read); in pipeline mode the
-        statement is read only then, so what the caller sends in between shares its round trip."""
+        chain has none yet), for the records describing the change (log.append's `head`).
+        Returns the functions that give the round as saved and the head as locked (RETURNING: no
+        second read); in pipeline mode the statement is read only then, so what the caller sends
+        in between shares its round trip."""
         shoe_id, position = shoe_position or (None, None)
         saving = Pending(self.conn.execute(_SAVE if audit_chain is None else _SAVE_LOCKING_HEAD, {
             "round_id": row.round_id, "version": row.version, "first_seq": first_seq,
