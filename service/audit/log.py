@@ -31,12 +31,45 @@ HEAD_LOCK = ("INSERT INTO audit_chain_heads (chain, seq, hash) VALUES (%(chain)s
 HEAD_LOCK_EXISTING = "SELECT seq, hash FROM audit_chain_heads WHERE chain = %(chain)s FOR UPDATE"
 
 
+def lock_table_head(conn: psycopg.Connection, table_id: str, games: tuple[str, ...]
+                    ) -> Callable[[], LockedHead | None]:
+    """Lock the table's chain head, with the transaction's time, if the table plays one of `games`:
+    sent now, read when the function returned is called (in pipeline mode, what is sent in between
+    shares the round trip). None: another game, or a chain with no head yet."""
+    cursor = conn.execute(_HEAD_OF_TABLE, {"table_id": table_id, "games": list(games)})
+
+    def locked() -> LockedHead | None:
+        found = cursor.fetchone()
+        return None if found is None else LockedHead((found[0], found[1]), found[2])
+
+    return locked
+
+
 # json.dumps(payload, default=str) would build this same encoder anew for every record.
 _ENCODE_PAYLOAD = json.JSONEncoder(default=str).encode
 
 
 def chain_for(table_id: str | None) -> str:
     return f"table:{table_id}" if table_id else "system"
+
+
+def chain_sql(table_id: str) -> str:
+    """chain_for() as SQL, of an SQL expression giving a table's id."""
+    return f"('table:' || {table_id})"
+
+
+@dataclass(frozen=True, slots=True)
+class LockedHead:
+    """A chain's head as a statement of the caller's locked it, before the change it will record."""
+    position: tuple[int, str]          # (seq, hash)
+    now: datetime                      # the transaction's time, as that statement read it
+
+
+# A table's chain head locked, with the transaction's time (what now() gives every statement of
+# it), for a table playing one of %(games)s: no row for another game, or for a chain with no head.
+_HEAD_OF_TABLE = ("SELECT seq, hash, now() FROM audit_chain_heads WHERE chain = ("
+                  f"SELECT {chain_sql('table_id')} FROM tables WHERE table_id = %(table_id)s "
+                  "AND game = ANY(%(games)s)) FOR UPDATE")
 
 
 @functools.lru_cache(maxsize=1024)   # a round's change writes several records, a round several changes

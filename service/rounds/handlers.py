@@ -6,14 +6,14 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..audit.log import AuditRecord, append, chain_for
+from ..audit.log import AuditRecord, LockedHead, append, chain_for, lock_table_head
 from ..engine.actions import Action, CardDealt, RuleViolation
 from ..engine.cards import canonical
 from ..engine.shoe import PhysicalShoe, ShoeError, VirtualShoe
 from ..metrics import observe_round_completed
 from ..rules import RulesError, load_paytable, load_rules
 from ..store.pending import Pending
-from ..store.repositories.rounds import RoundEvent, RoundRow
+from ..store.repositories.rounds import LockedRound, RoundEvent, RoundRow
 from ..store.repositories.shoes import ShoeRow
 from ..store.uow import UnitOfWork
 from ..traditional import bank as traditional_bank
@@ -120,11 +120,14 @@ def _refuse_if_round_open(uow: UnitOfWork, table_id: str, what: str, open_round:
 # ----- rounds -------------------------------------------------------------------------------
 def open_round(cmd: OpenRound, uow: UnitOfWork) -> dict:
     """A round on the table's current shoe, under the rules and paytable versions in force."""
-    # One round trip (the request's pipeline): the table's lock, then its shoe's (the order every
-    # writer takes them in), then whether a round is open, read once both locks are held.
+    # One round trip (the request's pipeline): the table's lock, then its shoe's, then whether a
+    # round is open, read once both locks are held, then the audit chain's head for a house-banked
+    # game (the order every writer takes them in). The round is then written in one round trip with
+    # the commit.
     table_lock = uow.tables.lock_pending(cmd.table_id)
     shoe_lock = uow.shoes.lock_current_pending(cmd.table_id)
     open_round = uow.rounds.open_on_table_pending(cmd.table_id)
+    head_lock = lock_table_head(uow.conn, cmd.table_id, SHOE_DEALT_GAMES)
     table = table_lock.one()
     if table is None:
         raise NotFound(f"no table {cmd.table_id!r}")
@@ -132,6 +135,7 @@ def open_round(cmd: OpenRound, uow: UnitOfWork) -> dict:
     if shoe is None:
         raise Conflict(f"table {cmd.table_id!r} has no shoe: open one first", code="no_shoe")
     _refuse_if_round_open(uow, cmd.table_id, "another", open_round)
+    head = head_lock()
     game_rules = _in_force(uow, table)
     if player_banked(game_rules.rules):
         return _open_player_banked_round(cmd, uow, shoe, game_rules)
@@ -142,8 +146,9 @@ def open_round(cmd: OpenRound, uow: UnitOfWork) -> dict:
     if shoe.mode == "virtual" and _virtual(game_rules, shoe).past_cut_card:
         raise Conflict("the shoe is past its cut card: open a new shoe", code="shoe_past_cut_card")
     row = uow.rounds.add(table_id=cmd.table_id, shoe_id=shoe.shoe_id, shoe_mode=shoe.mode,
-                         rules_ref=game_rules.rules_ref, paytable_ref=game_rules.paytable_ref, wagers=cmd.wagers)
-    change = _RoundChange(uow, row, game_rules, game, first_seq=0, actor=cmd.actor)
+                         rules_ref=game_rules.rules_ref, paytable_ref=game_rules.paytable_ref, wagers=cmd.wagers,
+                         now=head.now if head is not None else None)
+    change = _RoundChange(uow, row, game_rules, game, first_seq=0, actor=cmd.actor, locked_head=head)
     change.note("round_opened", {"shoe_id": shoe.shoe_id, "rules": game_rules.rules_ref,
                                  "paytable": game_rules.paytable_ref})
     for wager in cmd.wagers:
@@ -177,7 +182,7 @@ def _open_player_banked_round(cmd: OpenRound, uow: UnitOfWork, shoe, game_rules:
 
 def post_card(cmd: PostCard, uow: UnitOfWork) -> dict:
     """The next card out of a physical shoe, given to whoever the rules say is owed one."""
-    row, events, limits, _ = _lock_open_round(uow, cmd.round_id, cmd.expected_version)
+    row, events, limits, _, _ = _lock_open_round(uow, cmd.round_id, cmd.expected_version)
     if row.shoe_mode != "physical":
         raise Conflict("this round's shoe is virtual: it deals by itself", code="virtual_shoe")
     change = _RoundChange.load(uow, row, events, limits, cmd.actor)
@@ -199,9 +204,13 @@ def post_card(cmd: PostCard, uow: UnitOfWork) -> dict:
 
 def post_action(cmd: PostAction, uow: UnitOfWork) -> dict:
     """A player's decision, verified by the engine; a virtual shoe then deals what it makes owed."""
-    # The virtual shoe is locked with the round: most decisions leave a card owed.
-    row, events, limits, shoe = _lock_open_round(uow, cmd.round_id, cmd.expected_version, shoe_games=SHOE_DEALT_GAMES)
+    # The virtual shoe is locked with the round (most decisions leave a card owed), and so is the
+    # audit chain's head: nothing is locked after them, and the change then goes in one round trip
+    # with the commit.
+    row, events, limits, shoe, head = _lock_open_round(uow, cmd.round_id, cmd.expected_version,
+                                                       shoe_games=SHOE_DEALT_GAMES)
     change = _RoundChange.load(uow, row, events, limits, cmd.actor)
+    change.locked_head = head
     if cmd.seat == 0 and not player_banked(change.game_rules.rules):
         raise Invalid("seat 0 is the banker's, and this game has no banker", code="invalid_request",
                       errors={"seat": ["Must be greater than or equal to 1 and less than or equal to 9."]})
@@ -218,11 +227,11 @@ def post_action(cmd: PostAction, uow: UnitOfWork) -> dict:
 
 
 def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_version: int | None, *,
-                     shoe_games: tuple[str, ...] = ()
-                     ) -> tuple[RoundRow, list[RoundEvent], dict | None, ShoeRow | None]:
+                     shoe_games: tuple[str, ...] = ()) -> LockedRound:
     """The round locked, with its events, its table's limits and, for `shoe_games`, its virtual
-    shoe locked (one round trip)."""
-    row, events, limits, shoe = uow.rounds.lock_with_events(round_id, shoe_games=shoe_games)
+    shoe and its audit chain's head locked (one round trip)."""
+    locked = uow.rounds.lock_with_events(round_id, shoe_games=shoe_games)
+    row = locked.row
     if row is None:
         raise NotFound(f"no round {round_id}")
     if expected_version is not None and expected_version != row.version:
@@ -230,7 +239,7 @@ def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_version: int
                        code="version_conflict")
     if row.status != "open":
         raise Conflict(f"the round is {row.status}: it takes no more cards or decisions", code="round_not_open")
-    return row, events, limits, shoe
+    return locked
 
 
 def _legal(game) -> list[dict]:
@@ -288,6 +297,7 @@ class _RoundChange:
     events: list[tuple[str, dict]] = field(default_factory=list)
     records: list[AuditRecord] = field(default_factory=list)
     shoe_position: tuple[uuid.UUID, int] | None = None   # (shoe_id, position) a virtual shoe dealt up to, locked
+    locked_head: LockedHead | None = None   # the audit chain's head, when the request locked it before the change
 
     @classmethod
     def load(cls, uow: UnitOfWork, row: RoundRow, events: list[RoundEvent], limits: dict | None,
@@ -319,12 +329,19 @@ class _RoundChange:
             if player_banked(self.game_rules.rules):  # the bank, kitty and pack move on to the next round
                 traditional_bank.round_completed(self)
             observe_round_completed(self.row.table_id, result)  # counted once the request commits
-        # In the request's pipeline the save (and the settlement's outbox row) goes in one round
-        # trip with the audit chain's head, which the save's statement locks; the audit records go
-        # with the commit.
-        if complete:
             self.uow.outbox.add("settle_round", self.row.round_id)
         chain = chain_for(self.row.table_id)
+        if self.locked_head is not None:
+            # The head is locked already: nothing here is read, so the save, the audit records and
+            # the outbox row go in the request's pipeline with its commit, in one round trip.
+            saved, _ = self.uow.rounds.save(self.row, events=self.events, first_seq=self.first_seq,
+                                            shoe_position=self.shoe_position, complete=complete, result=result,
+                                            now=self.locked_head.now)
+            position = self.locked_head.position
+            append(self.uow.conn, chain, self.records, head=lambda: position)
+            return views.round_state(saved(), self.game)
+        # Otherwise the save (and the settlement's outbox row) goes in one round trip with the
+        # audit chain's head, which the save's statement locks; the audit records go with the commit.
         saved, head = self.uow.rounds.save(self.row, events=self.events, first_seq=self.first_seq,
                                            shoe_position=self.shoe_position, complete=complete, result=result,
                                            audit_chain=chain)

@@ -7,13 +7,13 @@ import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import psycopg
 from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
-from ...audit.log import HEAD_LOCK_EXISTING
+from ...audit.log import HEAD_LOCK_EXISTING, LockedHead, chain_sql
 from ..pending import Pending
 from .shoes import SHOE_COLUMNS, ShoeRow
 
@@ -43,6 +43,15 @@ class RoundEvent:
     payload: dict[str, Any]
 
 
+class LockedRound(NamedTuple):
+    """What lock_with_events() read under the round's lock."""
+    row: RoundRow | None
+    events: list[RoundEvent]
+    limits: dict[str, Any] | None
+    shoe: ShoeRow | None            # its virtual shoe, locked (a shoe-dealt game's)
+    head: LockedHead | None         # its table's audit chain head, locked (a shoe-dealt game's, once it has one)
+
+
 # The table a round is played at (its one parameter: the round id), for key checks.
 TABLE_OF_ROUND = "SELECT table_id FROM rounds WHERE round_id = %s"
 
@@ -60,14 +69,22 @@ class RoundsRepository:
             return cur.execute(query, params).fetchone()
 
     def add(self, *, table_id: str, shoe_id: uuid.UUID, shoe_mode: str | None, rules_ref: str,
-            paytable_ref: str | None, wagers: list[dict]) -> RoundRow:
-        """The new open round, as stored (RETURNING: no second read)."""
+            paytable_ref: str | None, wagers: list[dict], now: datetime | None = None) -> RoundRow:
+        """The new open round, as stored (RETURNING: no second read). With `now` (the transaction's
+        time, read already) the row is known without reading the statement, which then goes with
+        whatever is sent next (in pipeline mode: no round trip of its own)."""
+        round_id = uuid.uuid4()
+        insert = ("INSERT INTO rounds (round_id, table_id, shoe_id, status, rules_ref, paytable_ref, wagers) "
+                  "VALUES (%s, %s, %s, 'open', %s, %s, %s)")
+        params = (round_id, table_id, shoe_id, rules_ref, paytable_ref, Jsonb(wagers))
+        if now is not None:   # what the INSERT writes: the defaults are version 0 and now()
+            self.conn.execute(insert, params)
+            return RoundRow(round_id, table_id, shoe_id, shoe_mode, "open", rules_ref, paytable_ref, wagers,
+                            0, None, now, None, None, None)
         return self._one(
-            "INSERT INTO rounds (round_id, table_id, shoe_id, status, rules_ref, paytable_ref, wagers) "
-            "VALUES (%s, %s, %s, 'open', %s, %s, %s) "
-            "RETURNING round_id, table_id, shoe_id, %s::text AS shoe_mode, status, rules_ref, paytable_ref, wagers, "
-            "version, result, opened_at, completed_at, settled_at, voided_at",
-            (uuid.uuid4(), table_id, shoe_id, rules_ref, paytable_ref, Jsonb(wagers), shoe_mode))
+            insert + " RETURNING round_id, table_id, shoe_id, %s::text AS shoe_mode, status, rules_ref, "
+            "paytable_ref, wagers, version, result, opened_at, completed_at, settled_at, voided_at",
+            (*params, shoe_mode))
 
     def get(self, round_id: uuid.UUID) -> RoundRow | None:
         return self._one(_SELECT + "WHERE r.round_id = %s", (round_id,))
@@ -89,28 +106,32 @@ class RoundsRepository:
         return Pending(self.conn.execute("SELECT round_id FROM rounds WHERE table_id = %s AND status = 'open'",
                                          (table_id,)), lambda row: row[0])
 
-    def lock_with_events(self, round_id: uuid.UUID, *, shoe_games: tuple[str, ...] = ()
-                         ) -> tuple[RoundRow | None, list[RoundEvent], dict[str, Any] | None, ShoeRow | None]:
+    def lock_with_events(self, round_id: uuid.UUID, *, shoe_games: tuple[str, ...] = ()) -> LockedRound:
         """The round locked (as lock() does), its events in order, its table's limits and, when its
-        table plays one of `shoe_games` from a virtual shoe, that shoe locked too (after the round,
-        the order every writer takes them in): in pipeline mode, one round trip. The lock is a
-        statement of its own and the rest another, which the server runs once the lock is granted,
-        with a snapshot taken then, so it sees whatever a previous holder of the round's lock
-        committed; the shoe, locked by that second statement, is read as it stands once its own
-        lock is granted."""
+        table plays one of `shoe_games`, that table's audit chain head locked and, from a virtual
+        shoe, that shoe locked too (after the round, then the shoe, then the head: the order every
+        writer takes them in): in pipeline mode, one round trip. The round's lock is a statement of
+        its own, the events and shoe another and the head a third, which the server runs in turn,
+        each once the lock before it is granted, with a snapshot taken then: so the events are
+        whatever a previous holder of the round's lock committed, and the shoe and the head are
+        read as they stand once their own locks are granted."""
+        games = list(shoe_games)
         locking = self.lock_pending(round_id)
         reading = self.conn.execute(
             f"SELECT t.limits, {_EVENTS}, {', '.join('s.' + c for c in SHOE_COLUMNS)} "
             f"FROM rounds r JOIN tables t ON t.table_id = r.table_id LEFT JOIN LATERAL ("
             f"SELECT * FROM shoes WHERE shoe_id = r.shoe_id AND mode = 'virtual' AND t.game = ANY(%s) "
-            f"FOR UPDATE) s ON true WHERE r.round_id = %s", (list(shoe_games), round_id))
+            f"FOR UPDATE) s ON true WHERE r.round_id = %s", (games, round_id))
+        heading = self.conn.execute(_HEAD_OF_ROUND, {"round_id": round_id, "games": games}) if games else None
         row = locking.one()
         found = reading.fetchone()
+        head_found = heading.fetchone() if heading is not None else None
         if found is None:
-            return row, [], None, None
+            return LockedRound(row, [], None, None, None)
         limits, events = found[:2]
         shoe = ShoeRow(*found[2:]) if found[2] is not None else None
-        return row, [RoundEvent(*event) for event in events or ()], limits, shoe
+        head = LockedHead((head_found[0], head_found[1]), head_found[2]) if head_found is not None else None
+        return LockedRound(row, [RoundEvent(*event) for event in events or ()], limits, shoe, head)
 
     def events_and_limits(self, round_id: uuid.UUID, table_id: str) -> tuple[list[RoundEvent], dict[str, Any]]:
         """The round's events in order and its table's limits, in one round trip."""
@@ -125,34 +146,45 @@ class RoundsRepository:
 
     def save(self, row: RoundRow, *, events: list[tuple[str, dict]], first_seq: int,
              shoe_position: tuple[uuid.UUID, int] | None, complete: bool, result: dict | None,
-             audit_chain: str | None = None
+             audit_chain: str | None = None, now: datetime | None = None
              ) -> tuple[Callable[[], RoundRow], Callable[[], tuple[int, str] | None]]:
         """One request's change to a locked round, in one statement: its new events from `first_seq`
         on, the position a virtual shoe dealt up to (the shoe's row locked by the caller), and the
-        version bump (checked against the one `row` was read with under the lock) with, on
-        completion, the result; with `audit_chain`, that chain's head locked as well (None if the
-        chain has none yet), for the records describing the change (log.append's `head`).
-        Returns the functions that give the round as saved and the head as locked (RETURNING: no
-        second read); in pipeline mode the statement is read only then, so what the caller sends
-        in between shares its round trip."""
+        version bump (checked against the one `row` was read with under the lock; the statement
+        fails, and with it the transaction, if that check does) with, on completion, the result.
+
+        Either `now`: the caller locked the audit chain's head already, and read the transaction's
+        time with it, so the round as saved is known without reading the statement, which can go
+        with the commit. Or `audit_chain`: that chain's head is locked by this statement (None if
+        the chain has none yet), for the records describing the change (log.append's `head`), and
+        the statement gives it back with the round as saved (RETURNING: no second read); in pipeline
+        mode it is read only when asked for, so what the caller sends in between shares its round
+        trip.
+
+        Returns the functions that give the round as saved and the head as locked."""
+        if (now is None) == (audit_chain is None):
+            raise TypeError("save() takes one of now (the head locked already) and audit_chain")
         shoe_id, position = shoe_position or (None, None)
         saving = Pending(self.conn.execute(_SAVE if audit_chain is None else _SAVE_LOCKING_HEAD, {
             "round_id": row.round_id, "version": row.version, "first_seq": first_seq,
             "events": json.dumps(events),
             "shoe_id": shoe_id, "position": position,
             "complete": complete, "result": Jsonb(result) if result is not None else None,
-            "chain": audit_chain}))
+            "chain": audit_chain,
+            # A row locked cannot change under the lock, so this means a caller forgot the lock.
+            "lost": f"round {row.round_id} changed under its lock (version {row.version})"}))
 
         @functools.cache   # the statement's row, read once for both functions below
         def returned() -> tuple:
-            found = saving.one()
-            if found is None:
-                # The row is locked, so this means a caller forgot the lock: never write past it.
-                raise RuntimeError(f"round {row.round_id} changed under its lock (version {row.version})")
-            return found
+            return saving.one()
 
         def saved() -> RoundRow:
-            status, version, result_saved, completed_at, settled_at, voided_at = returned()[:6]
+            if now is not None:   # what the statement writes (now() is the transaction's time)
+                if not complete:
+                    return dataclasses.replace(row, version=row.version + 1)
+                return dataclasses.replace(row, version=row.version + 1, status="complete", result=result,
+                                           completed_at=now)
+            status, version, result_saved, completed_at, settled_at, voided_at = returned()[1:7]
             # The shoe's mode (joined in by the read) is not a column of rounds and never changes.
             return dataclasses.replace(row, status=status, version=version, result=result_saved,
                                        completed_at=completed_at, settled_at=settled_at, voided_at=voided_at)
@@ -160,7 +192,7 @@ class RoundsRepository:
         def head() -> tuple[int, str] | None:
             if audit_chain is None:
                 raise RuntimeError("no audit chain's head was locked with this save")
-            seq, hash_ = returned()[6:8]
+            seq, hash_ = returned()[7:9]
             return None if seq is None else (seq, hash_)
 
         return saved, head
@@ -171,18 +203,32 @@ _EVENTS = ("(SELECT jsonb_agg(jsonb_build_array(e.seq, e.kind, e.payload) ORDER 
            "FROM round_events e WHERE e.round_id = r.round_id)")
 
 # The CTEs write other tables than the UPDATE's, so their order within the statement does not
-# matter; should the version check fail, the caller raises and the transaction rolls back.
+# matter. The SELECT has no FROM, so it gives one row, and its check runs, whether the UPDATE
+# matched or not: should the version check fail, the statement fails.
 _SAVE = (
     "WITH added AS (INSERT INTO round_events (round_id, seq, kind, payload) "
     "SELECT %(round_id)s, %(first_seq)s + e.n - 1, e.event->>0, e.event->1 "
     "FROM jsonb_array_elements(%(events)s::jsonb) WITH ORDINALITY AS e (event, n)), "
-    "dealt AS (UPDATE shoes SET position = %(position)s WHERE shoe_id = %(shoe_id)s::uuid) "
-    "UPDATE rounds SET version = version + 1, "
+    "dealt AS (UPDATE shoes SET position = %(position)s WHERE shoe_id = %(shoe_id)s::uuid), "
+    "saved AS (UPDATE rounds SET version = version + 1, "
     "status = CASE WHEN %(complete)s THEN 'complete' ELSE status END, "
     "result = CASE WHEN %(complete)s THEN %(result)s ELSE result END, "
     "completed_at = CASE WHEN %(complete)s THEN now() ELSE completed_at END "
     "WHERE round_id = %(round_id)s AND version = %(version)s AND status = 'open' "
-    "RETURNING status, version, result, completed_at, settled_at, voided_at")
-# The same, locking an audit chain's head in the same statement (the head is another table again).
-_SAVE_LOCKING_HEAD = (f"WITH head AS ({HEAD_LOCK_EXISTING}), " + _SAVE.removeprefix("WITH ")
-                      + ", (SELECT seq FROM head), (SELECT hash FROM head)")
+    "RETURNING status, version, result, completed_at, settled_at, voided_at) "
+    "SELECT pontoon_assert(EXISTS (SELECT FROM saved), %(lost)s)")
+# The same, locking an audit chain's head in the same statement (the head is another table again),
+# and giving the round as saved and the head as locked.
+_SAVE_LOCKING_HEAD = (
+    f"WITH head AS ({HEAD_LOCK_EXISTING}), " + _SAVE.removeprefix("WITH ") + ", "
+    + ", ".join(f"(SELECT {column} FROM saved)"
+                for column in ("status", "version", "result", "completed_at", "settled_at", "voided_at"))
+    + ", (SELECT seq FROM head), (SELECT hash FROM head)")
+
+# A round's table's audit chain head locked, with the transaction's time (what now() gives every
+# statement of it), for a table playing one of %(games)s. No row for another game, or for a chain
+# with no head yet.
+_HEAD_OF_ROUND = (
+    "SELECT seq, hash, now() FROM audit_chain_heads WHERE chain = ("
+    f"SELECT {chain_sql('r.table_id')} FROM rounds r JOIN tables t ON t.table_id = r.table_id "
+    "WHERE r.round_id = %(round_id)s AND t.game = ANY(%(games)s)) FOR UPDATE")

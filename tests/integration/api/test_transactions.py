@@ -1,11 +1,14 @@
 """One request, one transaction: when any write of a request fails, none of its writes stand."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from service.store.repositories.outbox import OutboxRepository
 
 from .client import ok
+from .play import basic_decision
 from .rounds import round_at_first_decision
 
 
@@ -84,3 +87,73 @@ def test_a_statement_failing_in_the_database_as_the_request_commits_leaves_no_tr
     monkeypatch.undo()
     final = ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "7S"}, idempotency_key="failed-commit"), 200)
     assert final["status"] == "complete"
+
+
+def _virtual_round_awaiting_a_decision(terminal, table_id) -> dict:
+    wagers = [{"seat": 1, "wager": 1000}, {"seat": 3, "wager": 500}]
+    for _ in range(40):   # a round the deal settles at once (a Pontoon, say) is no use here
+        state = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": wagers}), 201)
+        if state["awaiting"] == "decision":
+            return state
+    raise AssertionError("forty rounds in a row needed no decision")
+
+
+def test_a_decision_answers_with_the_round_as_stored(new_table):
+    # A decision on a virtual shoe reads nothing back from its save: the answer's version and
+    # completion time are the ones the database keeps.
+    table_id, terminal = new_table(shoe="virtual")
+    for _ in range(5):
+        state = _virtual_round_awaiting_a_decision(terminal, table_id)
+        while state["awaiting"] == "decision":
+            state = ok(terminal.post(f"/v1/rounds/{state['round_id']}/actions", basic_decision(state)), 200)
+            stored = ok(terminal.get(f"/v1/rounds/{state['round_id']}"), 200)
+            assert (state["version"], state["status"], state["completed_at"]) == \
+                (stored["version"], stored["status"], stored["completed_at"])
+        assert state["status"] == "complete" and state["completed_at"] is not None
+
+
+def test_a_save_that_misses_its_version_stops_the_commit_it_travels_with(new_table, db, monkeypatch):
+    # The save, the audit records and the Idempotency-Key go with COMMIT in one round trip, nothing
+    # read in between: a save that matched no row must still keep every one of them out.
+    from service.store.repositories.rounds import RoundsRepository
+
+    table_id, terminal = new_table(shoe="virtual")
+    state = _virtual_round_awaiting_a_decision(terminal, table_id)
+    round_id = state["round_id"]
+    before = _snapshot(db, round_id, table_id)
+    locked_as_read = RoundsRepository.lock_with_events
+
+    def stale(self, *args, **kwargs):   # the version a caller that forgot the lock might hold
+        locked = locked_as_read(self, *args, **kwargs)
+        return locked._replace(row=dataclasses.replace(locked.row, version=locked.row.version - 1))
+
+    monkeypatch.setattr(RoundsRepository, "lock_with_events", stale)
+    with pytest.raises(Exception, match="changed under its lock"):
+        terminal.post(f"/v1/rounds/{round_id}/actions", basic_decision(state), idempotency_key="stale-save")
+    assert _snapshot(db, round_id, table_id) == before
+    assert db.execute("SELECT count(*) FROM idempotency_keys WHERE idem_key = 'stale-save'").fetchone()[0] == 0
+
+    monkeypatch.undo()
+    after = ok(terminal.post(f"/v1/rounds/{round_id}/actions", basic_decision(state), idempotency_key="stale-save"),
+               200)
+    assert after["version"] == state["version"] + 1
+
+
+def test_a_decisions_lock_takes_its_tables_audit_chain_head(new_table, database_url):
+    # What lets a decision's change go with its commit: the round's lock reads the head of the
+    # chain its records go on (chain_for's, written in SQL), locked, with the transaction's time.
+    import psycopg
+
+    from service.audit.log import chain_for
+    from service.rounds.games import SHOE_DEALT_GAMES
+    from service.store.repositories.rounds import RoundsRepository
+
+    table_id, terminal = new_table(shoe="virtual")
+    round_id = _virtual_round_awaiting_a_decision(terminal, table_id)["round_id"]
+    with psycopg.connect(database_url) as conn:
+        locked = RoundsRepository(conn).lock_with_events(round_id, shoe_games=SHOE_DEALT_GAMES)
+        now = conn.execute("SELECT now()").fetchone()[0]
+        head = conn.execute("SELECT seq, hash FROM audit_chain_heads WHERE chain = %s",
+                            (chain_for(table_id),)).fetchone()
+        assert locked.head is not None and locked.head.position == head and locked.head.now == now
+        assert RoundsRepository(conn).lock_with_events(round_id).head is None   # only when asked for
