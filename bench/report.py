@@ -23,7 +23,7 @@ def _load(name: str, since: float) -> dict | None:
 
 
 def _row(measure: str, figure, floor=None, unit: str = "", floor_name: str = "") -> dict:
-    ratio = round(figure / floor, 2) if isinstance(figure, (int, float)) and isinstance(floor, (int, float)) \
+    ratio = round(figure / floor, 3) if isinstance(figure, (int, float)) and isinstance(floor, (int, float)) \
         and floor else None
     return {"measure": measure, "figure": figure, "unit": unit, "floor": floor, "floor_name": floor_name,
             "ratio": ratio}
@@ -89,7 +89,7 @@ def render(rows: list[dict]) -> str:
     lines = [f"{'measure':<62}{'figure':>12}  {'unit':<12}{'floor':>12}{'ratio':>8}  floor is"]
     for row in rows:
         lines.append(f"{row['measure']:<62}{fmt(row['figure']):>12}  {row['unit']:<12}{fmt(row['floor']):>12}"
-                     f"{'-' if row['ratio'] is None else format(row['ratio'], '.2f'):>8}  {row['floor_name']}")
+                     f"{'-' if row['ratio'] is None else format(row['ratio'], '.3f'):>8}  {row['floor_name']}")
     return "\n".join(lines)
 
 

@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         "peak": {"concurrency": peak["concurrency"], "requests_per_s": peak["terminal_requests_per_s"],
                  "rounds_per_s": peak["terminal_rounds_per_s"], "decisions_per_s": peak["terminal_decisions_per_s"]},
         "floor_peak": {"concurrency": floor_peak["concurrency"], "requests_per_s": floor_peak["floor_requests_per_s"]},
-        "ratio_terminal_to_floor": round(peak["terminal_requests_per_s"] / floor_peak["floor_requests_per_s"], 2),
+        "ratio_terminal_to_floor": round(peak["terminal_requests_per_s"] / floor_peak["floor_requests_per_s"], 3),
         "half_load": {"concurrency": peak["concurrency"], "target_requests_per_s": round(half_rate, 1),
                       "requests_per_s": half["requests_per_s"], "rounds_per_s": half["rounds_per_s"],
                       "decisions_per_s": half["decisions_per_s"], "latency": half["latency"],
