@@ -99,11 +99,13 @@ def _virtual_round_awaiting_a_decision(terminal, table_id) -> dict:
 
 
 def test_a_decision_answers_with_the_round_as_stored(new_table):
-    # A decision on a virtual shoe reads nothing back from its save: the answer's version and
-    # completion time are the ones the database keeps.
+    # An opening and a decision on a virtual shoe read nothing back from what they write: the
+    # answer's version, opening and completion times are the ones the database keeps.
     table_id, terminal = new_table(shoe="virtual")
     for _ in range(5):
         state = _virtual_round_awaiting_a_decision(terminal, table_id)
+        opened = ok(terminal.get(f"/v1/rounds/{state['round_id']}"), 200)
+        assert (state["version"], state["opened_at"]) == (opened["version"], opened["opened_at"])
         while state["awaiting"] == "decision":
             state = ok(terminal.post(f"/v1/rounds/{state['round_id']}/actions", basic_decision(state)), 200)
             stored = ok(terminal.get(f"/v1/rounds/{state['round_id']}"), 200)
