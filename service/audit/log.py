@@ -37,12 +37,7 @@ def lock_table_head(conn: psycopg.Connection, table_id: str, games: tuple[str, .
     sent now, read when the function returned is called (in pipeline mode, what is sent in between
     shares the round trip). None: another game, or a chain with no head yet."""
     cursor = conn.execute(_HEAD_OF_TABLE, {"table_id": table_id, "games": list(games)})
-
-    def locked() -> LockedHead | None:
-        found = cursor.fetchone()
-        return None if found is None else LockedHead((found[0], found[1]), found[2])
-
-    return locked
+    return lambda: LockedHead.of(cursor.fetchone())
 
 
 # json.dumps(payload, default=str) would build this same encoder anew for every record.
@@ -53,23 +48,29 @@ def chain_for(table_id: str | None) -> str:
     return f"table:{table_id}" if table_id else "system"
 
 
-def chain_sql(table_id: str) -> str:
-    """chain_for() as SQL, of an SQL expression giving a table's id."""
-    return f"('table:' || {table_id})"
-
-
 @dataclass(frozen=True, slots=True)
 class LockedHead:
     """A chain's head as a statement of the caller's locked it, before the change it will record."""
     position: tuple[int, str]          # (seq, hash)
     now: datetime                      # the transaction's time, as that statement read it
 
+    @staticmethod
+    def of(row: tuple | None) -> "LockedHead | None":
+        """The head a head_lock_with_time() statement gave (None: it gave no row)."""
+        return None if row is None else LockedHead((row[0], row[1]), row[2])
 
-# A table's chain head locked, with the transaction's time (what now() gives every statement of
-# it), for a table playing one of %(games)s: no row for another game, or for a chain with no head.
-_HEAD_OF_TABLE = ("SELECT seq, hash, now() FROM audit_chain_heads WHERE chain = ("
-                  f"SELECT {chain_sql('table_id')} FROM tables WHERE table_id = %(table_id)s "
-                  "AND game = ANY(%(games)s)) FOR UPDATE")
+
+def head_lock_with_time(table_id_query: str) -> str:
+    """The statement that locks the chain head of the table `table_id_query` gives (its column
+    table_id), with the transaction's time (what now() gives every statement of it): no row when
+    the query gives none, or when the chain has no head yet. chain_for() is written in SQL here."""
+    return ("SELECT seq, hash, now() FROM audit_chain_heads WHERE chain = ("
+            f"SELECT 'table:' || found.table_id FROM ({table_id_query}) AS found) FOR UPDATE")
+
+
+# A table's chain head, for a table playing one of %(games)s.
+_HEAD_OF_TABLE = head_lock_with_time(
+    "SELECT table_id FROM tables WHERE table_id = %(table_id)s AND game = ANY(%(games)s)")
 
 
 @functools.lru_cache(maxsize=1024)   # a round's change writes several records, a round several changes

@@ -13,7 +13,7 @@ import psycopg
 from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
-from ...audit.log import HEAD_LOCK_EXISTING, LockedHead, chain_sql
+from ...audit.log import HEAD_LOCK_EXISTING, LockedHead, head_lock_with_time
 from ..pending import Pending
 from .shoes import SHOE_COLUMNS, ShoeRow
 
@@ -130,8 +130,8 @@ class RoundsRepository:
             return LockedRound(row, [], None, None, None)
         limits, events = found[:2]
         shoe = ShoeRow(*found[2:]) if found[2] is not None else None
-        head = LockedHead((head_found[0], head_found[1]), head_found[2]) if head_found is not None else None
-        return LockedRound(row, [RoundEvent(*event) for event in events or ()], limits, shoe, head)
+        return LockedRound(row, [RoundEvent(*event) for event in events or ()], limits, shoe,
+                           LockedHead.of(head_found))
 
     def events_and_limits(self, round_id: uuid.UUID, table_id: str) -> tuple[list[RoundEvent], dict[str, Any]]:
         """The round's events in order and its table's limits, in one round trip."""
@@ -225,10 +225,7 @@ _SAVE_LOCKING_HEAD = (
                 for column in ("status", "version", "result", "completed_at", "settled_at", "voided_at"))
     + ", (SELECT seq FROM head), (SELECT hash FROM head)")
 
-# A round's table's audit chain head locked, with the transaction's time (what now() gives every
-# statement of it), for a table playing one of %(games)s. No row for another game, or for a chain
-# with no head yet.
-_HEAD_OF_ROUND = (
-    "SELECT seq, hash, now() FROM audit_chain_heads WHERE chain = ("
-    f"SELECT {chain_sql('r.table_id')} FROM rounds r JOIN tables t ON t.table_id = r.table_id "
-    "WHERE r.round_id = %(round_id)s AND t.game = ANY(%(games)s)) FOR UPDATE")
+# A round's table's audit chain head, for a table playing one of %(games)s.
+_HEAD_OF_ROUND = head_lock_with_time(
+    "SELECT r.table_id FROM rounds r JOIN tables t ON t.table_id = r.table_id "
+    "WHERE r.round_id = %(round_id)s AND t.game = ANY(%(games)s)")

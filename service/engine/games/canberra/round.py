@@ -8,7 +8,7 @@ from typing import NamedTuple
 from ...round_core import RoundCore, action_dict
 from ...actions import (CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation,
                        new_card_dealt)
-from ...cards import ACES, CARD_POINTS, RANK_OF, SUIT_OF, TEN_VALUED, best_total, hard_total, is_card, parse_card
+from ...cards import ACES, CARD_POINTS, RANK_OF, SUIT_OF, TEN_VALUED, best_total, hard_total, parse_card
 from .paytable import Paytable
 from .rules import CanberraRules, Limits
 
