@@ -146,7 +146,7 @@ def test_a_decisions_lock_takes_its_tables_audit_chain_head(new_table, database_
     # chain its records go on (chain_for's, written in SQL), locked, with the transaction's time.
     import psycopg
 
-    from service.audit.log import chain_for
+    from service.audit.log import chain_for, lock_table_head
     from service.rounds.games import SHOE_DEALT_GAMES
     from service.store.repositories.rounds import RoundsRepository
 
@@ -159,3 +159,5 @@ def test_a_decisions_lock_takes_its_tables_audit_chain_head(new_table, database_
                             (chain_for(table_id),)).fetchone()
         assert locked.head is not None and locked.head.position == head and locked.head.now == now
         assert RoundsRepository(conn).lock_with_events(round_id).head is None   # only when asked for
+        assert lock_table_head(conn, table_id, SHOE_DEALT_GAMES)() == locked.head    # an opening's, alike
+        assert lock_table_head(conn, table_id, ("traditional",))() is None
