@@ -37,6 +37,7 @@ def terminal_rows(terminal: dict) -> list[dict]:
         _row("  rounds at peak", peak["rounds_per_s"], unit="rounds/s"),
         _row("  decisions at peak", peak["decisions_per_s"], unit="decisions/s"),
     ]
+    rows += cpu_rows(peak.get("cpu_ms_per_request") or {}, floor.get("cpu_ms_per_request") or {})
     half, floor_half = terminal["half_load"], terminal["floor_half_load"]
     rows.append(_row(f"half of peak ({half['concurrency']} terminals, {half['target_requests_per_s']} req/s asked)",
                      half["requests_per_s"], floor_half["requests_per_s"], "requests/s",
@@ -56,6 +57,23 @@ def terminal_rows(terminal: dict) -> list[dict]:
             if pct in figures:
                 rows.append(_row(f"  {endpoint} {pct[:3]} (server)", figures[pct], floor_server.get(pct), "ms",
                                  f"floor {pct[:3]} (server)"))
+    return rows
+
+
+# The parts of the stack a request's CPU is counted against, in the order they are printed.
+CPU_PARTS = ("api", "database", "settlement", "broker", "load generator", "other")
+
+
+def cpu_rows(terminal: dict, floor: dict) -> list[dict]:
+    """CPU per request at each peak, by part: on a machine the load saturates, the throughputs
+    stand in the inverse ratio of what a request costs the whole machine."""
+    if not terminal or not floor:
+        return []
+    rows = [_row("  CPU per request at peak, whole machine", terminal["machine"], floor["machine"], "ms",
+                 "floor's, at its peak")]
+    for part in CPU_PARTS:
+        if terminal.get(part, 0) or floor.get(part, 0):
+            rows.append(_row(f"    {part}", terminal.get(part, 0.0), floor.get(part, 0.0), "ms", "floor's"))
     return rows
 
 
@@ -84,6 +102,8 @@ def render(rows: list[dict]) -> str:
     def fmt(value) -> str:
         if value is None:
             return "-"
+        if isinstance(value, float) and value < 10:
+            return f"{value:.2f}"      # CPU per request in ms: a tenth is too coarse
         return f"{value:,.1f}" if isinstance(value, float) and value < 1000 else f"{value:,.0f}"
 
     lines = [f"{'measure':<62}{'figure':>12}  {'unit':<12}{'floor':>12}{'ratio':>8}  floor is"]

@@ -14,6 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from cpu_use import per_request_ms, snapshot  # noqa: E402
 from service.terminal.client import Latencies, TerminalClient  # noqa: E402
 from service.terminal.simulator import SimulatorConfig, issue_key, run as simulate  # noqa: E402
 from service.terminal.stats import latency_table, summary  # noqa: E402
@@ -38,7 +39,9 @@ def terminal_load(args, concurrency: int, seconds: float, rate: float | None = N
                              seats=args.seats, concurrency=concurrency, physical=args.physical, seed=concurrency,
                              admin_key=args.admin_key, rate=rate,
                              duration=seconds, money=False, progress_every=0)
+    before = snapshot()
     figures = summary(simulate(config))
+    figures["cpu_ms_per_request"] = per_request_ms(before, snapshot(), figures["requests"])
     figures["concurrency"] = concurrency
     return figures
 
@@ -56,19 +59,21 @@ def floor_load(args, keys: list[str], seconds: float, rate: float | None = None)
                 errors[n] += 1
 
     threads = [threading.Thread(target=hammer, args=(n,)) for n in range(len(clients))]
+    before = snapshot()
     started = time.monotonic()
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     elapsed = time.monotonic() - started
+    cpu = snapshot()
     latencies = Latencies()
     for client in clients:
         latencies.merge(client.latencies)
         client.close()
     return {"concurrency": len(keys), "requests": latencies.count(), "errors": sum(errors),
             "seconds": round(elapsed, 3), "requests_per_s": round(latencies.count() / elapsed, 1),
-            "latency": latency_table(latencies)}
+            "latency": latency_table(latencies), "cpu_ms_per_request": per_request_ms(before, cpu, latencies.count())}
 
 
 # The API's own view of the same requests: its latency histogram, per URL rule.
@@ -168,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
                       "terminal_rounds_per_s": terminal["rounds_per_s"],
                       "terminal_decisions_per_s": terminal["decisions_per_s"],
                       "floor_requests_per_s": floor["requests_per_s"],
+                      "terminal_cpu_ms_per_request": terminal["cpu_ms_per_request"],
+                      "floor_cpu_ms_per_request": floor["cpu_ms_per_request"],
                       "terminal_runs_requests_per_s": [run["requests_per_s"] for run in terminal_runs],
                       "floor_runs_requests_per_s": [run["requests_per_s"] for run in floor_runs],
                       "load_average": terminal["load_average"]})
@@ -190,8 +197,10 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "sweep": sweep,
         "peak": {"concurrency": peak["concurrency"], "requests_per_s": peak["terminal_requests_per_s"],
-                 "rounds_per_s": peak["terminal_rounds_per_s"], "decisions_per_s": peak["terminal_decisions_per_s"]},
-        "floor_peak": {"concurrency": floor_peak["concurrency"], "requests_per_s": floor_peak["floor_requests_per_s"]},
+                 "rounds_per_s": peak["terminal_rounds_per_s"], "decisions_per_s": peak["terminal_decisions_per_s"],
+                 "cpu_ms_per_request": peak["terminal_cpu_ms_per_request"]},
+        "floor_peak": {"concurrency": floor_peak["concurrency"], "requests_per_s": floor_peak["floor_requests_per_s"],
+                       "cpu_ms_per_request": floor_peak["floor_cpu_ms_per_request"]},
         "ratio_terminal_to_floor": round(peak["terminal_requests_per_s"] / floor_peak["floor_requests_per_s"], 3),
         "half_load": {"concurrency": peak["concurrency"], "target_requests_per_s": round(half_rate, 1),
                       "requests_per_s": half["requests_per_s"], "rounds_per_s": half["rounds_per_s"],
