@@ -87,7 +87,21 @@ def replay_rows(replay: dict) -> list[dict]:
     return [_row(f"batch replay ({replay['rounds']} rounds)", replay["engine_rounds_per_s"],
                  replay["floor_naive_rounds_per_s"], "rounds/s", "naive single-pass replayer"),
             _row("  batch replay, one process", replay["engine_one_process_rounds_per_s"],
-                 replay["floor_naive_rounds_per_s"], "rounds/s", "naive single-pass replayer")]
+                 replay["floor_naive_rounds_per_s"], "rounds/s", "naive single-pass replayer")] \
+        + instruction_rows(replay.get("instructions"))
+
+
+def instruction_rows(counted: dict | None) -> list[dict]:
+    """The one-process engine's instructions beside the naive replayer's (fewer is less work)."""
+    if not counted:
+        return []
+    millions, thousands = (lambda n: round(n / 1e6, 1)), (lambda n: round(n / 1e3, 1))
+    return [_row("  one process, instructions executed (callgrind)", millions(counted["engine_one_process"]),
+                 millions(counted["floor_naive"]), "M instr.", "naive replayer's"),
+            _row("    per round", thousands(counted["engine_per_round"]), thousands(counted["floor_per_round"]),
+                 "K instr.", "naive replayer's"),
+            _row("    start-up (an empty file)", millions(counted["engine_start_up"]),
+                 millions(counted["floor_start_up"]), "M instr.", "naive replayer's")]
 
 
 def house_edge_rows(house_edge: dict) -> list[dict]:
