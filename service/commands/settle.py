@@ -31,7 +31,7 @@ def _relay(args) -> int:
             logging.error("round %s cannot be settled: %s", refused.round_id, refused.reason)
 
     record_service_start(settings.database_url, "settle-relay")
-    run_relay(lambda: connect(settings.database_url), celery_publisher(app), interval=args.interval,
+    run_relay(lambda: connect(settings.database_url, "pontoon-relay"), celery_publisher(app), interval=args.interval,
               sweep=None if args.sweep_after <= 0 else sweep, sweep_every=args.sweep_every,
               publish_errors=PUBLISH_ERRORS, should_stop=lambda: bool(stopping))
     return 0
@@ -42,7 +42,7 @@ def _sweep(args) -> int:
     from ..settlement.connection import connect
     from ..settlement.sweep import sweep_stale_rounds
 
-    with connect(Settings.from_env().database_url) as conn:
+    with connect(Settings.from_env().database_url, "pontoon-sweep") as conn:
         outcome = sweep_stale_rounds(conn, args.older_than)
     print(json.dumps(outcome.summary()))
     for refused in outcome.refused:

@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import psycopg
 
-from ..store.session import configure_connection
+from ..store.session import configure_connection, named
 
 _connections: dict[str, psycopg.Connection] = {}
 
 
-def connect(database_url: str) -> psycopg.Connection:
+def connect(database_url: str, process: str = "pontoon-settlement") -> psycopg.Connection:
     """An autocommit connection acting as the application role; work runs in explicit
     transactions. The server polls the socket while a statement waits, so a settler killed
     mid-transaction releases its row locks within a second instead of when the wait ends."""
-    conn = psycopg.connect(database_url, autocommit=True)
+    conn = psycopg.connect(database_url, autocommit=True, **named(database_url, process))
     configure_connection(conn)
     conn.execute("SET client_connection_check_interval = 1000")
     return conn

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from psycopg_pool import ConnectionPool
 
-from .session import configure_connection
+from .session import configure_connection, named
 
 # Sync gunicorn workers serve one request at a time; a request uses one connection, so a small
 # pool per process is enough and keeps workers x pool well under max_connections.
@@ -17,13 +17,13 @@ PREPARE_THRESHOLD = 0
 
 
 def open_pool(database_url: str, *, min_size: int = MIN_SIZE, max_size: int = MAX_SIZE,
-              name: str = "pontoon") -> ConnectionPool:
+              name: str = "pontoon-api") -> ConnectionPool:
     """A pool whose connections act as the application role (no rewriting the audit log). No check
     on checkout (it cost a round trip per request): a connection that breaks fails its request,
     comes back closed and is discarded by the pool, which reconnects; idle ones are renewed by
     `max_idle`."""
     pool = ConnectionPool(database_url, min_size=min_size, max_size=max_size, name=name,
-                          kwargs={"prepare_threshold": PREPARE_THRESHOLD},
+                          kwargs={"prepare_threshold": PREPARE_THRESHOLD, **named(database_url, name)},
                           timeout=CHECKOUT_TIMEOUT, configure=configure_connection, open=False)
     pool.open(wait=False)
     return pool

@@ -1,13 +1,21 @@
-"""Per-connection session set-up: every application connection acts as the `pontoon_app` role
-and reads JSON columns with orjson."""
+"""Per-connection session set-up: every application connection acts as the `pontoon_app` role,
+reads JSON columns with orjson, and names its process in pg_stat_activity."""
 from __future__ import annotations
 
 import orjson
 import psycopg
+from psycopg.conninfo import conninfo_to_dict
 from psycopg.pq import TransactionStatus
 from psycopg.types.json import set_json_loads
 
 APP_ROLE = "pontoon_app"
+
+
+def named(database_url: str, process: str) -> dict[str, str]:
+    """Connection arguments naming the process ("pontoon-api", "pontoon-settlement", ...) as the
+    connection's application_name, so pg_stat_activity and the server's log say which part of the
+    service holds a lock or runs a statement. A name set in the URL itself is kept."""
+    return {} if "application_name" in conninfo_to_dict(database_url) else {"application_name": process}
 
 
 def configure_connection(conn: psycopg.Connection) -> None:
