@@ -155,6 +155,7 @@ def open_round(cmd: OpenRound, uow: UnitOfWork) -> dict:
         change.note("wager", wager)
     if shoe.mode == "virtual":
         _deal_from_virtual_shoe(change, shoe)
+        change.shoe_past_cut_card = _past_cut_card(change, shoe)
     return change.save()
 
 
@@ -223,6 +224,8 @@ def post_action(cmd: PostAction, uow: UnitOfWork) -> dict:
     change.decision(action)
     if row.shoe_mode == "virtual":
         _deal_from_virtual_shoe(change, shoe)
+    if shoe is not None:   # the house-banked game's virtual shoe, locked with the round
+        change.shoe_past_cut_card = _past_cut_card(change, shoe)
     return change.save()
 
 
@@ -263,6 +266,14 @@ def _virtual(game_rules: GameRules, shoe_row) -> VirtualShoe:
                        position=shoe_row.position)
 
 
+def _past_cut_card(change: "_RoundChange", shoe_row: ShoeRow) -> bool:
+    """Whether the table's virtual shoe has passed its cut card once this request's cards are out:
+    the terminal then opens a new shoe after the round instead of being refused the next one."""
+    position = change.shoe_position[1] if change.shoe_position is not None else shoe_row.position
+    return VirtualShoe(change.game_rules.rules.shoe, order=shoe_row.card_order, salt=shoe_row.salt,
+                       position=position).past_cut_card
+
+
 def _deal_from_virtual_shoe(change: "_RoundChange", shoe_row: ShoeRow | None = None) -> None:
     """Deal from the top of the table's virtual shoe for as long as the round awaits a card
     (`shoe_row`: the shoe, when the caller holds its lock already)."""
@@ -298,6 +309,7 @@ class _RoundChange:
     records: list[AuditRecord] = field(default_factory=list)
     shoe_position: tuple[uuid.UUID, int] | None = None   # (shoe_id, position) a virtual shoe dealt up to, locked
     locked_head: LockedHead | None = None   # the audit chain's head, when the request locked it before the change
+    shoe_past_cut_card: bool | None = None   # a virtual shoe's, as this request leaves it (None: not said)
 
     @classmethod
     def load(cls, uow: UnitOfWork, row: RoundRow, events: list[RoundEvent], limits: dict | None,
@@ -339,11 +351,11 @@ class _RoundChange:
                                             now=self.locked_head.now)
             position = self.locked_head.position
             append(self.uow.conn, chain, self.records, head=lambda: position)
-            return views.round_state(saved(), self.game)
+            return views.round_state(saved(), self.game, self.shoe_past_cut_card)
         # Otherwise the save (and the settlement's outbox row) goes in one round trip with the
         # audit chain's head, which the save's statement locks; the audit records go with the commit.
         saved, head = self.uow.rounds.save(self.row, events=self.events, first_seq=self.first_seq,
                                            shoe_position=self.shoe_position, complete=complete, result=result,
                                            audit_chain=chain)
         append(self.uow.conn, chain, self.records, head=head)
-        return views.round_state(saved(), self.game)
+        return views.round_state(saved(), self.game, self.shoe_past_cut_card)

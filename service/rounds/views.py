@@ -12,9 +12,11 @@ from .catalog import ref
 from .games import player_banked
 
 
-def round_state(row: RoundRow, game: Any) -> dict:
+def round_state(row: RoundRow, game: Any, shoe_past_cut_card: bool | None = None) -> dict:
     """The whole state a terminal needs: what is awaited, the hand in turn and its legal
-    decisions, every hand, the dealer, and the settlement once the ledger has it."""
+    decisions, every hand, the dealer, and the settlement once the ledger has it.
+    `shoe_past_cut_card`: whether the round's virtual shoe, as the request left it, has passed its
+    cut card (None where the answer does not say)."""
     snapshot = game.snapshot()
     live = row.status == "open"
     legal = snapshot["legal_actions"] if live else []
@@ -32,7 +34,7 @@ def round_state(row: RoundRow, game: Any) -> dict:
         "in_turn": in_turn,
         "legal_actions": legal,
         "opened_at": row.opened_at, "completed_at": row.completed_at, "settled_at": row.settled_at,
-        "voided_at": row.voided_at,
+        "voided_at": row.voided_at, "shoe_past_cut_card": shoe_past_cut_card,
     }
     if player_banked(game.rules):  # banker, players and kitty in place of the dealer and seats
         view.update(traditional_views.round_fields(row, game, snapshot))

@@ -49,6 +49,7 @@ class Terminal:
         self.rng = random.Random(plan.seed)
         self.local_shoe: LocalShoe | None = None
         self.pair_bets = True            # whether the table's paytable has the pair side bet
+        self.shoe_due = False            # the last round took the virtual shoe past its cut card
         self.table = f"/v1/tables/{plan.table_id}"
 
     # ----- the loop -----------------------------------------------------------------------------
@@ -98,13 +99,17 @@ class Terminal:
         if self._expect(self.client.post(f"{self.table}/shoes", {"mode": mode}, OPEN_SHOE)) is None:
             return False
         self.stats.shoes += 1
+        self.shoe_due = False
         if self.local_shoe is not None:
             self.local_shoe.change()
         return True
 
     def play_round(self) -> bool:
         """One round from wagers to money; False when it could not be played through."""
-        if self.local_shoe is not None and self.local_shoe.needs_changing() and not self.open_shoe():
+        # A dealer changes the shoe once the cut card is out: the API says so in the round's answers
+        # (virtual shoe), or the terminal's own shoe does (physical).
+        due = self.shoe_due or (self.local_shoe is not None and self.local_shoe.needs_changing())
+        if due and not self.open_shoe():
             return False
         wagers = self._wagers()
         reply = self.client.post(f"{self.table}/rounds", {"wagers": wagers}, OPEN_ROUND)
@@ -118,6 +123,7 @@ class Terminal:
         state = self._play_out(state)
         if state is None or state["status"] not in ("complete", "settled"):
             return False
+        self.shoe_due = bool(state.get("shoe_past_cut_card"))
         self.stats.rounds += 1
         self.stats.round_ids.append(str(state["round_id"]))
         if self.plan.money:

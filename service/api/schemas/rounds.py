@@ -147,6 +147,12 @@ class RoundStateSchema(ma.Schema):
     card_to = ma.fields.String(allow_none=True, required=True,
                                metadata={"description": "who the next card goes to: dealer, or seat S hand H"})
     in_turn = ma.fields.Nested(InTurnSchema, allow_none=True, required=True)
+    shoe_past_cut_card = ma.fields.Boolean(
+        allow_none=True, required=True,
+        metadata={"description": "in the answer to an opening or a decision on a virtual shoe: whether the shoe "
+                                 "has passed its cut card, so that this round plays on to its end and the next "
+                                 "needs a new shoe; null elsewhere (a physical shoe's cut card is the dealer's to "
+                                 "see, and a read of the round does not say)"})
     legal_actions = ma.fields.List(ma.fields.Nested(LegalActionSchema), required=True,
                                    metadata={"description": "every decision allowed now, insurance included"})
     dealer = ma.fields.Nested(DealerSchema, allow_none=True, required=True,

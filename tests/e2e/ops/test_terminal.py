@@ -30,6 +30,12 @@ def test_pontoon_terminal_plays_rounds_with_no_errors(stack, admin_key, dump_log
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "rounds        20" in done.stdout and "errors        0" in done.stdout, done.stdout
+    # Twenty rounds of three seats go past a shoe's cut card: the terminal changed the shoe when the
+    # round's answer said so, and no opening was refused for it.
+    assert int(done.stdout.split("shoes opened ")[1].split()[0]) >= 2, done.stdout
+    refused = [line for line in api.log_lines() if line.get("event") == "request"
+               and line.get("status") == 409 and table in (line.get("path") or "")]
+    assert refused == []
     wait_for(lambda: rounds_in_database(stack.database_url, [table]) == {"settled": 20}, 60,
              "the 20 rounds to be settled")
 

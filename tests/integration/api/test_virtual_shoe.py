@@ -7,8 +7,10 @@ from collections import Counter
 from service.commands.replay import replay_data
 from service.engine.shoe import commitment_of
 
+from service.rules import load_rules
+
 from .client import ok
-from .play import play_virtual_round
+from .play import basic_decision, play_virtual_round
 
 WAGERS = [{"seat": 1, "wager": 1000, "pair_bet": 500}, {"seat": 4, "wager": 2500}, {"seat": 7, "wager": 500}]
 
@@ -70,6 +72,42 @@ def test_a_virtual_shoe_past_its_cut_card_takes_no_new_round(new_table, db):
     db.execute("UPDATE shoes SET position = 150 WHERE table_id = %s AND closed_at IS NULL", (table_id,))
     refused = terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": WAGERS})
     assert refused.status == 409 and refused.body["code"] == "shoe_past_cut_card"
+
+
+def test_the_answers_say_when_the_shoe_has_passed_its_cut_card(new_table, db):
+    """The round that brings the cut card out plays to its end, its answers saying so; the
+    terminal then opens a new shoe rather than being refused the next round."""
+    table_id, terminal = new_table(shoe="virtual")
+    spec = load_rules("canberra").shoe
+    cut = int(spec.size * spec.penetration)
+    opened = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": WAGERS}), 201)
+    assert opened["shoe_past_cut_card"] is False
+    assert ok(terminal.get(f"/v1/rounds/{opened['round_id']}"), 200)["shoe_past_cut_card"] is None
+    state = opened
+    while state["awaiting"] == "decision":
+        state = ok(terminal.post(f"/v1/rounds/{state['round_id']}/actions", basic_decision(state)), 200)
+        assert state["shoe_past_cut_card"] is False
+    # Two cards short of the cut: the opening's deal takes the shoe past it.
+    db.execute("UPDATE shoes SET position = %s WHERE table_id = %s AND closed_at IS NULL", (cut - 2, table_id))
+    last = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": WAGERS}), 201)
+    assert last["shoe_past_cut_card"] is True
+    state = last
+    while state["awaiting"] == "decision":
+        state = ok(terminal.post(f"/v1/rounds/{state['round_id']}/actions", basic_decision(state)), 200)
+        assert state["shoe_past_cut_card"] is True
+    assert state["status"] == "complete"
+    refused = terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": WAGERS})
+    assert refused.status == 409 and refused.body["code"] == "shoe_past_cut_card"
+    ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "virtual"}), 201)
+    assert ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": WAGERS}), 201)["shoe_past_cut_card"] is False
+
+
+def test_a_physical_shoe_leaves_its_cut_card_to_the_dealer(new_table):
+    table_id, terminal = new_table(shoe="physical")
+    opened = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": WAGERS}), 201)
+    assert opened["shoe_past_cut_card"] is None
+    dealt = ok(terminal.post(f"/v1/rounds/{opened['round_id']}/cards", {"card": "7H"}), 200)
+    assert dealt["shoe_past_cut_card"] is None
 
 
 def test_table_limits_bind_the_wagers(new_table):
