@@ -261,17 +261,17 @@ def _physical_shoe(change: "_RoundChange") -> PhysicalShoe:
     return PhysicalShoe(change.game_rules.rules.shoe, dealt=shoe_row.dealt)
 
 
-def _virtual(game_rules: GameRules, shoe_row) -> VirtualShoe:
+def _virtual(game_rules: GameRules, shoe_row, position: int | None = None) -> VirtualShoe:
+    """The virtual shoe as stored (or dealt up to `position`)."""
     return VirtualShoe(game_rules.rules.shoe, order=shoe_row.card_order, salt=shoe_row.salt,
-                       position=shoe_row.position)
+                       position=shoe_row.position if position is None else position)
 
 
 def _past_cut_card(change: "_RoundChange", shoe_row: ShoeRow) -> bool:
     """Whether the table's virtual shoe has passed its cut card once this request's cards are out:
     the terminal then opens a new shoe after the round instead of being refused the next one."""
-    position = change.shoe_position[1] if change.shoe_position is not None else shoe_row.position
-    return VirtualShoe(change.game_rules.rules.shoe, order=shoe_row.card_order, salt=shoe_row.salt,
-                       position=position).past_cut_card
+    dealt_to = change.shoe_position[1] if change.shoe_position is not None else None
+    return _virtual(change.game_rules, shoe_row, dealt_to).past_cut_card
 
 
 def _deal_from_virtual_shoe(change: "_RoundChange", shoe_row: ShoeRow | None = None) -> None:
