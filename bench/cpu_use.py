@@ -9,12 +9,11 @@ PROC = Path("/proc")
 # (part, what its processes' command lines start with or contain); the first match names the part.
 PARTS = (("api", "gunicorn"), ("settlement", "celery"), ("settlement", "service.observability.relay"),
          ("broker", "redis-server"))
-DATABASE_PREFIX = "postgres"   # the server and every backend: "postgres: 15/main: ..."
 
 
 def part_of(command_line: str) -> str | None:
-    program = command_line.split(" ", 1)[0].rsplit("/", 1)[-1]
-    if command_line.startswith(DATABASE_PREFIX) or program == "postgres":
+    # The server runs as .../bin/postgres, and every backend renames itself "postgres: 15/main: ...".
+    if command_line.split(" ", 1)[0].rsplit("/", 1)[-1].rstrip(":") == "postgres":
         return "database"
     for part, marker in PARTS:
         if marker in command_line:

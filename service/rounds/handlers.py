@@ -155,7 +155,6 @@ def open_round(cmd: OpenRound, uow: UnitOfWork) -> dict:
         change.note("wager", wager)
     if shoe.mode == "virtual":
         _deal_from_virtual_shoe(change, shoe)
-        change.shoe_past_cut_card = _past_cut_card(change, shoe)
     return change.save()
 
 
@@ -224,8 +223,6 @@ def post_action(cmd: PostAction, uow: UnitOfWork) -> dict:
     change.decision(action)
     if row.shoe_mode == "virtual":
         _deal_from_virtual_shoe(change, shoe)
-    if shoe is not None:   # the house-banked game's virtual shoe, locked with the round
-        change.shoe_past_cut_card = _past_cut_card(change, shoe)
     return change.save()
 
 
@@ -261,26 +258,22 @@ def _physical_shoe(change: "_RoundChange") -> PhysicalShoe:
     return PhysicalShoe(change.game_rules.rules.shoe, dealt=shoe_row.dealt)
 
 
-def _virtual(game_rules: GameRules, shoe_row, position: int | None = None) -> VirtualShoe:
-    """The virtual shoe as stored (or dealt up to `position`)."""
+def _virtual(game_rules: GameRules, shoe_row) -> VirtualShoe:
     return VirtualShoe(game_rules.rules.shoe, order=shoe_row.card_order, salt=shoe_row.salt,
-                       position=shoe_row.position if position is None else position)
-
-
-def _past_cut_card(change: "_RoundChange", shoe_row: ShoeRow) -> bool:
-    """Whether the table's virtual shoe has passed its cut card once this request's cards are out:
-    the terminal then opens a new shoe after the round instead of being refused the next one."""
-    dealt_to = change.shoe_position[1] if change.shoe_position is not None else None
-    return _virtual(change.game_rules, shoe_row, dealt_to).past_cut_card
+                       position=shoe_row.position)
 
 
 def _deal_from_virtual_shoe(change: "_RoundChange", shoe_row: ShoeRow | None = None) -> None:
     """Deal from the top of the table's virtual shoe for as long as the round awaits a card
-    (`shoe_row`: the shoe, when the caller holds its lock already)."""
-    if change.game.awaiting != "card":
-        return
+    (`shoe_row`: the shoe, when the caller holds its lock already). With the table's shoe in hand,
+    the answer then says whether it has passed its cut card: the terminal opens a new shoe after
+    the round instead of being refused the next one."""
+    owed = change.game.awaiting == "card"
     if player_banked(change.game_rules.rules):  # the pack carries over from round to round
-        traditional_pack.deal_from_pack(change)
+        if owed:
+            traditional_pack.deal_from_pack(change)
+        return
+    if not owed and shoe_row is None:
         return
     if shoe_row is None:
         shoe_row = change.uow.shoes.lock(change.row.shoe_id)
@@ -291,7 +284,9 @@ def _deal_from_virtual_shoe(change: "_RoundChange", shoe_row: ShoeRow | None = N
         except ShoeError:
             raise Conflict("the shoe ran out of cards in the middle of the round", code="shoe_empty") from None
         change.card(change.game.deal_card(card))
-    change.shoe_position = (shoe_row.shoe_id, shoe.position)  # written by save(), with the events
+    if owed:
+        change.shoe_position = (shoe_row.shoe_id, shoe.position)  # written by save(), with the events
+    change.shoe_past_cut_card = shoe.past_cut_card
 
 
 @dataclass
