@@ -202,7 +202,8 @@ SELECT r.round_id::text, r.rules_ref, r.paytable_ref, r.wagers,
        COALESCE((SELECT json_agg(json_build_array(l.seat, l.staked, l.returned))
                  FROM (SELECT seat, sum(stake) AS staked, sum(returned) AS returned FROM ledger_entries
                        WHERE round_id = r.round_id GROUP BY seat) l), '[]'::json),
-       (SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = r.round_id)
+       (SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = r.round_id),
+       (SELECT t.limits FROM tables t WHERE t.table_id = r.table_id)
 FROM rounds r WHERE r.status = 'settled' ORDER BY r.round_id
 """
 
@@ -211,7 +212,8 @@ def check_settled_rounds(conn: psycopg.Connection, report: Report) -> None:
     """Replay every settled round's transcript; per seat, the ledger's stake and return must
     equal the replay's."""
     # A second connection looks up paytable versions while the named cursor streams rounds.
-    with psycopg.connect(conn.info.dsn) as lookup:
+    # The DSN psycopg reports leaves the password out: it is passed on by itself.
+    with psycopg.connect(conn.info.dsn, password=conn.info.password) as lookup:
         paytables = partial(approved_paytable, lookup)
         _check_settled_rounds(conn, report, paytables)
 
@@ -221,11 +223,11 @@ def _check_settled_rounds(conn: psycopg.Connection, report: Report, paytables) -
         with conn.cursor(name="audit_verify_rounds") as cursor:
             cursor.itersize = 500
             cursor.execute(_SETTLED_ROUNDS)
-            for round_id, rules_ref, paytable_ref, wagers, events, ledger, kitty in cursor:
+            for round_id, rules_ref, paytable_ref, wagers, events, ledger, kitty, limits in cursor:
                 report.rounds += 1
                 where = f"round {round_id}"
                 try:
-                    transcript = stored_transcript(rules_ref, paytable_ref, wagers, events, kitty)
+                    transcript = stored_transcript(rules_ref, paytable_ref, wagers, events, kitty, limits)
                     played = play_stored(transcript, paytables)
                 except (TranscriptError, RulesError, ValueError, KeyError) as exc:
                     report.problems.append(Problem(where, f"its transcript does not replay: {exc}"))

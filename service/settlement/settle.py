@@ -77,6 +77,7 @@ class CompletedRound:
     wagers: list[dict]
     result: dict | None
     kitty: int | None = None    # the player-banked game: the Shoot kitty the round was played against
+    limits: dict | None = None  # its table's own limits, which the round was played under
 
 
 def normalise_ids(round_ids: Iterable[Any]) -> list[str]:
@@ -129,7 +130,8 @@ def _lock_complete_rounds(conn: psycopg.Connection, ids: list[str]) -> list[Comp
     # round stays 'complete' and the task's retry or the sweep settles it.
     rows = conn.execute(
         "SELECT round_id::text, table_id, shoe_id::text, rules_ref, paytable_ref, wagers, result, "
-        "(SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = rounds.round_id) "
+        "(SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = rounds.round_id), "
+        "(SELECT t.limits FROM tables t WHERE t.table_id = rounds.table_id) "
         "FROM rounds WHERE round_id = ANY(%s::uuid[]) AND status = 'complete' "
         "ORDER BY round_id FOR UPDATE SKIP LOCKED", (ids,)).fetchall()
     return [CompletedRound(*row) for row in rows]
@@ -149,7 +151,8 @@ def plan_settlement(round_: CompletedRound, events: list[tuple[str, dict]],
                     paytables: PaytableSource | None = None) -> SettledRound:
     """Replay the round under its own paytable version and derive its ledger rows and payout
     records (no I/O beyond what `paytables` looks up)."""
-    transcript = stored_transcript(round_.rules_ref, round_.paytable_ref, round_.wagers, events, round_.kitty)
+    transcript = stored_transcript(round_.rules_ref, round_.paytable_ref, round_.wagers, events, round_.kitty,
+                                   round_.limits)
     played = play_stored(transcript, paytables)
     if getattr(played, "bets", None) is None:
         # The player-banked game moves money by transfers between the banker, players and kitty.

@@ -23,9 +23,11 @@ def _version(ref: str) -> int:
 
 
 def stored_transcript(rules_ref: str, paytable_ref: str | None, wagers: list[dict],
-                      events: Iterable[tuple[str, dict]], kitty: int | None = None) -> dict:
-    """The transcript a stored round describes; `events` are (kind, payload) in seq order, and
-    `kitty` the Shoot kitty a player-banked round was played against."""
+                      events: Iterable[tuple[str, dict]], kitty: int | None = None,
+                      limits: dict | None = None) -> dict:
+    """The transcript a stored round describes; `events` are (kind, payload) in seq order, `kitty`
+    the Shoot kitty a player-banked round was played against, and `limits` its table's own limits
+    ({"main": {"min", "max"}, ...}, as stored), which its wagers and doubles were checked against."""
     cards: list[str] = []
     actions: list[dict] = []
     for kind, payload in events:
@@ -38,6 +40,8 @@ def stored_transcript(rules_ref: str, paytable_ref: str | None, wagers: list[dic
     transcript = {"rules": rules_ref, "paytable": paytable_ref, "seats": wagers, "cards": cards, "actions": actions}
     if kitty:
         transcript["kitty"] = kitty
+    if limits:
+        transcript["limits"] = limits
     return transcript
 
 
