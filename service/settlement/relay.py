@@ -9,6 +9,7 @@ from typing import Callable
 import psycopg
 
 from .batches import BATCH_SIZE, batches_by_table
+from .ledger import LedgerConflict
 
 TOPIC = "settle_round"
 CLAIM_LIMIT = 2000  # outbox rows per pass: one transaction, a few messages
@@ -79,22 +80,32 @@ def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, in
               publish_errors: tuple[type[BaseException], ...] = (OSError,),
               should_stop: Callable[[], bool] = lambda: False) -> None:
     """Relay forever (until `should_stop`): publish the outbox every `interval`, back off while
-    the broker is away, and run `sweep` every `sweep_every` seconds."""
-    conn = connect()
+    the broker or the database is away (reconnecting to the database), and run `sweep` every
+    `sweep_every` seconds. A failed pass leaves its rows unpublished for the next one."""
+    conn: psycopg.Connection | None = None
     backoff = interval
     next_sweep = time.monotonic() + sweep_every
     while not should_stop():
-        if conn.closed or conn.broken:
-            conn = connect()
+        done = RelayPass(0, 0)
         try:
+            if conn is None or conn.closed or conn.broken:
+                conn = connect()
             done = relay_outbox(conn, publish, publish_errors=publish_errors)
             backoff = interval
         except BrokerUnavailable as exc:
             log.warning("broker unavailable, outbox kept for the next pass: %s", exc)
-            done = RelayPass(0, 0)
             backoff = min(backoff * 2, 5.0)
-        if sweep is not None and time.monotonic() >= next_sweep:
-            sweep(conn)
+        except psycopg.Error as exc:
+            # A restarted or unreachable database must not end the relay: every round completed
+            # meanwhile waits in the outbox until a pass on a new connection publishes it.
+            log.error("database unavailable, outbox kept for the next pass: %s", " ".join(str(exc).split()))
+            backoff = min(backoff * 2, 5.0)
+        if sweep is not None and conn is not None and not conn.broken and time.monotonic() >= next_sweep:
             next_sweep = time.monotonic() + sweep_every
+            try:
+                sweep(conn)
+            except (psycopg.Error, LedgerConflict):
+                # Its batch rolled back and stays complete: the next sweep tries it again.
+                log.exception("the sweep failed; it runs again in %.0f s", sweep_every)
         if done.published_rows < CLAIM_LIMIT:  # a full pass means more is waiting: go again at once
             time.sleep(backoff)

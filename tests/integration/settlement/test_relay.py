@@ -1,11 +1,16 @@
 """The outbox relay in-process: publishes batches per table, marks rows, keeps them when the broker is away."""
 from __future__ import annotations
 
+import threading
+import time
+
+import psycopg
 import pytest
 
 from service.config import Settings
 from service.settlement.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
-from service.settlement.relay import BrokerUnavailable, relay_outbox
+from service.settlement.connection import connect
+from service.settlement.relay import BrokerUnavailable, relay_outbox, run_relay
 
 pytestmark = pytest.mark.integration
 
@@ -57,3 +62,42 @@ def test_publishing_to_a_stopped_broker_raises_and_keeps_the_outbox(admin, app_c
     redis.start()
     assert relay_outbox(app_conn, celery_publisher(app), publish_errors=PUBLISH_ERRORS).published_rows == 3
     assert unpublished(admin) == 0
+
+
+def test_the_relay_outlives_its_database_connection_and_publishes_on_a_new_one(admin, db_url, casino):
+    """A database restart (here: its backend terminated) ends one pass, not the relay: rounds that
+    complete afterwards are still published."""
+    opened: list[psycopg.Connection] = []
+    attempts: list[int] = []
+    sent: list[str] = []
+    stop = threading.Event()
+
+    def reconnecting():
+        attempts.append(len(attempts))
+        if len(attempts) == 2:
+            raise psycopg.OperationalError("the server is starting up")   # the first reconnect fails too
+        conn = connect(db_url, "pontoon-relay")
+        opened.append(conn)
+        return conn
+
+    relay = threading.Thread(target=run_relay, args=(reconnecting, sent.extend),
+                             kwargs={"interval": 0.05, "should_stop": stop.is_set}, daemon=True)
+    relay.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not opened and time.monotonic() < deadline:
+            time.sleep(0.01)
+        admin.execute("SELECT pg_terminate_backend(%s)", (opened[0].info.backend_pid,))
+        rounds = casino.play(3, ["T1"])
+        casino.write(admin)
+        while len(sent) < 3 and relay.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert relay.is_alive()
+        assert sorted(sent) == sorted(r.round_id for r in rounds)
+        assert len(attempts) == 3 and len(opened) == 2 and opened[0].broken
+        assert unpublished(admin) == 0
+    finally:
+        stop.set()
+        relay.join(timeout=10)
+        for conn in opened:
+            conn.close()
