@@ -13,8 +13,8 @@ from ..engine.shoe import verify_commitment
 from ..engine.transcript import TranscriptError
 from ..rules import RulesError
 from ..rounds.catalog import approved_paytable
-from ..settlement.transcripts import play_stored, stored_transcript
-from ..settlement.transfers import totals_for
+from ..compliance.void import REFUND_KIND, SEAT_BET
+from ..settlement.settle import CompletedRound, plan_settlement
 from .chain import GENESIS, record_hash
 from .export import COLUMNS, iter_records
 
@@ -176,6 +176,8 @@ def verify_database(conn: psycopg.Connection, *, rounds: bool = True) -> Report:
         check_shoes(conn, report, walker.commitments)
         if rounds:
             check_settled_rounds(conn, report)
+            check_voided_rounds(conn, report)
+            check_unfinished_rounds_have_no_ledger(conn, report)
     return report
 
 
@@ -196,12 +198,11 @@ def check_shoes(conn: psycopg.Connection, report: Report, audited: dict[str, str
 
 
 _SETTLED_ROUNDS = """
-SELECT r.round_id::text, r.rules_ref, r.paytable_ref, r.wagers,
+SELECT r.round_id::text, r.table_id, r.shoe_id::text, r.rules_ref, r.paytable_ref, r.wagers, r.result,
        COALESCE((SELECT json_agg(json_build_array(e.kind, e.payload) ORDER BY e.seq)
                  FROM round_events e WHERE e.round_id = r.round_id), '[]'::json),
-       COALESCE((SELECT json_agg(json_build_array(l.seat, l.staked, l.returned))
-                 FROM (SELECT seat, sum(stake) AS staked, sum(returned) AS returned FROM ledger_entries
-                       WHERE round_id = r.round_id GROUP BY seat) l), '[]'::json),
+       COALESCE((SELECT json_agg(json_build_array(l.seat, l.hand, l.kind, l.stake, l.returned, l.outcome))
+                 FROM ledger_entries l WHERE l.round_id = r.round_id), '[]'::json),
        (SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = r.round_id),
        (SELECT t.limits FROM tables t WHERE t.table_id = r.table_id)
 FROM rounds r WHERE r.status = 'settled' ORDER BY r.round_id
@@ -209,8 +210,8 @@ FROM rounds r WHERE r.status = 'settled' ORDER BY r.round_id
 
 
 def check_settled_rounds(conn: psycopg.Connection, report: Report) -> None:
-    """Replay every settled round's transcript; per seat, the ledger's stake and return must
-    equal the replay's."""
+    """Replay every settled round's transcript as settlement does; the ledger must hold exactly
+    the rows the replay gives, bet by bet (seat, hand, kind: stake, return and outcome)."""
     # A second connection looks up paytable versions while the named cursor streams rounds.
     # The DSN psycopg reports leaves the password out: it is passed on by itself.
     with psycopg.connect(conn.info.dsn, password=conn.info.password) as lookup:
@@ -223,22 +224,72 @@ def _check_settled_rounds(conn: psycopg.Connection, report: Report, paytables) -
         with conn.cursor(name="audit_verify_rounds") as cursor:
             cursor.itersize = 500
             cursor.execute(_SETTLED_ROUNDS)
-            for round_id, rules_ref, paytable_ref, wagers, events, ledger, kitty, limits in cursor:
+            for (round_id, table_id, shoe_id, rules_ref, paytable_ref, wagers, result, events, ledger, kitty,
+                 limits) in cursor:
                 report.rounds += 1
                 where = f"round {round_id}"
+                stored = CompletedRound(round_id, table_id, shoe_id, rules_ref, paytable_ref, wagers, result,
+                                        kitty, limits)
                 try:
-                    transcript = stored_transcript(rules_ref, paytable_ref, wagers, events, kitty, limits)
-                    played = play_stored(transcript, paytables)
+                    planned = plan_settlement(stored, events, paytables)
                 except (TranscriptError, RulesError, ValueError, KeyError) as exc:
                     report.problems.append(Problem(where, f"its transcript does not replay: {exc}"))
                     continue
-                replayed = totals_for(played)  # the player-banked game: banker 0, kitty -1
-                booked = {seat: (staked, returned) for seat, staked, returned in ledger}
-                for seat in sorted(set(replayed) | set(booked)):
-                    if replayed.get(seat) != booked.get(seat):
-                        report.problems.append(Problem(
-                            where, f"seat {seat}: the ledger holds (staked, returned) {booked.get(seat)}, "
-                                   f"the replay gives {replayed.get(seat)}"))
+                replayed = {(row.seat, row.hand, row.kind): (row.stake, row.returned, row.outcome)
+                            for row in planned.ledger}
+                booked = {(seat, hand, kind): (stake, returned, outcome)
+                          for seat, hand, kind, stake, returned, outcome in ledger}
+                for key in sorted(set(replayed) | set(booked)):
+                    if replayed.get(key) != booked.get(key):
+                        report.problems.append(Problem(where, f"{_bet(*key)}: the ledger holds (stake, returned, "
+                                                              f"outcome) {_row(booked.get(key))}, the replay gives "
+                                                              f"{_row(replayed.get(key))}"))
+
+
+_VOIDED_ROUNDS = """
+SELECT r.round_id::text,
+       COALESCE((SELECT json_agg(json_build_array(l.seat, l.hand, l.kind, l.stake, l.returned, l.outcome))
+                 FROM ledger_entries l WHERE l.round_id = r.round_id), '[]'::json),
+       (SELECT json_agg(a.payload->'refunds') FROM audit_log a
+        WHERE a.round_id = r.round_id AND a.kind = 'round_voided')
+FROM rounds r WHERE r.status = 'void' ORDER BY r.round_id
+"""
+
+
+def check_voided_rounds(conn: psycopg.Connection, report: Report) -> None:
+    """A voided round's ledger holds exactly the refunds its round_voided record (hash-chained)
+    lists: one row a seat, stake and return both the amount refunded."""
+    for round_id, ledger, voids in conn.execute(_VOIDED_ROUNDS):
+        where = f"round {round_id}"
+        if not voids or len(voids) != 1:
+            report.problems.append(Problem(where, f"voided, with {len(voids or [])} round_voided records, not one"))
+            continue
+        listed = {(refund["seat"], SEAT_BET, REFUND_KIND): (refund["refunded"], refund["refunded"], "void")
+                  for refund in voids[0]}
+        booked = {(seat, hand, kind): (stake, returned, outcome)
+                  for seat, hand, kind, stake, returned, outcome in ledger}
+        for key in sorted(set(listed) | set(booked)):
+            if listed.get(key) != booked.get(key):
+                report.problems.append(Problem(where, f"{_bet(*key)}: the ledger holds (stake, returned, outcome) "
+                                                      f"{_row(booked.get(key))}, its round_voided record lists "
+                                                      f"{_row(listed.get(key))}"))
+
+
+def check_unfinished_rounds_have_no_ledger(conn: psycopg.Connection, report: Report) -> None:
+    """Money is booked only when a round is settled or voided: a ledger row of any other round
+    was written by something else."""
+    for round_id, status, rows in conn.execute(
+            "SELECT r.round_id::text, r.status, count(*) FROM ledger_entries l JOIN rounds r USING (round_id) "
+            "WHERE r.status NOT IN ('settled', 'void') GROUP BY r.round_id, r.status ORDER BY r.round_id"):
+        report.problems.append(Problem(f"round {round_id}", f"{status}, yet the ledger holds {rows} rows for it"))
+
+
+def _bet(seat: int, hand: int, kind: str) -> str:
+    return f"seat {seat} {kind}" + ("" if hand == SEAT_BET else f" hand {hand}")
+
+
+def _row(values: tuple | None) -> str:
+    return "no row" if values is None else str(tuple(values))
 
 
 def print_report(report: Report, out: TextIO) -> int:

@@ -120,7 +120,30 @@ def test_a_ledger_row_that_disagrees_with_the_replay_is_named(settled_casino, ad
                   "AND kind = 'main'", (round_id, seat))
     done = pontoon("audit", "verify")
     assert done.returncode == 1
-    assert f"round {round_id}: seat {seat}: the ledger holds" in done.stdout, done.stdout
+    assert f"round {round_id}: seat {seat} main hand 0: the ledger holds" in done.stdout, done.stdout
+
+
+def test_money_moved_between_a_seats_bets_is_named_though_the_seats_total_is_unchanged(settled_casino, admin,
+                                                                                      pontoon):
+    round_id, seat, paid_kind, other_kind = admin.execute(
+        "SELECT a.round_id::text, a.seat, a.kind, b.kind FROM ledger_entries a JOIN ledger_entries b "
+        "ON a.round_id = b.round_id AND a.seat = b.seat AND a.kind <> b.kind WHERE a.returned > 0 "
+        "ORDER BY a.id LIMIT 1").fetchone()
+    admin.execute("UPDATE ledger_entries SET returned = returned + CASE kind WHEN %s THEN -1 ELSE 1 END "
+                  "WHERE round_id = %s AND seat = %s AND kind IN (%s, %s)",
+                  (paid_kind, round_id, seat, paid_kind, other_kind))
+    done = pontoon("audit", "verify")
+    assert done.returncode == 1
+    assert f"round {round_id}: seat {seat} {paid_kind}" in done.stdout, done.stdout
+    assert f"round {round_id}: seat {seat} {other_kind}" in done.stdout, done.stdout
+
+
+def test_a_ledger_row_for_a_round_not_yet_settled_is_named(settled_casino, admin, pontoon):
+    round_id = settled_casino[5].round_id
+    admin.execute("UPDATE rounds SET status = 'complete' WHERE round_id = %s", (round_id,))
+    done = pontoon("audit", "verify")
+    assert done.returncode == 1
+    assert f"round {round_id}: complete, yet the ledger holds" in done.stdout, done.stdout
 
 
 def test_a_settled_round_whose_cards_were_changed_no_longer_matches_its_ledger(settled_casino, admin, pontoon):

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import uuid
 
+import psycopg
+
+from service.audit.verify import Report, check_voided_rounds
+
 from .client import SIMPLE_PUSH, ok, play_script
 
 WAGERS = [{"seat": 1, "wager": 1000, "pair_bet": 500}, {"seat": 2, "wager": 2000}]
@@ -74,3 +78,22 @@ def test_a_void_needs_a_reason_and_a_supervisor(new_table, supervisor, operator,
     stale = supervisor.post(path, {"reason": "fault"}, headers={"If-Match": '"0"'})
     assert stale.status == 409 and stale.body["code"] == "version_conflict"
     assert ok(supervisor.post(path, {"reason": "fault"}), 200)["total_refunded"] == 1000
+
+
+def void_problems(database_url: str, round_id: str) -> list[str]:
+    report = Report()
+    with psycopg.connect(database_url) as conn:
+        check_voided_rounds(conn, report)
+    return [problem.why for problem in report.problems if problem.where == f"round {round_id}"]
+
+
+def test_audit_verify_holds_a_voids_refunds_to_its_audit_record(new_table, supervisor, db, database_url):
+    table_id, terminal = new_table()
+    round_id = play_script(terminal, table_id, WAGERS, FAULTY, stop_after=len(FAULTY))["round_id"]
+    ok(supervisor.post(f"/v1/rounds/{round_id}/void", {"reason": "misdeal"}), 200)
+    assert void_problems(database_url, round_id) == []
+
+    db.execute("UPDATE ledger_entries SET stake = 1, returned = 999999 WHERE round_id = %s AND seat = 2", (round_id,))
+    assert void_problems(database_url, round_id) == [
+        "seat 2 void_refund: the ledger holds (stake, returned, outcome) (1, 999999, 'void'), "
+        "its round_voided record lists (2000, 2000, 'void')"]
