@@ -27,6 +27,24 @@ def test_the_application_appends_but_cannot_update_or_delete_audit_rows(admin, a
     assert admin.execute("SELECT count(*), min(actor) FROM audit_log").fetchone() == (1, "admin")
 
 
+def test_the_application_appends_to_the_ledger_but_cannot_change_a_row(admin, app_conn, casino):
+    round_id = casino.play(1, ["T1"])[0].round_id
+    casino.write(admin)
+    row = (round_id, "T1", None, "canberra", "canberra-standard", 1, 0, "main", 1000)
+    with app_conn.transaction():
+        app_conn.execute("INSERT INTO ledger_entries (round_id, table_id, shoe_id, rules_ref, paytable_ref, seat, "
+                         "hand, kind, stake, returned, outcome) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 0, 'lose')",
+                         row)
+    for statement in ("UPDATE ledger_entries SET returned = 2000", "DELETE FROM ledger_entries",
+                      "TRUNCATE ledger_entries"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            with app_conn.transaction():
+                app_conn.execute(statement)
+    with pytest.raises(psycopg.errors.CheckViolation):   # not even its owner books a negative amount
+        admin.execute("UPDATE ledger_entries SET returned = -1")
+    assert admin.execute("SELECT count(*), sum(returned) FROM ledger_entries").fetchone() == (1, 0)
+
+
 def test_the_trigger_refuses_even_the_superuser(admin, app_conn):
     with app_conn.transaction():
         append(app_conn, "system", [AuditRecord("service_started", {})])
