@@ -17,6 +17,7 @@ from .paytable_store import AssignmentRow, PaytableStore, VersionRow
 from .seed import seed_file_versions
 
 APPLIES_FROM = "the table's next round (never a round already in play)"
+HOUSE_EDGE_PERCENT_BOUND = 10_000   # what the versions' numeric(9, 4) holds, and far past any real game
 
 
 # ----- commands -------------------------------------------------------------------------------
@@ -60,6 +61,11 @@ def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
         # Measured before the guarded UPDATE, so the row is locked for milliseconds, not seconds;
         # the content it measures never changes.
         evaluation = evaluate_paytable(parse_paytable(ref(cmd.name, cmd.version), draft.content))
+        if not abs(evaluation.house_edge_percent) < HOUSE_EDGE_PERCENT_BOUND:
+            raise Invalid(f"{ref(cmd.name, cmd.version)} measures a house edge of "
+                          f"{evaluation.house_edge_percent:.4f}%: no paytable may pay like that",
+                          code="paytable_out_of_bounds",
+                          errors={"house_edge_percent": [f"must lie within ±{HOUSE_EDGE_PERCENT_BOUND}%"]})
     decided = store.decide(name=cmd.name, version=cmd.version, status=cmd.decision, decided_by=cmd.actor,
                            reason=cmd.reason,
                            house_edge_percent=evaluation.house_edge_percent if evaluation else None,
@@ -120,7 +126,7 @@ def assign_paytable(cmd: AssignPaytable, uow: UnitOfWork) -> dict:
 
 def _known_name(uow: UnitOfWork, name: str) -> None:
     """A well-formed name, with its file's version 1 in the database if there is a file."""
-    if not NAME.match(name):
+    if not NAME.fullmatch(name):
         raise NotFound(f"no paytable {name!r}")
     seed_file_versions(uow.conn, [name])
 

@@ -7,6 +7,10 @@ from ..engine.odds import Odds
 
 _MISSING = object()
 
+# No count or amount in a rules file or paytable is larger: amounts stay inside PostgreSQL's bigint
+# and the house-edge simulation's 64-bit arithmetic, and JSON readers keep them exact.
+LARGEST_WHOLE_NUMBER = 10**12
+
 
 class Reader:
     """A view of one mapping at `path`; errors land in the shared `errors` dict."""
@@ -40,7 +44,7 @@ class Reader:
         return Reader({} if value is _MISSING else value, self._where(key), self.errors)
 
     def integer(self, key: str, default: Any = _MISSING, minimum: int | None = None,
-                allow_none: bool = False) -> Any:
+                allow_none: bool = False, maximum: int = LARGEST_WHOLE_NUMBER) -> Any:
         value = self._get(key, default)
         if value is _MISSING or (value is None and allow_none):
             return value if value is not _MISSING else None
@@ -49,6 +53,8 @@ class Reader:
             return minimum or 0
         if minimum is not None and value < minimum:
             self.fail(key, f"must be at least {minimum}, not {value}")
+        if value > maximum:
+            self.fail(key, f"must be at most {maximum}, not {value}")
         return value
 
     def number(self, key: str, default: Any = _MISSING) -> float:

@@ -271,3 +271,32 @@ def test_a_round_under_a_stored_version_replays_and_verifies_at_its_odds(
     with psycopg.connect(database_url) as conn:
         report = verify_database(conn)
     assert report.rounds >= 1 and not report.problems, report.problems
+
+
+@pytest.mark.parametrize("where, value, field", [
+    ("pair", "100000000000000000000000:1", "odds.pair"),
+    ("pair", "1_000:1", "odds.pair"),
+    ("envy", 10**30, "super_bonus.envy"),
+    ("prize", 10**19, "super_bonus.prizes[0].prize"),
+])
+def test_numbers_past_what_a_paytable_may_hold_are_refused_at_submission(operator, where, value, field):
+    document = with_pair_odds("12:1")
+    if where == "pair":
+        document["odds"]["pair"] = value
+    elif where == "envy":
+        document["super_bonus"]["envy"] = value
+    else:
+        document["super_bonus"]["prizes"][0]["prize"] = value
+    reply = operator.post(f"/v1/paytables/{NAME}/versions", {"reason": "too generous", "content": document})
+    assert reply.status == 422, reply.body
+    assert any(key.endswith(field) or field in key for key in reply.body["errors"]), reply.body
+
+
+def test_a_draft_whose_house_edge_no_game_could_have_is_not_approved(operator, second_operator, db):
+    document = with_pair_odds("12:1")
+    document["odds"]["pontoon"] = "10000:1"
+    draft = submit(operator, document, reason="every pontoon pays ten thousand to one")
+    reply = second_operator.post(f"/v1/paytables/{NAME}/versions/{draft['version']}/approve",
+                                 {"reason": "looks fine"})
+    assert reply.status == 422 and reply.body["code"] == "paytable_out_of_bounds", reply.body
+    assert ok(operator.get(f"/v1/paytables/{NAME}/versions/{draft['version']}"), 200)["status"] == "draft"
