@@ -61,7 +61,8 @@ def require(*roles: str, table_from: TableOf | None = None):
                 table_of = (table_from.query, kwargs[table_from.arg])
             key, table_id = _live_key(uow, uow.keys.authenticate_pending(secret, table_of))
             if key.role not in roles:
-                _deny(uow, 403, "forbidden", f"a {key.role} key may not do this", key)
+                article = "an" if key.role[0] in "aeiou" else "a"
+                _deny(uow, 403, "forbidden", f"{article} {key.role} key may not do this", key)
             if key.role == "terminal":
                 if table_from is not None and table_from.query is None:
                     table_id = kwargs[table_from.arg]

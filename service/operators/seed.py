@@ -31,7 +31,7 @@ def seed_file_versions(conn: psycopg.Connection, names: Iterable[str] | None = N
     records, seeded = [], []
     for name in (name for name in wanted if name not in present):
         path = folder / f"{name}.yaml"
-        if not NAME.match(name) or not path.is_file():
+        if not NAME.fullmatch(name) or not path.is_file():
             continue
         try:
             load_paytable(name)

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...operators.keys import access_list
 from ..auth import require
+from ..blueprint import Blueprint
 from ..docs import documented
 from ..schemas.keys import KeySchema
 from ..transactions import request_uow

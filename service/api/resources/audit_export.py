@@ -7,11 +7,12 @@ from typing import Iterable, Iterator
 import marshmallow as ma
 from flask import Response, stream_with_context
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from werkzeug.datastructures import Headers
 
 from ...audit.export import export_lines
 from ...audit.log import AuditRecord, append, chain_for
 from ..auth import principal, require
+from ..blueprint import Blueprint
 from ..docs import documented
 from ..errors import fail
 from ..schemas.audit_export import ExportQuerySchema
@@ -55,12 +56,12 @@ class Export(MethodView):
         if table_id is not None and uow.tables.get(table_id) is None:
             fail(404, "not_found", f"no table {table_id!r}")
         fmt = query["format"]
+        # Built before the export is recorded: a response that cannot be sent records nothing.
+        headers = Headers({"Content-Disposition": f'attachment; filename="audit-{table_id or "all"}.{fmt}"'})
         append(uow.conn, chain_for(None), [AuditRecord("audit_exported", {
             "from": query.get("since"), "to": query.get("until"), "table_id": table_id, "format": fmt},
             actor=principal().actor)])
         uow.commit()
         lines = export_lines(uow.conn, fmt=fmt, since=query.get("since"), until=query.get("until"), table_id=table_id)
-        filename = f"audit-{table_id or 'all'}.{fmt}"
         # stream_with_context keeps the request (and its connection) alive until the last chunk.
-        return Response(stream_with_context(chunks(lines)), mimetype=MEDIA_TYPES[fmt],
-                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+        return Response(stream_with_context(chunks(lines)), mimetype=MEDIA_TYPES[fmt], headers=headers)

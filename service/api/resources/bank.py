@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...traditional import bank
 from ...traditional.commands import ChangeKitty, SellBank
 from ..auth import principal, require, table_in_path
+from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
 from ..schemas.traditional import BankSaleSchema, BankSchema, KittySchema
 from ..transactions import command, request_uow

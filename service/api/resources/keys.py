@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...operators.commands import CreateKey, RevokeKey
 from ...operators.keys import create_key, revoke_key
 from ..auth import principal, require
+from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
 from ..schemas.keys import CreatedKeySchema, CreateKeySchema, KeySchema, RevokeKeySchema
 from ..transactions import command, request_uow

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import marshmallow as ma
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ..auth import principal, require
+from ..blueprint import Blueprint
 from ..docs import documented
 from ..transactions import request_uow
 

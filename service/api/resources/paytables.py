@@ -6,7 +6,6 @@ import logging
 
 import psycopg
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from psycopg_pool import PoolTimeout
 
 from ...operators import paytables
@@ -14,6 +13,7 @@ from ...operators.commands import AssignPaytable, DecidePaytableVersion, SubmitP
 from ...operators.errors import Forbidden
 from ...operators.seed import seed_file_versions
 from ..auth import READERS, principal, require, table_in_path
+from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
 from ..errors import body
 from ..schemas.paytables import (AssignPaytableSchema, DecisionSchema, PaytableVersionsSchema, SubmitVersionSchema,

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import marshmallow as ma
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...compliance.recall import recall
 from ..auth import require
+from ..blueprint import Blueprint
 from ..docs import documented
 from ..schemas.recall import RecallQuerySchema, RecallSchema
 from ..transactions import request_uow

@@ -7,11 +7,11 @@ from zoneinfo import ZoneInfo
 import marshmallow as ma
 from flask import Response, current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...reports.gaming_day import gaming_day_of, parse_day_start
 from ...reports.tables import csv_lines, table_report
 from ..auth import require
+from ..blueprint import Blueprint
 from ..docs import documented
 from ..errors import fail
 from ..schemas.reports import ReportQuerySchema, TableReportSchema

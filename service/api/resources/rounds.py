@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...rounds import handlers, queries
 from ...rounds.commands import PostAction, PostCard
 from ...store.repositories.rounds import TABLE_OF_ROUND
 from ..auth import READERS, TableOf, principal, require
+from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, IF_MATCH, documented
 from ..schemas.rounds import ActionSchema, CardSchema, RoundStateSchema, TranscriptSchema, round_state_response
 from ..transactions import command, expected_version, request_uow

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...rounds import queries
 from ...store.repositories.shoes import TABLE_OF_SHOE
 from ..auth import READERS, TableOf, require
+from ..blueprint import Blueprint
 from ..docs import documented
 from ..schemas.shoes import ShoeSchema
 from ..transactions import request_uow

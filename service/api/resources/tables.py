@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...rounds import handlers, queries
 from ...rounds.commands import CreateTable, OpenRound, OpenShoe
 from ..auth import READERS, principal, require, table_in_path
+from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
 from ..schemas.rounds import OpenRoundSchema, RoundStateSchema, round_state_response
 from ..schemas.shoes import OpenedShoeSchema, OpenShoeSchema, ShoeSchema

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...compliance.commands import VoidRound
 from ...compliance.void import void_round
 from ..auth import principal, require
+from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, IF_MATCH, documented
 from ..schemas.voids import VoidedRoundSchema, VoidRoundSchema
 from ..transactions import command, expected_version, request_uow

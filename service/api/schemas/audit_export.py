@@ -5,7 +5,7 @@ from datetime import timezone
 
 import marshmallow as ma
 
-from .base import TABLE_ID_PATTERN, RequestSchema
+from .base import TABLE_ID_PATTERN, Pattern, RequestSchema
 
 
 class ExportQuerySchema(RequestSchema):
@@ -14,7 +14,7 @@ class ExportQuerySchema(RequestSchema):
                                                              "when no offset is given)"})
     until = ma.fields.AwareDateTime(data_key="to", default_timezone=timezone.utc,
                                     metadata={"description": "records before this time"})
-    table = ma.fields.String(validate=ma.validate.Regexp(f"^{TABLE_ID_PATTERN}$"),
+    table = ma.fields.String(validate=Pattern(f"^{TABLE_ID_PATTERN}$"),
                              metadata={"description": "only this table's chain"})
     format = ma.fields.String(load_default="jsonl", validate=ma.validate.OneOf(["jsonl", "csv"]),
                               metadata={"description": "jsonl (what `pontoon audit verify FILE` checks) or csv"})

@@ -4,20 +4,22 @@ from __future__ import annotations
 import marshmallow as ma
 
 from ...store.repositories.keys import ROLES
-from .base import TABLE_ID_PATTERN, RequestSchema
+from .base import TABLE_ID_PATTERN, Pattern, RequestSchema, storable_text
 
 
 class CreateKeySchema(RequestSchema):
     role = ma.fields.String(required=True, validate=ma.validate.OneOf(ROLES))
     table_id = ma.fields.String(load_default=None, allow_none=True,
-                                validate=ma.validate.Regexp(f"^{TABLE_ID_PATTERN}$"),
+                                validate=Pattern(f"^{TABLE_ID_PATTERN}$"),
                                 metadata={"description": "the table a terminal key is bound to (terminals only)"})
-    name = ma.fields.String(load_default=None, allow_none=True, validate=ma.validate.Length(min=1, max=128),
+    name = ma.fields.String(load_default=None, allow_none=True, validate=[ma.validate.Length(min=1, max=128),
+                                                                          storable_text],
                             metadata={"description": "who or what holds the key"})
 
 
 class RevokeKeySchema(RequestSchema):
-    reason = ma.fields.String(load_default=None, allow_none=True, validate=ma.validate.Length(max=2000))
+    reason = ma.fields.String(load_default=None, allow_none=True, validate=[ma.validate.Length(max=2000),
+                                                                            storable_text])
 
 
 class KeySchema(ma.Schema):

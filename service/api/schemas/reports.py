@@ -1,19 +1,23 @@
 """The table report: its query and its rows (JSON; CSV has the same columns)."""
 from __future__ import annotations
 
+from datetime import date
+
 import marshmallow as ma
 
 from ...reports.gaming_day import PERIODS
-from .base import TABLE_ID_PATTERN, RequestSchema
+from .base import TABLE_ID_PATTERN, Pattern, RequestSchema
 
 
 class ReportQuerySchema(RequestSchema):
-    date = ma.fields.Date(metadata={"description": "the gaming day (default: the current one)"})
+    # The period's end is the next day's start: the last day a date can hold has none.
+    date = ma.fields.Date(validate=ma.validate.Range(min=date(1900, 1, 1), max=date(9999, 12, 30)),
+                          metadata={"description": "the gaming day (default: the current one)"})
     period = ma.fields.String(load_default="day", validate=ma.validate.OneOf(PERIODS))
     by = ma.fields.String(load_default="table", validate=ma.validate.OneOf(["table", "day"]),
                           metadata={"description": "table: one row per table for the period; day: one row "
                                                    "per table and gaming day"})
-    table = ma.fields.String(validate=ma.validate.Regexp(f"^{TABLE_ID_PATTERN}$"))
+    table = ma.fields.String(validate=Pattern(f"^{TABLE_ID_PATTERN}$"))
     format = ma.fields.String(load_default="json", validate=ma.validate.OneOf(["json", "csv"]))
 
 

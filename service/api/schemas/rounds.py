@@ -6,7 +6,7 @@ import orjson
 from flask import Response, jsonify
 
 from ...engine.cards import CardError, parse_card
-from .base import MAX_CENTS, RequestSchema, cents
+from .base import MAX_CENTS, Pattern, RequestSchema, cents
 from .traditional import MAX_PLACE, BankerSchema, PlayerSchema, StakeSchema, TranscriptPlayerSchema, TransferSchema
 
 MAX_SEAT = 9
@@ -71,7 +71,7 @@ class ActionSchema(RequestSchema):
     hand = ma.fields.Integer(strict=True, allow_none=True, load_default=None,
                              validate=ma.validate.Range(min=0, max=MAX_HAND),
                              metadata={"description": "0 for the hand dealt; each split adds the next index"})
-    action = ma.fields.String(required=True, validate=ma.validate.Regexp(DECISION_PATTERN),
+    action = ma.fields.String(required=True, validate=Pattern(DECISION_PATTERN),
                               metadata={"description": "hit, stand, double, forfeit, split, surrender, insurance; "
                                                       "player-banked: split, buy, twist, stick, burn, shoot, and the "
                                                       "banker's draw, stay, double_stakes"})

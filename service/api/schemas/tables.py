@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from .base import NAME_PATTERN, TABLE_ID_PATTERN, RequestSchema, cents
+from .base import NAME_PATTERN, TABLE_ID_PATTERN, Pattern, RequestSchema, cents
 from .shoes import ShoeSchema
 from .traditional import BankSchema
 
@@ -19,10 +19,10 @@ class TableLimitsSchema(RequestSchema):
 
 
 class CreateTableSchema(RequestSchema):
-    table_id = ma.fields.String(required=True, validate=ma.validate.Regexp(f"^{TABLE_ID_PATTERN}$"))
-    rules = ma.fields.String(required=True, validate=ma.validate.Regexp(f"^{NAME_PATTERN}$"),
+    table_id = ma.fields.String(required=True, validate=Pattern(f"^{TABLE_ID_PATTERN}$"))
+    rules = ma.fields.String(required=True, validate=Pattern(f"^{NAME_PATTERN}$"),
                              metadata={"description": "a rules file stem in rules_config/, e.g. canberra"})
-    paytable = ma.fields.String(load_default=None, allow_none=True, validate=ma.validate.Regexp(f"^{NAME_PATTERN}$"),
+    paytable = ma.fields.String(load_default=None, allow_none=True, validate=Pattern(f"^{NAME_PATTERN}$"),
                                 metadata={"description": "a paytable stem in paytables/, e.g. canberra-standard"})
     limits = ma.fields.Nested(TableLimitsSchema, load_default=dict,
                               metadata={"description": "the table's own limits in cents; the rules' otherwise"})

@@ -126,3 +126,46 @@ def test_errors_are_json_even_for_methods_and_media(client, admin):
                            "Content-Type": "application/x-www-form-urlencoded"})
     assert response.status_code == 422 and "table_id" in response.get_json()["errors"]
     assert json.loads(response.get_data())["status"] == 422
+
+
+DEEP = "[" * 5000 + "]" * 5000
+
+
+@pytest.mark.parametrize("idempotency_key", [None, "deep-1"])
+def test_json_nested_past_the_recursion_limit_is_malformed_not_a_500(client, admin, idempotency_key):
+    headers = {**admin.headers(), "Content-Type": "application/json"}
+    if idempotency_key:
+        headers["Idempotency-Key"] = f"{idempotency_key}-{uuid.uuid4()}"
+    response = client.post("/v1/keys", data=DEEP, headers=headers)
+    assert response.status_code == 400, response.get_data(as_text=True)
+    assert response.get_json()["code"] == "malformed_request"
+
+
+@pytest.mark.parametrize("text", ["a\u0000b", "\ud800", "ok\udfff"])
+def test_text_no_column_can_hold_is_named_not_a_500(client, admin, db, text):
+    before = db.execute("SELECT count(*) FROM api_keys").fetchone()[0]
+    raw = json.dumps({"role": "operator", "name": text})    # JSON's \u escapes carry both
+    response = client.post("/v1/keys", data=raw, headers={**admin.headers(), "Content-Type": "application/json"})
+    assert response.status_code == 422, response.get_data(as_text=True)
+    assert set(response.get_json()["errors"]) == {"name"}
+    key_id = ok(admin.post("/v1/keys", {"role": "operator", "name": "to revoke"}), 201)["key_id"]
+    response = client.post(f"/v1/keys/{key_id}/revoke", data=json.dumps({"reason": text}),
+                           headers={**admin.headers(), "Content-Type": "application/json"})
+    assert response.status_code == 422, response.get_data(as_text=True)
+    assert set(response.get_json()["errors"]) == {"reason"}
+    assert db.execute("SELECT count(*) FROM api_keys").fetchone()[0] == before + 1   # only the one to revoke
+    assert db.execute("SELECT revoked_at FROM api_keys WHERE key_id = %s", (key_id,)).fetchone()[0] is None
+
+
+@pytest.mark.parametrize("table_id", ["T1\n", "T1\r\n", "\nT1"])
+def test_a_table_id_must_be_the_pattern_whole_not_up_to_a_final_newline(admin, db, table_id):
+    body = _error(admin.post("/v1/tables", {"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"}),
+                  422, "invalid_request")
+    assert set(body["errors"]) == {"table_id"}
+    assert db.execute("SELECT count(*) FROM tables WHERE table_id = %s", (table_id,)).fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("day", ["9999-12-31", "0001-01-01"])
+def test_a_report_day_at_the_calendars_ends_is_refused_not_a_500(as_key, make_key, day):
+    body = _error(as_key(make_key("compliance")).get(f"/v1/reports/tables?date={day}"), 422)
+    assert "date" in json.dumps(body["errors"])
