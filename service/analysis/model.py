@@ -174,9 +174,9 @@ class GameModel:
                         if klass != wanted:
                             continue
                     # Where two lines fit, the higher pays (the engine keeps the first of equals).
-                    if best is None or line.odds.as_float() > best.odds.as_float():
+                    if best is None or line.odds.pays_more_than(best.odds):
                         best, best_i = line, i
-                if best is not None and best.odds.as_float() > pay.win.as_float():
+                if best is not None and best.odds.pays_more_than(pay.win):
                     self.pay21[n, lid] = best.odds.winnings(self.wager, self.rules.rounding)
                     self.pay21_line[n, lid] = best_i
 

@@ -48,6 +48,10 @@ class Odds:
     def __str__(self) -> str:
         return f"{self.numerator}:{self.denominator}"
 
+    def pays_more_than(self, other: "Odds") -> bool:
+        """Exactly, as integers: two lines' odds are compared to choose the one that pays."""
+        return self.numerator * other.denominator > other.numerator * self.denominator
+
     def as_float(self) -> float:
         return self.numerator / self.denominator
 

@@ -21,3 +21,9 @@ def test_odds_are_read_from_text_or_a_pair(text, odds):
 def test_odds_outside_what_a_paytable_may_pay_are_refused_by_name(text, reason):
     with pytest.raises(ValueError, match=reason):
         Odds.parse(text)
+
+
+def test_which_odds_pay_more_is_decided_on_integers():
+    assert Odds(3, 2).pays_more_than(Odds(7, 5)) and not Odds(7, 5).pays_more_than(Odds(3, 2))
+    assert not Odds(6, 4).pays_more_than(Odds(3, 2)) and not Odds(3, 2).pays_more_than(Odds(6, 4))
+    assert Odds(3334, 10000).pays_more_than(Odds(1, 3)) and Odds(1, 3).pays_more_than(Odds(3333, 10000))

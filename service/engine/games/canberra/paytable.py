@@ -135,6 +135,6 @@ class Paytable:
         """The highest-paying line a winning 21 fits, if any (where two fit, the higher pays)."""
         best = None
         for line in self.bonuses:
-            if line.matches(ranks, suits) and (best is None or line.odds.as_float() > best.odds.as_float()):
+            if line.matches(ranks, suits) and (best is None or line.odds.pays_more_than(best.odds)):
                 best = line
         return best

@@ -654,7 +654,7 @@ class CanberraRound(RoundCore):
             super_winners.add(seat.number)
             return w, 0, "super-bonus"
         line = pay.best_bonus(ranks, suits)
-        if line is not None and line.odds.as_float() > pay.win.as_float():
+        if line is not None and line.odds.pays_more_than(pay.win):
             return w + line.odds.winnings(w, rounding), 0, line.name
         return w + pay.win.winnings(w, rounding), 0, "twenty-one"
 
