@@ -23,11 +23,20 @@ def replay_data(data: Any, known: dict | None = None) -> dict:
     key = (transcript.rules, transcript.paytable)
     game = known.get(key) if known is not None and not transcript.options else None
     if game is None:
-        rules = load_rules(transcript.rules.split("@", 1)[0], transcript.options)
+        rules = load_rules(_rules_name(transcript.rules), transcript.options)
         game = rules, _paytable(transcript.paytable) if transcript.paytable else None
         if known is not None and not transcript.options:
             known[key] = game
     return play_transcript(game[0], game[1], transcript).result()
+
+
+def _rules_name(ref: str) -> str:
+    """Rules exist as their file alone, version 1: a round named under another version cannot be
+    played as it was, so it is refused rather than played under the file."""
+    name, _, version = ref.partition("@")
+    if version and version != "1":
+        raise RulesError(ref, {"rules": "only version 1 (the file) exists, as in canberra@1"})
+    return name
 
 
 def _paytable(ref: str):
@@ -66,6 +75,9 @@ def replay_file(path: str) -> int:
         result = replay_data(data)
     except (OSError, ValueError) as exc:  # TranscriptError, RulesError and JSON errors are ValueErrors
         print(f"{path}: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except RecursionError:  # the JSON decoder's answer to nesting deeper than the interpreter's stack
+        print(f"{path}: the file nests JSON too deeply to be a transcript", file=sys.stderr)
         return 2
     sys.stdout.write(orjson.dumps(result).decode() + "\n")
     return 0

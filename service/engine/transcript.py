@@ -37,6 +37,10 @@ def _all_of_type(items: list, kind: type) -> bool:
     return set(map(type, items)) <= {kind}
 
 
+# A field nobody reads is refused, not skipped: a misspelt one ("pair" for "pair_bet", "option"
+# for "options") would otherwise change the money without a word.
+_TRANSCRIPT_FIELDS = frozenset({"rules", "paytable", "seats", "players", "cards", "actions", "options", "kitty",
+                                "limits"})
 _ACTION_FIELDS = frozenset({"seat", "action", "hand", "amount", "shoot"})
 _PLAIN_ACTION_FIELDS = frozenset({"seat", "action", "hand", "amount"})
 
@@ -76,6 +80,8 @@ def _parse_action_checked(raw: Any, position: int) -> Action:
 def parse_transcript(data: Any) -> Transcript:
     if type(data) is not dict:
         raise TranscriptError("a transcript must be a JSON object")
+    if not data.keys() <= _TRANSCRIPT_FIELDS:
+        raise TranscriptError(f"unknown fields {sorted(data.keys() - _TRANSCRIPT_FIELDS)}")
     get = data.get
     rules = get("rules")
     if type(rules) is not str or not rules:
@@ -127,14 +133,14 @@ def replay(round_: PlayableRound, cards: list[str], actions: list[Action], shoe:
     next_card = 0
     for position, action in enumerate(actions, 1):
         if round_.awaiting == "card":
-            next_card = _deal_owed(round_, cards, next_card, accept, deal, position, action)
+            next_card = _deal_owed(round_, cards, next_card, accept, deal, actions, position - 1)
         if round_.awaiting is None:
             raise TranscriptError(f"{_where(position, action)}: the round is already complete")
         try:
             act(action)
         except RuleViolation as exc:
             raise TranscriptError(f"{_where(position, action)}: {exc.reason}") from None
-    _deal_owed(round_, cards, next_card, accept, deal, None, None)
+    _deal_owed(round_, cards, next_card, accept, deal, actions, len(actions))
     if round_.awaiting == "decision":
         turn = round_.in_turn()
         raise TranscriptError(f"the transcript ends before every hand is finished: a decision is awaited from {turn}")
@@ -142,11 +148,13 @@ def replay(round_: PlayableRound, cards: list[str], actions: list[Action], shoe:
 
 
 def _deal_owed(round_: PlayableRound, cards: list[str], next_card: int, accept: Callable[[str], Any] | None,
-               deal: Callable[[str], Any], position: int | None, action: Action | None) -> int:
-    """Deal every card the round is owed before the action at `position`; the next card's index."""
+               deal: Callable[[str], Any], actions: list[Action], taken: int) -> int:
+    """Deal every card the round is owed once the first `taken` actions are taken; the next card's
+    index. Run out, the error names the action that left the card owed (the last one taken)."""
     while round_.awaiting == "card":
         if next_card >= len(cards):
-            raise TranscriptError(f"{_where(position, action)}: the transcript ran out of cards")
+            after = f"after action {taken} ({actions[taken - 1].describe()})" if taken else "in the opening deal"
+            raise TranscriptError(f"{after}: the transcript ran out of cards")
         card = cards[next_card]
         next_card += 1
         try:
@@ -158,5 +166,5 @@ def _deal_owed(round_: PlayableRound, cards: list[str], next_card: int, accept: 
     return next_card
 
 
-def _where(position: int | None, action: Action | None) -> str:
-    return "after the last action" if action is None else f"action {position} ({action.describe()})"
+def _where(position: int, action: Action) -> str:
+    return f"action {position} ({action.describe()})"

@@ -342,6 +342,20 @@ def test_running_out_of_cards():
     refused(1000, "9H 5C 5D", [act(1, "hit")], "ran out of cards")
 
 
+def test_running_out_of_cards_names_the_action_that_needed_the_card():
+    message = refused(1000, "5H 5C 3D 2S", [act(1, "hit"), act(1, "hit"), act(1, "stand")], "ran out of cards")
+    assert message.startswith("after action 2 (seat 1 hand 0 hit):"), message
+    message = refused([{"seat": 1, "wager": 1000}, {"seat": 2, "wager": 1000}], "9H 8D 7C KS", [act(1, "stand")],
+                      "ran out of cards")
+    assert message.startswith("in the opening deal:"), message
+
+
+def test_a_field_the_transcript_format_does_not_have_is_refused_not_skipped():
+    # "pair" for "pair_bet" would otherwise be a round without the side bet the seat placed.
+    refused([{"seat": 1, "wager": 1000, "pair": 500}], "9H 9S KD 8C", [act(1, "stand")],
+            "seat 1: unknown fields ['pair']")
+
+
 def test_ending_before_every_hand_is_finished():
     refused(1000, "9H 5C 5D 8D", [], "ends before every hand is finished")
 

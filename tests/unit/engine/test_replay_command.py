@@ -86,3 +86,20 @@ def test_help_lists_the_options():
     proc = _replay("--help")
     assert proc.returncode == 0
     assert b"--batch" in proc.stdout and b"--workers" in proc.stdout
+
+
+@pytest.mark.parametrize("content, reason", [
+    ("[" * 100_000 + "]" * 100_000, "nests JSON too deeply"),
+    (json.dumps({"rules": "canberra", "paytable": "canberra-standard", "seats": [{"seat": 1, "wager": 1000}],
+                 "cards": ["9H", "9S", "KD"], "actions": [], "option": {"x": 1}}), "unknown fields ['option']"),
+    (json.dumps({"rules": "canberra@7", "paytable": "canberra-standard", "seats": [{"seat": 1, "wager": 1000}],
+                 "cards": ["9H", "9S", "KD", "8C"], "actions": [{"seat": 1, "hand": 0, "action": "stand"}]}),
+     "only version 1 (the file) exists"),
+])
+def test_a_file_that_is_no_transcript_gets_one_line_and_status_2(tmp_path, content, reason):
+    path = tmp_path / "round.json"
+    path.write_text(content)
+    proc = _replay(str(path))
+    assert proc.returncode == 2 and proc.stdout == b""
+    lines = proc.stderr.decode().splitlines()
+    assert len(lines) == 1 and reason in lines[0] and "Traceback" not in lines[0], proc.stderr

@@ -111,7 +111,8 @@ class BetLine(NamedTuple):
     outcome: str
 
 
-new_bet_line = partial(tuple.__new__, BetLine)   # from a tuple of the fields: cheaper, as in actions.py
+new_bet_line = partial(tuple.__new__, BetLine)
+_SEAT_FIELDS = frozenset({"seat", "wager", "pair_bet"})   # from a tuple of the fields: cheaper, as in actions.py
 _stake_of, _returned_of = attrgetter("stake"), attrgetter("returned")
 
 
@@ -152,19 +153,23 @@ class CanberraRound(RoundCore):
         for entry in wagers:
             number, wager, pair = entry.get("seat"), entry.get("wager"), entry.get("pair_bet") or 0
             if (type(number) is not int or not 1 <= number <= max_seats or number in seats
+                    or not entry.keys() <= _SEAT_FIELDS
                     or type(wager) is not int or not main.minimum <= wager <= main.maximum
                     or pair and not (pays_pairs and type(pair) is int
                                      and pair_limits.minimum <= pair <= pair_limits.maximum)):
-                self._refuse_wager(number, wager, pair, seats)
+                self._refuse_wager(entry, number, wager, pair, seats)
             seats[number] = Seat(number, wager, pair)
         return [seats[n] for n in sorted(seats)]
 
-    def _refuse_wager(self, number: object, wager: object, pair: object, seats: dict[int, Seat]) -> None:
+    def _refuse_wager(self, entry: dict, number: object, wager: object, pair: object,
+                      seats: dict[int, Seat]) -> None:
         """Raise the reason a seat's wagers cannot open the round (the first check that fails)."""
         if type(number) is not int or not 1 <= number <= self.rules.max_seats:
             raise RuleViolation(f"seat {number!r} does not exist: seats are 1 to {self.rules.max_seats}")
         if number in seats:
             raise RuleViolation(f"seat {number} has two wagers")
+        if not entry.keys() <= _SEAT_FIELDS:
+            raise RuleViolation(f"seat {number}: unknown fields {sorted(entry.keys() - _SEAT_FIELDS)}")
         if type(wager) is not int or not self.main_limits.contains(wager):
             raise RuleViolation(f"seat {number}: wager {wager!r} is outside the table limits "
                                 f"{self.main_limits.minimum} to {self.main_limits.maximum}")
