@@ -38,6 +38,12 @@ class UnitOfWork:
         try:
             if not self.conn.closed:
                 self.conn.rollback()
+        except psycopg.Error:
+            # The connection broke under the request (its server went away mid-pipeline, say):
+            # nothing more can be said on it. Closed, it is neither committed on its way back nor
+            # handed to another request; the server has rolled back whatever it had not committed,
+            # and the request's own error (a 503) stands.
+            self.conn.close()
         finally:
             lease.__exit__(exc_type, exc, tb)
 

@@ -161,3 +161,32 @@ def test_a_decisions_lock_takes_its_tables_audit_chain_head(new_table, database_
         assert RoundsRepository(conn).lock_with_events(round_id).head is None   # only when asked for
         assert lock_table_head(conn, table_id, SHOE_DEALT_GAMES)() == locked.head    # an opening's, alike
         assert lock_table_head(conn, table_id, ("traditional",))() is None
+
+
+@pytest.mark.parametrize("moment", ["before its reads", "with its writes queued"])
+def test_a_connection_lost_in_the_middle_of_a_command_is_a_503_and_the_pool_serves_on(new_table, db, monkeypatch,
+                                                                                    moment):
+    from service.api.transactions import request_uow
+    from service.rounds import handlers
+
+    table_id, terminal = new_table(shoe="physical")
+    state = round_at_first_decision(terminal, table_id)
+    round_id = state["round_id"]
+    before = _snapshot(db, round_id, table_id)
+    decision = {"seat": 1, "action": "stand"}
+
+    def server_goes_away(uow) -> None:
+        db.execute("SELECT pg_terminate_backend(%s)", (uow.conn.info.backend_pid,))
+
+    if moment == "before its reads":
+        post_action = handlers.post_action
+        monkeypatch.setattr(handlers, "post_action", lambda cmd, uow: (server_goes_away(uow), post_action(cmd, uow))[1])
+    else:   # the save, the audit records and the COMMIT are in the pipeline, not yet sent
+        round_state = handlers.views.round_state
+        monkeypatch.setattr(handlers.views, "round_state", lambda saved, game, past_cut: (
+            server_goes_away(request_uow()), round_state(saved, game, past_cut))[1])
+    reply = terminal.post(f"/v1/rounds/{round_id}/actions", decision)
+    assert reply.status == 503 and reply.body["code"] == "database_unavailable", reply.body
+    monkeypatch.undo()
+    assert _snapshot(db, round_id, table_id) == before
+    assert ok(terminal.post(f"/v1/rounds/{round_id}/actions", decision), 200)["version"] == state["version"] + 1
