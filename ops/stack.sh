@@ -62,7 +62,10 @@ stop_all() {
   [ "$stopped" = 1 ] && return
   stopped=1
   local pid
-  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
+  # Each process leads its own children (gunicorn its workers, Celery its pool): it alone is told
+  # to stop, so it can let them finish what they hold (a request, a settling batch). A signal to
+  # the whole group would end Celery's pool processes mid-batch.
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for _ in $(seq 1 150); do   # gunicorn's graceful timeout is 10 s; a settling batch takes well under that
     local alive=0
     for pid in "${pids[@]}"; do kill -0 -- "-$pid" 2>/dev/null && alive=1; done

@@ -10,9 +10,10 @@ import threading
 import time
 from pathlib import Path
 
+import psycopg
 import requests
 
-from .conftest import ROOT, RedisServer, fresh_database, free_port, sample, wait_for
+from .conftest import ROOT, RedisServer, fresh_database, free_port, make_key, sample, wait_for
 
 
 def descendants(pid: int) -> set[int]:
@@ -47,26 +48,37 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def start_stack(database_url: str, broker_url: str, port: int, run_dir: Path) -> tuple[subprocess.Popen, list[str]]:
+    """ops/stack.sh in its own session, and what it printed up to "API on"."""
+    env = {**os.environ, "DATABASE_URL": database_url, "BROKER_URL": broker_url, "PORT": str(port),
+           "WEB_CONCURRENCY": "2", "CELERY_CONCURRENCY": "1", "PONTOON_RUN_DIR": str(run_dir)}
+    script = subprocess.Popen(["bash", "ops/stack.sh"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line.rstrip("\n")) for line in script.stdout], daemon=True).start()
+    printed: list[str] = []
+    deadline = time.monotonic() + 90
+    try:
+        while not any(line.startswith("API on") for line in printed):
+            assert time.monotonic() < deadline and script.poll() is None, printed
+            try:
+                printed.append(lines.get(timeout=0.5))
+            except queue.Empty:
+                pass
+    except BaseException:
+        os.killpg(script.pid, signal.SIGKILL)
+        script.wait()
+        raise
+    return script, printed
+
+
 def test_stack_starts_everything_and_ctrl_c_stops_everything(processes, tmp_path):
     with fresh_database("stack") as database_url:
         redis = RedisServer(processes)
         port = free_port()
-        env = {**os.environ, "DATABASE_URL": database_url, "BROKER_URL": redis.url, "PORT": str(port),
-               "WEB_CONCURRENCY": "2", "CELERY_CONCURRENCY": "1", "PONTOON_RUN_DIR": str(tmp_path / "run")}
-        script = subprocess.Popen(["bash", "ops/stack.sh"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, text=True, start_new_session=True)
-        lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=lambda: [lines.put(line.rstrip("\n")) for line in script.stdout], daemon=True).start()
-        printed: list[str] = []
         started: set[int] = set()
+        script, printed = start_stack(database_url, redis.url, port, tmp_path / "run")
         try:
-            deadline = time.monotonic() + 90
-            while not any(line.startswith("API on") for line in printed):
-                assert time.monotonic() < deadline and script.poll() is None, printed
-                try:
-                    printed.append(lines.get(timeout=0.5))
-                except queue.Empty:
-                    pass
             assert f"API on http://127.0.0.1:{port}" in "\n".join(printed)
             key = next(line for line in printed if line.startswith("pnt_"))
             base = f"http://127.0.0.1:{port}"
@@ -96,4 +108,48 @@ def test_stack_starts_everything_and_ctrl_c_stops_everything(processes, tmp_path
             for pid in started:
                 if alive(pid):
                     os.kill(pid, signal.SIGKILL)
+            processes.stop(redis.process)
+
+
+def test_stopping_the_stack_lets_a_settling_batch_finish(processes, tmp_path):
+    """SIGTERM while the worker is inside a settlement transaction (held there by a lock): the
+    worker is told to stop and finishes the batch; its pool process is not killed under it."""
+    with fresh_database("stack_stop") as database_url:
+        redis = RedisServer(processes)
+        port = free_port()
+        script, printed = start_stack(database_url, redis.url, port, tmp_path / "run")
+        blocker = psycopg.connect(database_url)
+        try:
+            admin = {"Authorization": f"Bearer {next(line for line in printed if line.startswith('pnt_'))}"}
+            base = f"http://127.0.0.1:{port}"
+            table = {"table_id": "STOP1", "rules": "canberra", "paytable": "canberra-standard"}
+            assert requests.post(f"{base}/v1/tables", json=table, headers=admin, timeout=10).status_code == 201
+            terminal = {"Authorization": f"Bearer {make_key(database_url, 'terminal', 'STOP1')}"}
+            assert requests.post(f"{base}/v1/tables/STOP1/shoes", json={"mode": "virtual"}, headers=terminal,
+                                 timeout=10).status_code == 201
+            blocker.execute("LOCK TABLE ledger_entries IN EXCLUSIVE MODE")   # settlement waits inside its batch
+            state = requests.post(f"{base}/v1/tables/STOP1/rounds", json={"wagers": [{"seat": 1, "wager": 1000}]},
+                                  headers=terminal, timeout=10).json()
+            while state["awaiting"] == "decision":
+                names = {legal["action"] for legal in state["in_turn"]["legal_actions"]}
+                decision = {"seat": 1, "hand": state["in_turn"]["hand"], "action": "stand" if "stand" in names else "hit"}
+                state = requests.post(f"{base}/v1/rounds/{state['round_id']}/actions", json=decision,
+                                      headers=terminal, timeout=10).json()
+            assert state["status"] == "complete", state
+            with psycopg.connect(database_url, autocommit=True) as look:
+                wait_for(lambda: look.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pontoon-settlement' "
+                    "AND wait_event_type = 'Lock'").fetchone()[0] > 0, 60, "a settler waiting on the ledger")
+                os.kill(script.pid, signal.SIGTERM)
+                time.sleep(2)               # the stack is stopping while the batch waits
+                blocker.rollback()          # the batch can finish now
+                assert script.wait(timeout=60) == 0
+                status, rows = look.execute("SELECT status, (SELECT count(*) FROM ledger_entries l "
+                                            "WHERE l.round_id = r.round_id) FROM rounds r").fetchone()
+            assert (status, rows > 0) == ("settled", True)
+        finally:
+            blocker.close()
+            if script.poll() is None:
+                os.killpg(script.pid, signal.SIGKILL)
+                script.wait()
             processes.stop(redis.process)
