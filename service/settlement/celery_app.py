@@ -16,6 +16,8 @@ from .tasks import SETTLE_ROUNDS, register_tasks
 # machine) to another worker. Settling a batch takes well under a second, so minutes are safe;
 # the relay's sweep settles such rounds sooner anyway.
 DEFAULT_VISIBILITY_TIMEOUT = 300
+# Seconds a broker may take to answer one command (the worker's own waits for messages are shorter).
+BROKER_SOCKET_TIMEOUT = 5
 # What publishing raises when the broker is away.
 PUBLISH_ERRORS = (KombuOperationalError, OSError)
 
@@ -37,10 +39,14 @@ def make_celery(settings: Settings, *, visibility_timeout: int = DEFAULT_VISIBIL
         # A task still running when the broker connection drops is left to finish: its commit
         # makes the redelivered message a no-op.
         worker_cancel_long_running_tasks_on_connection_loss=False,
-        # Look for abandoned messages as often as they can fall due (and at most every 10 s).
+        # Look for abandoned messages as often as they can fall due (and at most every 10 s); a
+        # broker that stops answering (not just closing) times out rather than holding the relay,
+        # and the outbox rows it has locked, for as long as TCP takes to give up.
         broker_transport_options={"visibility_timeout": visibility_timeout,
                                   "unacked_restore_interval": min(10, visibility_timeout),
-                                  "unacked_restore_throttle": 1},
+                                  "unacked_restore_throttle": 1,
+                                  "socket_timeout": BROKER_SOCKET_TIMEOUT,
+                                  "socket_connect_timeout": 2},
         pontoon_database_url=settings.database_url,
     )
     register_tasks(app)

@@ -1,6 +1,7 @@
 """The outbox relay in-process: publishes batches per table, marks rows, keeps them when the broker is away."""
 from __future__ import annotations
 
+import signal
 import threading
 import time
 
@@ -62,6 +63,30 @@ def test_publishing_to_a_stopped_broker_raises_and_keeps_the_outbox(admin, app_c
     redis.start()
     assert relay_outbox(app_conn, celery_publisher(app), publish_errors=PUBLISH_ERRORS).published_rows == 3
     assert unpublished(admin) == 0
+
+
+def test_a_broker_that_stops_answering_is_unavailable_not_a_wait_without_end(admin, app_conn, casino, redis):
+    casino.play(3, ["T1"])
+    casino.write(admin)
+    app = make_celery(Settings.from_env({"BROKER_URL": redis.url, "DATABASE_URL": "unused"}))
+    redis.process.send_signal(signal.SIGSTOP)   # alive, connected, silent
+    outcome: list[BaseException | None] = []
+
+    def publish_once() -> None:
+        try:
+            relay_outbox(app_conn, celery_publisher(app), publish_errors=PUBLISH_ERRORS)
+            outcome.append(None)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    try:
+        relay = threading.Thread(target=publish_once, daemon=True)
+        relay.start()
+        relay.join(timeout=120)   # a bound for the test alone: without a socket timeout it never returns
+        assert outcome and isinstance(outcome[0], BrokerUnavailable), outcome
+    finally:
+        redis.process.send_signal(signal.SIGCONT)
+    assert unpublished(admin) == 3
 
 
 def test_the_relay_outlives_its_database_connection_and_publishes_on_a_new_one(admin, db_url, casino):
