@@ -12,6 +12,9 @@ class Settings:
     port: int
     gaming_day_starts: str     # local time the gaming day starts, "HH:MM"
     timezone: str
+    # Seconds the clocks of the hosts that stamp audit records may differ from the database's: an
+    # export reaching the present ends this much before the instant every record has committed.
+    audit_clock_margin: float = 1.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
@@ -22,4 +25,5 @@ class Settings:
             port=int(env.get("PORT", "8000")),
             gaming_day_starts=env.get("GAMING_DAY_STARTS", "06:00"),
             timezone=env.get("PONTOON_TZ", "Australia/Sydney"),
+            audit_clock_margin=float(env.get("PONTOON_AUDIT_CLOCK_MARGIN", "1.0")),
         )

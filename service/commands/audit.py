@@ -36,11 +36,15 @@ def _timestamp(text: str) -> datetime:
 
 
 def _export(args) -> int:
-    from ..audit.export import export_lines
+    from ..audit.export import export_end, export_lines
+    from ..config import Settings
 
     with _connect() as conn:
+        until = export_end(conn, args.until, Settings.from_env().audit_clock_margin)
+        print(f"records from {args.since.isoformat() if args.since else 'the start'} until {until.isoformat()} "
+              "(every record before that has committed)", file=sys.stderr)
         try:
-            for line in export_lines(conn, fmt=args.format, since=args.since, until=args.until, table_id=args.table):
+            for line in export_lines(conn, fmt=args.format, since=args.since, until=until, table_id=args.table):
                 sys.stdout.write(line)
             sys.stdout.flush()
         except BrokenPipeError:

@@ -23,7 +23,7 @@ from .client import SIMPLE_PUSH, ok, play_script
 
 
 def pontoon(*argv: str, database_url: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, DATABASE_URL=database_url)
+    env = dict(os.environ, DATABASE_URL=database_url, PONTOON_AUDIT_CLOCK_MARGIN="0")
     return subprocess.run([sys.executable, "-m", "service.cli", *argv], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=120)
 
@@ -148,3 +148,27 @@ def test_memory_stays_flat_however_long_the_range(client, database_url, make_key
         peaks[size] = min(peak for _, peak in measured)
     # Ten times the records must cost no more memory to stream.
     assert peaks[25_000] < 1.5 * peaks[6_000], peaks
+
+
+def test_a_record_still_committing_is_in_the_export_that_starts_where_the_last_ended(compliance, database_url):
+    """A writer stamps its record, then takes its time to commit. An export asked to end after
+    the stamp ends before it instead (and says where), so the next export, starting there, holds
+    the record: no record falls between two exports."""
+    writer = connect(database_url)
+    try:
+        writer.autocommit = False
+        append(writer, "table:LATE", [AuditRecord("late_commit", {"n": 1})])   # stamped, not committed
+        stamped = writer.execute("SELECT at FROM audit_log WHERE kind = 'late_commit'").fetchone()[0]
+        asked_to = stamped + timedelta(milliseconds=100)
+        while datetime.now(stamped.tzinfo) < asked_to + timedelta(milliseconds=100):
+            pass
+        first = compliance.get(f"/v1/audit/export?from={quote((stamped - timedelta(minutes=1)).isoformat())}"
+                               f"&to={quote(asked_to.isoformat())}")
+        ends = datetime.fromisoformat(first.headers["Pontoon-Export-Ends"])
+        assert ends <= stamped
+        writer.commit()
+    finally:
+        writer.close()
+    second = compliance.get(f"/v1/audit/export?from={quote(ends.isoformat())}")
+    kinds = [[json.loads(line)["kind"] for line in reply.data.decode().splitlines()] for reply in (first, second)]
+    assert kinds[0].count("late_commit") + kinds[1].count("late_commit") == 1, kinds
