@@ -9,6 +9,7 @@ from ..engine.games.canberra import CanberraRound
 from ..rounds.errors import Conflict, NotFound
 from ..rounds.state import load_game
 from ..store.uow import UnitOfWork
+from ..traditional.pack import shuffle_after_void
 from .commands import VoidRound
 
 SEAT_BET = -1            # the ledger's hand for a seat-level row
@@ -48,6 +49,9 @@ def void_round(cmd: VoidRound, uow: UnitOfWork) -> dict:
     # In a player-banked round no money changes hands before settlement (stakes, buys and shoot
     # bets are all paid out then), so voiding it refunds nothing: the round simply never counts.
     refunds = stakes_placed(game) if isinstance(game, CanberraRound) else []
+    # The house-banked shoe never deals a card twice; the player-banked pack would, in order.
+    shuffled = shuffle_after_void(uow, row.table_id, game) \
+        if not isinstance(game, CanberraRound) and row.shoe_mode == "virtual" else []
     with uow.conn.cursor() as cur:
         # Plain INSERT: the round is locked and open, so no refund row can exist; a conflict
         # would be a defect and must stop the void.
@@ -68,6 +72,8 @@ def void_round(cmd: VoidRound, uow: UnitOfWork) -> dict:
         "reason": cmd.reason, "shoe_id": row.shoe_id, "refunds": refunds, "total_refunded": total,
         "events_before_void": next_seq,
         "before": {"status": "open", "version": row.version}, "after": {"status": "void", "version": version}},
-        actor=cmd.actor, table_id=row.table_id, round_id=str(row.round_id))])
+        actor=cmd.actor, table_id=row.table_id, round_id=str(row.round_id))]
+        + [AuditRecord(kind, payload, actor=cmd.actor, table_id=row.table_id, round_id=str(row.round_id))
+           for kind, payload in shuffled])
     return {"round_id": row.round_id, "table_id": row.table_id, "status": "void", "version": version,
             "voided_at": voided_at, "reason": cmd.reason, "refunds": refunds, "total_refunded": total}

@@ -97,6 +97,17 @@ def finish_virtual_pack(uow: UnitOfWork, table_id: str, state: BankState,
     return state.with_(pack=pack_state(row, pack.spec.decks)), notes
 
 
+def shuffle_after_void(uow: UnitOfWork, table_id: str, game: TraditionalRound) -> list[Note]:
+    """A voided round's cards were seen, the banker's face-down ones included: a pack that carried
+    them on would tell the next round's deal in advance. The table gets a freshly shuffled pack in
+    a new shoe, as after a Pontoon (the round locked, then the table, then the shoe)."""
+    repo = TraditionalRepository(uow.conn)
+    state = BankState.of(repo.lock_state(table_id))
+    row, notes = new_virtual_shoe(uow, table_id, game.shoe_spec, "a round was voided: its cards were seen")
+    repo.save_state(table_id, state.with_(pack=pack_state(row, game.shoe_spec.decks)).as_json())
+    return notes
+
+
 def physical_pack(game: TraditionalRound) -> PhysicalShoe:
     """What a reported card must fit: the round's pack less the cards on the table now (used cards
     are back under the pack and may come round again)."""

@@ -41,3 +41,25 @@ def test_a_player_banked_round_is_voided_without_moving_money(new_table, client,
     assert refused.status == 409
     # The table is free for the next round.
     ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"players": [{"seat": 1, "stake": 100}]}), 201)
+
+
+def test_after_a_void_the_pack_is_shuffled_anew_so_its_seen_cards_do_not_come_round(new_table, client, make_key, db):
+    table_id, terminal = new_table("british-traditional", "virtual")
+    supervisor = Api(flask_sender(client), make_key("supervisor"))
+    players = {"players": [{"seat": 1, "stake": 100}, {"seat": 2, "stake": 100}]}
+    voided = ok(terminal.post(f"/v1/tables/{table_id}/rounds", players), 201)
+    seen = ok(terminal.get(f"/v1/rounds/{voided['round_id']}/transcript"), 200)["cards"]
+    old_shoe = db.execute("SELECT shoe_id FROM shoes WHERE table_id = %s AND closed_at IS NULL", (table_id,)).fetchone()[0]
+    ok(supervisor.post(f"/v1/rounds/{voided['round_id']}/void", {"reason": "misdeal"}), 200)
+
+    new_shoe, order = db.execute("SELECT shoe_id, card_order FROM shoes WHERE table_id = %s AND closed_at IS NULL",
+                                 (table_id,)).fetchone()
+    assert new_shoe != old_shoe
+    assert db.execute("SELECT closed_at IS NOT NULL FROM shoes WHERE shoe_id = %s", (old_shoe,)).fetchone()[0]
+    kinds = [kind for kind, in db.execute("SELECT kind FROM audit_log WHERE round_id = %s ORDER BY seq",
+                                          (voided["round_id"],))]
+    assert kinds[-3:] == ["round_voided", "shoe_closed", "shoe_started"], kinds
+    following = ok(terminal.post(f"/v1/tables/{table_id}/rounds", players), 201)
+    dealt = ok(terminal.get(f"/v1/rounds/{following['round_id']}/transcript"), 200)["cards"]
+    assert dealt == order[:len(dealt)], "the next round deals from the new pack's committed order"
+    assert dealt != seen[:len(dealt)]
