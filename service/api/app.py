@@ -7,6 +7,7 @@ from flask import Flask, Response
 
 from .. import metrics
 from ..config import Settings
+from ..reports.gaming_day import check_day_start, parse_day_start
 from ..observability import logs
 from ..store.pool import open_pool
 from . import transactions
@@ -30,6 +31,8 @@ _SPEC_OPTIONS = {
 def create_app(settings: Settings | None = None, *, connect: bool = True) -> Flask:
     """The WSGI app. `connect=False` builds it without a pool (to print the OpenAPI spec)."""
     settings = settings or Settings.from_env()
+    # A gaming day that cannot start is a configuration error: refused at start, not per report.
+    check_day_start(parse_day_start(settings.gaming_day_starts), settings.timezone)
     app = Flask("pontoon")
     app.config.update(API_TITLE=API_TITLE, API_VERSION=API_VERSION, OPENAPI_VERSION="3.0.3",
                       OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json", API_SPEC_OPTIONS=_SPEC_OPTIONS)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 PERIODS = ("day", "month_to_date", "year_to_date")
@@ -21,6 +22,32 @@ def parse_day_start(text: str) -> time:
     """Settings.gaming_day_starts, "HH:MM"."""
     hours, _, minutes = text.partition(":")
     return time(int(hours), int(minutes or 0))
+
+
+@lru_cache(maxsize=8)
+def check_day_start(starts: time, zone_name: str, first_year: int = 1970, last_year: int = 2100) -> None:
+    """A gaming day must start at a local time that every day has exactly once. Where daylight
+    saving skips or repeats it (02:30 in Sydney, twice a year), that day's start has no one
+    instant, and its rounds could be counted on one day in one report and another in the next:
+    such a start is refused (ValueError). Only months whose offset changes are looked at day by
+    day."""
+    zone = ZoneInfo(zone_name)
+
+    def offset(day: date, fold: int = 0) -> timedelta | None:
+        return datetime.combine(day, starts, tzinfo=zone).replace(fold=fold).utcoffset()
+
+    for year in range(first_year, last_year + 1):
+        for month in range(1, 13):
+            first = date(year, month, 1)
+            following = date(year + month // 12, month % 12 + 1, 1)
+            if offset(first) == offset(following):
+                continue
+            day = first
+            while day < following:
+                if offset(day, 0) != offset(day, 1):
+                    raise ValueError(f"the gaming day cannot start at {starts:%H:%M} in {zone_name}: on {day} "
+                                     "daylight saving skips or repeats that time")
+                day += timedelta(days=1)
 
 
 def day_starts_at(day: date, starts: time, zone: ZoneInfo) -> datetime:

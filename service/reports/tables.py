@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 import psycopg
 
-from .gaming_day import Period, parse_day_start, period
+from .gaming_day import Period, check_day_start, parse_day_start, period
 
 # A ledger outcome naming a bonus line of the paytable grammar (5_card_21, 7_plus_card_21,
 # 678_suited, 777_spades): a winning 21 paid better than even money.
@@ -74,6 +74,7 @@ ORDER BY s.gaming_day NULLS FIRST, s.table_id
 def table_report(conn: psycopg.Connection, *, kind: str, day: date, day_start: str, zone: str,
                  by: str = "table", table_id: str | None = None) -> dict[str, Any]:
     """The report for the gaming day `day` (day), or from the 1st of its month or year to it."""
+    check_day_start(parse_day_start(day_start), zone)
     window = period(kind, day, parse_day_start(day_start), ZoneInfo(zone))
     cursor = conn.execute(_REPORT, {
         "zone": zone, "day_start": parse_day_start(day_start).strftime("%H:%M"), "starts_at": window.starts_at,
