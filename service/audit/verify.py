@@ -237,13 +237,7 @@ def _check_settled_rounds(conn: psycopg.Connection, report: Report, paytables) -
                     continue
                 replayed = {(row.seat, row.hand, row.kind): (row.stake, row.returned, row.outcome)
                             for row in planned.ledger}
-                booked = {(seat, hand, kind): (stake, returned, outcome)
-                          for seat, hand, kind, stake, returned, outcome in ledger}
-                for key in sorted(set(replayed) | set(booked)):
-                    if replayed.get(key) != booked.get(key):
-                        report.problems.append(Problem(where, f"{_bet(*key)}: the ledger holds (stake, returned, "
-                                                              f"outcome) {_row(booked.get(key))}, the replay gives "
-                                                              f"{_row(replayed.get(key))}"))
+                _compare_bets(report, where, ledger, replayed, "the replay gives")
 
 
 _VOIDED_ROUNDS = """
@@ -266,13 +260,7 @@ def check_voided_rounds(conn: psycopg.Connection, report: Report) -> None:
             continue
         listed = {(refund["seat"], SEAT_BET, REFUND_KIND): (refund["refunded"], refund["refunded"], "void")
                   for refund in voids[0]}
-        booked = {(seat, hand, kind): (stake, returned, outcome)
-                  for seat, hand, kind, stake, returned, outcome in ledger}
-        for key in sorted(set(listed) | set(booked)):
-            if listed.get(key) != booked.get(key):
-                report.problems.append(Problem(where, f"{_bet(*key)}: the ledger holds (stake, returned, outcome) "
-                                                      f"{_row(booked.get(key))}, its round_voided record lists "
-                                                      f"{_row(listed.get(key))}"))
+        _compare_bets(report, where, ledger, listed, "its round_voided record lists")
 
 
 def check_unfinished_rounds_have_no_ledger(conn: psycopg.Connection, report: Report) -> None:
@@ -282,6 +270,16 @@ def check_unfinished_rounds_have_no_ledger(conn: psycopg.Connection, report: Rep
             "SELECT r.round_id::text, r.status, count(*) FROM ledger_entries l JOIN rounds r USING (round_id) "
             "WHERE r.status NOT IN ('settled', 'void') GROUP BY r.round_id, r.status ORDER BY r.round_id"):
         report.problems.append(Problem(f"round {round_id}", f"{status}, yet the ledger holds {rows} rows for it"))
+
+
+def _compare_bets(report: Report, where: str, ledger: list, expected: dict[tuple, tuple], source: str) -> None:
+    """Name every bet, (seat, hand, kind), whose ledger row (stake, returned, outcome) is not the
+    one `expected` holds: a row different, missing or extra."""
+    booked = {(seat, hand, kind): (stake, returned, outcome) for seat, hand, kind, stake, returned, outcome in ledger}
+    for key in sorted(set(expected) | set(booked)):
+        if expected.get(key) != booked.get(key):
+            report.problems.append(Problem(where, f"{_bet(*key)}: the ledger holds (stake, returned, outcome) "
+                                                  f"{_row(booked.get(key))}, {source} {_row(expected.get(key))}"))
 
 
 def _bet(seat: int, hand: int, kind: str) -> str:

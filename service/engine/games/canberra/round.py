@@ -111,8 +111,8 @@ class BetLine(NamedTuple):
     outcome: str
 
 
-new_bet_line = partial(tuple.__new__, BetLine)
-_SEAT_FIELDS = frozenset({"seat", "wager", "pair_bet"})   # from a tuple of the fields: cheaper, as in actions.py
+new_bet_line = partial(tuple.__new__, BetLine)   # from a tuple of the fields: cheaper, as in actions.py
+_SEAT_FIELDS = frozenset({"seat", "wager", "pair_bet"})   # what a seat's entry may hold
 _stake_of, _returned_of = attrgetter("stake"), attrgetter("returned")
 
 
