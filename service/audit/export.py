@@ -14,19 +14,16 @@ from .log import chain_for
 COLUMNS = ("id", "chain", "seq", "at", "kind", "actor", "table_id", "round_id", "payload", "prev_hash", "hash")
 FORMATS = ("jsonl", "csv")
 FETCH_ROWS = 2000  # rows per round trip from the server-side cursor: memory stays this size
-def committed_until(conn: psycopg.Connection, clock_margin: float) -> datetime:
-    """An instant before which every audit record there will ever be is committed already (or
-    rolled back): an export that ends there can never miss a record that commits later. The
-    database says when its oldest open writing transaction started (pontoon_audit_horizon,
-    migration 0009); less `clock_margin` seconds, for the clocks of the hosts that stamp records."""
-    return conn.execute("SELECT pontoon_audit_horizon() - %s",
-                        (timedelta(seconds=clock_margin),)).fetchone()[0]
 
 
 def export_end(conn: psycopg.Connection, until: datetime | None, clock_margin: float) -> datetime:
-    """Where an export asked to end at `until` (None: now) can end complete: there, or earlier
-    where later records may still commit. A follow-on export starts where this one ended."""
-    settled = committed_until(conn, clock_margin)
+    """Where an export asked to end at `until` (None: now) can end complete: there, or earlier,
+    at the instant before which every audit record there will ever be has committed (or rolled
+    back), so that a record committing late is in the export that starts where this one ended.
+    The database says when its oldest open writing transaction started (pontoon_audit_horizon,
+    migration 0009); less `clock_margin` seconds, for the clocks of the hosts that stamp records."""
+    settled = conn.execute("SELECT pontoon_audit_horizon() - %s",
+                           (timedelta(seconds=clock_margin),)).fetchone()[0]
     return settled if until is None or until > settled else until
 
 

@@ -9,11 +9,12 @@ from typing import Any, Iterable, TextIO
 
 import psycopg
 
+from ..compliance.void import REFUND_KIND
 from ..engine.shoe import verify_commitment
 from ..engine.transcript import TranscriptError
 from ..rules import RulesError
 from ..rounds.catalog import approved_paytable
-from ..compliance.void import REFUND_KIND, SEAT_BET
+from ..settlement.ledger import NO_HAND
 from ..settlement.settle import CompletedRound, plan_settlement
 from .chain import GENESIS, record_hash
 from .export import COLUMNS, iter_records
@@ -258,7 +259,7 @@ def check_voided_rounds(conn: psycopg.Connection, report: Report) -> None:
         if not voids or len(voids) != 1:
             report.problems.append(Problem(where, f"voided, with {len(voids or [])} round_voided records, not one"))
             continue
-        listed = {(refund["seat"], SEAT_BET, REFUND_KIND): (refund["refunded"], refund["refunded"], "void")
+        listed = {(refund["seat"], NO_HAND, REFUND_KIND): (refund["refunded"], refund["refunded"], "void")
                   for refund in voids[0]}
         _compare_bets(report, where, ledger, listed, "its round_voided record lists")
 
@@ -283,7 +284,7 @@ def _compare_bets(report: Report, where: str, ledger: list, expected: dict[tuple
 
 
 def _bet(seat: int, hand: int, kind: str) -> str:
-    return f"seat {seat} {kind}" + ("" if hand == SEAT_BET else f" hand {hand}")
+    return f"seat {seat} {kind}" + ("" if hand == NO_HAND else f" hand {hand}")
 
 
 def _row(values: tuple | None) -> str:

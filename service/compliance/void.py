@@ -8,11 +8,11 @@ from ..audit.log import AuditRecord, append, chain_for
 from ..engine.games.canberra import CanberraRound
 from ..rounds.errors import Conflict, NotFound
 from ..rounds.state import load_game
+from ..settlement.ledger import NO_HAND
 from ..store.uow import UnitOfWork
 from ..traditional.pack import shuffle_after_void
 from .commands import VoidRound
 
-SEAT_BET = -1            # the ledger's hand for a seat-level row
 REFUND_KIND = "void_refund"
 
 
@@ -58,7 +58,7 @@ def void_round(cmd: VoidRound, uow: UnitOfWork) -> dict:
         cur.executemany(
             "INSERT INTO ledger_entries (round_id, table_id, shoe_id, rules_ref, paytable_ref, seat, hand, kind, "
             "stake, returned, outcome) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 'void')",
-            [(row.round_id, row.table_id, row.shoe_id, row.rules_ref, row.paytable_ref, seat["seat"], SEAT_BET,
+            [(row.round_id, row.table_id, row.shoe_id, row.rules_ref, row.paytable_ref, seat["seat"], NO_HAND,
               REFUND_KIND, seat["refunded"], seat["refunded"]) for seat in refunds])
     voided = uow.conn.execute(
         "UPDATE rounds SET status = 'void', voided_at = now(), void_reason = %s, version = version + 1 "
