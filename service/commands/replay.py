@@ -9,11 +9,14 @@ import sys
 from types import SimpleNamespace
 
 import orjson
-from typing import Any, Callable
 
 from ..engine.play import play_transcript
 from ..engine.transcript import TranscriptError, parse_transcript
 from ..rules import RulesError, load_paytable, load_rules
+
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 
 def replay_data(data: Any, known: dict | None = None) -> dict:
@@ -121,9 +124,21 @@ def replay_batch(path: str, workers: int | None = None) -> int:
     # What is loaded by now lives as long as the process: the collector need not walk it again
     # (and a forked worker then does not copy the pages it would touch doing so).
     gc.freeze()
+    # A played round, or a refused line, leaves no reference cycles (a test holds the engine to
+    # that): counting references frees each round whole, and the cycle collector, which would
+    # find nothing, stays off for the batch.
+    gc.disable()
+    try:
+        return _replay_parts(path, numbered, workers if parallel else 1)
+    finally:
+        gc.enable()
+
+
+def _replay_parts(path: str, numbered: list[tuple[int, bytes]], workers: int) -> int:
+    """Play the lines on `workers` processes (1: this one alone) and write the results in order."""
     sys.stdout.flush()
     out = sys.stdout.buffer
-    if not parallel:
+    if workers == 1:
         failed = replay_lines(numbered, out.write)
         out.flush()
         return 2 if failed else 0

@@ -1,21 +1,24 @@
 """Decisions, legal-decision descriptions, the immutable records a round logs, and rule errors.
 
-Records are NamedTuples: immutable like frozen dataclasses, and several times cheaper to build
-on the replay path, which makes one per card."""
+Records and legal decisions are named tuples: immutable like frozen dataclasses, several times
+cheaper to build on the replay path, which makes a record per card, and cheaper to define at
+start-up. They come from collections rather than typing, whose import a batch replay would
+otherwise pay for at every start."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 from functools import partial
-from typing import Callable, NamedTuple
+
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
+if TYPE_CHECKING:
+    from typing import Callable
 
 
-class Action(NamedTuple):
-    """One decision as the transcript and the terminal protocol write it (immutable)."""
+class Action(namedtuple("Action", "seat action hand amount", defaults=(None, None))):
+    """One decision as the transcript and the terminal protocol write it (immutable): seat (int),
+    action (str), hand and amount (int or None)."""
 
-    seat: int
-    action: str
-    hand: int | None = None
-    amount: int | None = None
+    __slots__ = ()
 
     def describe(self) -> str:
         where = f"seat {self.seat}" + (f" hand {self.hand}" if self.hand is not None else "")
@@ -23,15 +26,11 @@ class Action(NamedTuple):
         return f"{where} {self.action}{amount}"
 
 
-@dataclass(frozen=True, slots=True)
-class LegalAction:
-    """A decision the rules allow now, with the amount range when it takes an amount."""
+class LegalAction(namedtuple("LegalAction", "seat action hand min_amount max_amount", defaults=(None, None, None))):
+    """A decision the rules allow now (seat, action, and the hand where it names one), with the
+    amount range (min_amount to max_amount) when it takes an amount."""
 
-    seat: int
-    action: str
-    hand: int | None = None
-    min_amount: int | None = None
-    max_amount: int | None = None
+    __slots__ = ()
 
     def as_dict(self) -> dict:
         out: dict = {"seat": self.seat, "action": self.action}
@@ -43,24 +42,21 @@ class LegalAction:
         return out
 
 
-class CardDealt(NamedTuple):
-    """Record: a card left the shoe and went to `to` ("dealer", "banker" or "seat S hand H")."""
+class CardDealt(namedtuple("CardDealt", "card to")):
+    """Record: a card (str) left the shoe and went to `to` ("dealer", "banker" or "seat S hand H")."""
 
-    card: str
-    to: str
+    __slots__ = ()
 
 
-class DecisionTaken(NamedTuple):
-    """Record: a decision applied, with the amount it staked where it takes one."""
+class DecisionTaken(namedtuple("DecisionTaken", "seat hand action amount", defaults=(None,))):
+    """Record: a decision applied (seat, hand or None, action), with the amount it staked where
+    it takes one."""
 
-    seat: int
-    hand: int | None
-    action: str
-    amount: int | None = None
+    __slots__ = ()
 
 
 # Builders from one tuple of the fields in order, for the paths that make a record per card or
-# decision: a NamedTuple's own constructor is a Python function and costs twice as much.
+# decision: a named tuple's own constructor is a Python function and costs twice as much.
 new_action = partial(tuple.__new__, Action)
 new_card_dealt = partial(tuple.__new__, CardDealt)
 new_decision_taken = partial(tuple.__new__, DecisionTaken)

@@ -1,12 +1,14 @@
 """Starts a round of the right game family for a rules object, and plays a whole transcript."""
 from __future__ import annotations
 
-from typing import Any
-
 from .actions import RuleViolation
 from .games.canberra import CanberraRound, CanberraRules
 from .shoe import PhysicalShoe
 from .transcript import Transcript, TranscriptError, replay
+
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def start_round(rules: Any, paytable: Any, transcript: Transcript):

@@ -2,9 +2,11 @@
 refusals that carry the legal decisions, and the record kept of each decision."""
 from __future__ import annotations
 
-from typing import Callable
-
 from .actions import Action, DecisionTaken, LegalAction, RuleViolation, new_action, new_decision_taken
+
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
+if TYPE_CHECKING:
+    from typing import Callable
 
 
 class RoundCore:

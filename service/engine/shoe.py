@@ -6,9 +6,15 @@ from collections import Counter
 from functools import cached_property, lru_cache
 from operator import eq
 from dataclasses import dataclass
-from typing import Protocol
 
 from .cards import CANONICAL, RANKS, SUITS, CardError, parse_card
+
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class RandomSource(Protocol):
+        def randbelow(self, n: int) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +61,6 @@ def _card_set(spec: ShoeSpec) -> frozenset[str]:
 
 class ShoeError(ValueError):
     """A card the shoe cannot give or cannot hold."""
-
-
-class RandomSource(Protocol):
-    def randbelow(self, n: int) -> int: ...
 
 
 class SecureRandom:

@@ -1,29 +1,38 @@
 """Round transcripts: parsing the JSON form, and the replay driver every game's round shares."""
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, Protocol
+from collections import namedtuple
 
 from .actions import Action, RuleViolation, new_action
 from .cards import CardError
 from .shoe import PhysicalShoe, ShoeError
+
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
+if TYPE_CHECKING:
+    from typing import Any, Callable, Protocol
+
+    class PlayableRound(Protocol):
+        """What the replay driver needs of a game's round."""
+
+        @property
+        def awaiting(self) -> str | None: ...
+        def deal_card(self, card: str) -> Any: ...
+        def act(self, action: Action) -> Any: ...
+        def in_turn(self) -> Any: ...
 
 
 class TranscriptError(ValueError):
     """A transcript that cannot be played: malformed, against the rules, or incomplete."""
 
 
-class Transcript(NamedTuple):
-    """A parsed transcript (immutable): what `parse_transcript` checked, ready to play."""
+class Transcript(namedtuple("Transcript", "rules paytable seats cards actions options kitty players limits",
+                            defaults=(None, None, None, None))):
+    """A parsed transcript (immutable): what `parse_transcript` checked, ready to play. `rules`
+    and `paytable` are names, `seats` the opening wagers, `cards` and `actions` in order;
+    `options`, `kitty` and `players` where the game has them, and `limits` a table's own limits
+    where they differ from the rules'."""
 
-    rules: str
-    paytable: str | None
-    seats: list[dict]
-    cards: list[str]
-    actions: list[Action]
-    options: dict | None = None
-    kitty: int | None = None
-    players: list[dict] | None = None
-    limits: dict | None = None      # a table's own limits, where they differ from the rules'
+    __slots__ = ()
 
 
 def _int(value: Any, what: str) -> int:
@@ -114,16 +123,6 @@ def parse_transcript(data: Any) -> Transcript:
                 for v in limits.values()):
             raise TranscriptError('limits must map bet kinds to {"min": cents, "max": cents}')
     return Transcript(rules, paytable, seats or [], cards, actions, options, kitty, players, limits)
-
-
-class PlayableRound(Protocol):
-    """What the replay driver needs of a game's round."""
-
-    @property
-    def awaiting(self) -> str | None: ...
-    def deal_card(self, card: str) -> Any: ...
-    def act(self, action: Action) -> Any: ...
-    def in_turn(self) -> Any: ...
 
 
 def replay(round_: PlayableRound, cards: list[str], actions: list[Action], shoe: PhysicalShoe | None) -> PlayableRound:

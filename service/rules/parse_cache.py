@@ -7,7 +7,10 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from typing import Any
+
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
+if TYPE_CHECKING:
+    from typing import Any
 
 MISS = object()
 

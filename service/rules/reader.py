@@ -1,9 +1,11 @@
 """Reads a YAML mapping field by field, collecting every bad or unknown field with its path."""
 from __future__ import annotations
 
-from typing import Any, Callable
-
 from ..engine.odds import Odds
+
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 _MISSING = object()
 

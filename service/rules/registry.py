@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from typing import Any
 
 from . import parse_cache
 from .errors import RulesError
 from .reader import Reader
+
+TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
+if TYPE_CHECKING:
+    from typing import Any
 
 # os.path rather than pathlib: this module is on `pontoon replay`'s start-up path.
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

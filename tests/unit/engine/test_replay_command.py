@@ -2,6 +2,7 @@
 order as one process, errors stay on their line, and bad options get one line and status 2."""
 from __future__ import annotations
 
+import gc
 import json
 import random
 import subprocess
@@ -103,3 +104,37 @@ def test_a_file_that_is_no_transcript_gets_one_line_and_status_2(tmp_path, conte
     assert proc.returncode == 2 and proc.stdout == b""
     lines = proc.stderr.decode().splitlines()
     assert len(lines) == 1 and reason in lines[0] and "Traceback" not in lines[0], proc.stderr
+
+
+def test_a_batch_leaves_nothing_for_the_cycle_collector(day):
+    """The batch runs with the cycle collector off: every round played, and every line refused,
+    must be freed by reference counting alone, or a long batch would grow without bound."""
+    from service.commands.replay import replay_lines
+    from tests.conftest import worked_rounds
+
+    path, _ = day
+    worked = [p.read_bytes() for p in worked_rounds() + worked_rounds("traditional")]
+    lines = path.read_bytes().splitlines()[:200] + [line.replace(b"\n", b" ") for line in worked] + [
+        b"[1, 2", b'{"rules": "no-such-rules", "cards": [], "actions": []}', b'"a string"']
+    numbered = list(enumerate(lines, 1))
+    replay_lines(numbered, [].append)   # once first: the game modules it imports leave garbage of their own, once
+    sink: list[bytes] = []
+    gc.collect()
+    gc.disable()
+    try:
+        replay_lines(numbered, sink.append)
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert len(sink) == len(lines)
+    assert sum(b'"error"' in out for out in sink) >= 3     # refused lines were among them
+    assert left == 0
+
+
+def test_replay_starts_without_the_service_or_typing():
+    """What `pontoon replay` imports is start-up every batch pays: no database driver, no YAML
+    parser (rules come from the parse cache), no web framework, and not typing."""
+    probe = ("import sys; import service.commands.replay; "
+             "print(sorted({'psycopg', 'yaml', 'flask', 'typing', 'service.api'} & set(sys.modules)))")
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert proc.stdout.strip() == "[]", proc.stdout

@@ -1,9 +1,9 @@
 """One round of the house-banked game: deal, decisions with verify/can/act, dealer play."""
 from __future__ import annotations
 
+from collections import namedtuple
 from functools import partial
 from operator import attrgetter
-from typing import NamedTuple
 
 from ...round_core import RoundCore, action_dict
 from ...actions import (CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation,
@@ -100,15 +100,11 @@ class Seat:
         return len(self.hands) > 1
 
 
-class BetLine(NamedTuple):
-    """One bet's stake and return at settlement: the unit the ledger records."""
+class BetLine(namedtuple("BetLine", "seat hand kind stake returned outcome")):
+    """One bet's stake and return at settlement: the unit the ledger records. `hand` is None for
+    a seat's own bet; `kind` is main, split, double, insurance, pair, super_bonus or envy."""
 
-    seat: int
-    hand: int | None
-    kind: str         # main, split, double, insurance, pair, super_bonus, envy
-    stake: int
-    returned: int
-    outcome: str
+    __slots__ = ()
 
 
 new_bet_line = partial(tuple.__new__, BetLine)   # from a tuple of the fields: cheaper, as in actions.py

@@ -5,9 +5,10 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ...cards import CardError, parse_card
-from ...shoe import RandomSource, ShoeError, ShoeSpec, shuffled
+from ...shoe import ShoeError, ShoeSpec, shuffled
 
 if TYPE_CHECKING:
+    from ...shoe import RandomSource
     from .round import TraditionalRound
 
 
