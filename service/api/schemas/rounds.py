@@ -7,6 +7,7 @@ from flask import Response, jsonify
 
 from ...engine.cards import CardError, parse_card
 from .base import MAX_CENTS, Pattern, RequestSchema, cents
+from .tables import TableLimitsSchema
 from .traditional import MAX_PLACE, BankerSchema, PlayerSchema, StakeSchema, TranscriptPlayerSchema, TransferSchema
 
 MAX_SEAT = 9
@@ -206,6 +207,9 @@ class TranscriptSchema(ma.Schema):
     kitty = ma.fields.Integer(metadata={"description": "Shoot Pontoon: the kitty before the round"})
     cards = ma.fields.List(ma.fields.String(), required=True)
     actions = ma.fields.List(ma.fields.Nested(TranscriptActionSchema), required=True)
+    limits = ma.fields.Nested(TableLimitsSchema, metadata={
+        "description": "the table's own limits, where they differ from the rules' defaults: the round's wagers "
+                       "and doubles were checked against them, and it replays under them"})
 
 
 # ----- the round's state, answered ----------------------------------------------------------

@@ -56,3 +56,19 @@ def test_a_double_below_the_rules_minimum_at_a_table_with_a_low_minimum(new_tabl
                      {"seat": 1, "hand": 0, "action": "stand"}])
     assert settled_stakes(database_url, db, round_id) == {"main": 1000, "double": 200}
     assert problems_of(database_url, {round_id}) == []
+
+
+def test_the_transcript_of_a_round_under_its_tables_own_limits_replays(new_table, database_url, db):
+    """The transcript a round exports names its table's limits, so `pontoon replay` plays a
+    wager the rules' defaults would refuse, to the money the ledger holds."""
+    from service.commands.replay import replay_data
+
+    table_id, terminal = new_table(shoe="physical", limits={"main": {"min": 500, "max": 5_000_000}})
+    round_id = play(terminal, table_id, [{"seat": 1, "wager": 2_000_000}],
+                    ["9H", "3D", "8D", "5C", "9C", "9D", "9S"], [{"seat": 1, "hand": 0, "action": "stand"}])
+    transcript = ok(terminal.get(f"/v1/rounds/{round_id}/transcript"), 200)
+    assert transcript["limits"]["main"] == {"min": 500, "max": 5_000_000}
+    replayed = replay_data(transcript)
+    assert settled_stakes(database_url, db, round_id) == {"main": 2_000_000}
+    returned = db.execute("SELECT sum(returned) FROM ledger_entries WHERE round_id = %s", (round_id,)).fetchone()[0]
+    assert [(s["seat"], s["staked"], s["returned"]) for s in replayed["seats"]] == [(1, 2_000_000, returned)]
