@@ -22,6 +22,11 @@ class RoundCore:
     def legal_actions(self) -> list[LegalAction]:
         raise NotImplementedError
 
+    def takes_when_complete(self, action: Action) -> bool:
+        """Whether a complete round still takes this decision: one a game lets come after the deal
+        that decided the round (none, unless the game says so)."""
+        return False
+
     def _advance(self) -> None:
         raise NotImplementedError
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         def deal_card(self, card: str) -> Any: ...
         def act(self, action: Action) -> Any: ...
         def in_turn(self) -> Any: ...
+        def takes_when_complete(self, action: Action) -> bool: ...
 
 
 class TranscriptError(ValueError):
@@ -133,7 +134,7 @@ def replay(round_: PlayableRound, cards: list[str], actions: list[Action], shoe:
     for position, action in enumerate(actions, 1):
         if round_.awaiting == "card":
             next_card = _deal_owed(round_, cards, next_card, accept, deal, actions, position - 1)
-        if round_.awaiting is None:
+        if round_.awaiting is None and not round_.takes_when_complete(action):
             raise TranscriptError(f"{_where(position, action)}: the round is already complete")
         try:
             act(action)

@@ -213,6 +213,31 @@ def test_double_stakes_only_as_the_first_action():
         play(**{**DOUBLED, "actions": actions}, options={"banker_may_double": True})
 
 
+def test_a_double_before_the_banker_turns_up_a_pontoon_is_taken_and_changes_nothing():
+    """The banker doubles having seen the first card; the second then makes a Pontoon, which ends
+    the round at the deal and collects twice the undoubled stake."""
+    cards = ["9H", "AS", "8H", "KS"]
+    doubled = play(players=[(1, 100)], cards=cards, actions=[(0, "double_stakes")], options={"banker_may_double": True})
+    undoubled = play(players=[(1, 100)], cards=cards, actions=[], options={"banker_may_double": True})
+    assert nets(doubled) == nets(undoubled) == {"banker": 200, 1: -200}
+    with pytest.raises(TranscriptError, match="action 2 .*already complete"):
+        play(players=[(1, 100)], cards=cards, actions=[(0, "double_stakes"), (0, "double_stakes")],
+             options={"banker_may_double": True})
+    with pytest.raises(TranscriptError, match="action 1 .*already complete"):
+        play(players=[(1, 100)], cards=cards, actions=[(0, "double_stakes")])
+
+
+def test_a_round_the_banker_pontoon_ended_lists_no_legal_decision():
+    from service.engine.games.traditional import TraditionalRound
+    from service.rules import load_rules
+
+    round_ = TraditionalRound(load_rules("british-traditional", {"banker_may_double": True}),
+                              [{"seat": 1, "stake": 100}])
+    for card in ["9H", "AS", "8H", "KS"]:
+        round_.deal_card(card)
+    assert round_.complete and round_.legal_actions() == []
+
+
 def test_a_banker_trick_collects_twice_the_undoubled_stake_when_doubled():
     result = play(players=[(1, 100)], cards=["9H", "2S", "9D", "3S", "2D", "4H", "3C"],
                   actions=[(0, "double_stakes"), (1, "stick", 0), (0, "draw"), (0, "draw"), (0, "draw")],

@@ -5,7 +5,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ...round_core import RoundCore, action_dict
-from ...actions import CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation
+from ...actions import Action, CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation
 from ...cards import hard_total, is_card, parse_card
 from .hands import (BUST, FIVE_CARD_TRICK, FIVE_CARD_TRICK_SIZE, PLAYING, PONTOON, ROYAL, STUCK, is_five_card_trick,
                     is_natural, is_pair, is_pontoon, is_royal, ranks, value)
@@ -449,13 +449,22 @@ class TraditionalRound(RoundCore):
         self._verify_banker(seat, hand, "double_stakes")
         if not self.rules.banker_may_double:
             self._refuse("double_stakes is not allowed: these rules do not let the banker double")
-        if self.phase not in (PLAY, BANKER_TURN) or self._owed:
+        # The banker doubles having seen the first card: a Pontoon the second then made ended the
+        # round at the deal, after the double (which changes nothing: a Pontoon's payments keep
+        # their multiple of the undoubled stake).
+        ended_by_banker_pontoon = self.phase == COMPLETE and self.banker_status == BANKER_PONTOON
+        if (self.phase not in (PLAY, BANKER_TURN) or self._owed) and not ended_by_banker_pontoon:
             self._refuse("double_stakes is allowed only once the cards are dealt")
         if self.stakes_doubled or any(type(record) is DecisionTaken for record in self.log):
             self._refuse("double_stakes is allowed only as the round's first decision")
 
     def can_double_stakes(self, seat: int = BANKER_SEAT, hand: int | None = None) -> bool:
         return self._can(self.verify_double_stakes, seat, hand)
+
+    def takes_when_complete(self, action: Action) -> bool:
+        """A banker's Pontoon ends the round at the deal; the double the banker may have made
+        after the first card is still taken (a transcript lists it first)."""
+        return action.action == "double_stakes" and self.can_double_stakes(action.seat, action.hand)
 
     def double_stakes(self, seat: int = BANKER_SEAT, hand: int | None = None) -> DecisionTaken:
         self.verify_double_stakes(seat, hand)
@@ -503,6 +512,8 @@ class TraditionalRound(RoundCore):
     def legal_actions(self) -> list[LegalAction]:
         """Every decision allowed now, with amount ranges where it takes one."""
         legal: list[LegalAction] = []
+        if self.phase == COMPLETE:
+            return legal
         if self.can_double_stakes():
             legal.append(LegalAction(BANKER_SEAT, "double_stakes"))
         turn = self.in_turn()
