@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .actions import RuleViolation
 from .games.canberra import CanberraRound, CanberraRules
+from .games.canberra.round import LIMITED_BETS
 from .shoe import PhysicalShoe
 from .transcript import Transcript, TranscriptError, replay
 
@@ -17,20 +18,32 @@ def start_round(rules: Any, paytable: Any, transcript: Transcript):
         if isinstance(rules, CanberraRules):
             if paytable is None:
                 raise TranscriptError("this game needs a paytable")
-            limits = None
-            if transcript.limits:
-                from .limits import Limits
-                try:
-                    limits = {kind: Limits(v["min"], v["max"]) for kind, v in transcript.limits.items()}
-                except ValueError as exc:
-                    raise TranscriptError(f"limits: {exc}") from None
-            return CanberraRound(rules, paytable, transcript.seats, limits)
+            if transcript.players is not None or transcript.kitty is not None:
+                raise TranscriptError(("players are" if transcript.players is not None else "a kitty belongs")
+                                      + " to the player-banked game: this one has seats and no kitty")
+            return CanberraRound(rules, paytable, transcript.seats, _limits(transcript.limits))
         from .games.traditional import TraditionalRound, TraditionalRules
         if isinstance(rules, TraditionalRules):
+            if paytable is not None:
+                raise TranscriptError("the player-banked game takes no paytable")
             return TraditionalRound(rules, transcript.players or transcript.seats, kitty=transcript.kitty)
     except RuleViolation as exc:
         raise TranscriptError(str(exc)) from None
     raise TranscriptError(f"no game plays rules of type {type(rules).__name__}")
+
+
+def _limits(limits: dict | None):
+    """A house-banked transcript's own limits as the engine's, by the bets a table limits."""
+    if not limits:
+        return None
+    from .limits import Limits
+    unknown = sorted(limits.keys() - LIMITED_BETS)
+    if unknown:
+        raise TranscriptError(f"limits: unknown bet kinds {unknown}; a table limits {', '.join(sorted(LIMITED_BETS))}")
+    try:
+        return {kind: Limits(v["min"], v["max"]) for kind, v in limits.items()}
+    except ValueError as exc:
+        raise TranscriptError(f"limits: {exc}") from None
 
 
 def play_transcript(rules: Any, paytable: Any, transcript: Transcript):

@@ -108,6 +108,8 @@ def parse_transcript(data: Any) -> Transcript:
     actions = [parse_action(a, i) for i, a in enumerate(actions_raw, 1)]
     seats = get("seats")
     players = get("players")
+    if seats is not None and players is not None:
+        raise TranscriptError("seats and players: a transcript names one of them (players in the player-banked game)")
     entries = seats if seats is not None else players
     if type(entries) is not list or not _all_of_type(entries, dict):
         raise TranscriptError("seats (or players) must be a list of objects")
@@ -142,8 +144,10 @@ def replay(round_: PlayableRound, cards: list[str], actions: list[Action], shoe:
             raise TranscriptError(f"{_where(position, action)}: {exc.reason}") from None
     _deal_owed(round_, cards, next_card, accept, deal, actions, len(actions))
     if round_.awaiting == "decision":
-        turn = round_.in_turn()
-        raise TranscriptError(f"the transcript ends before every hand is finished: a decision is awaited from {turn}")
+        seat, hand = round_.in_turn()
+        whose = f"seat {seat}" + (f" hand {hand}" if hand is not None else "")
+        raise TranscriptError(f"{_after(len(actions), actions)}: the transcript ends before every hand is finished: "
+                              f"a decision is awaited from {whose}")
     return round_
 
 
@@ -153,7 +157,7 @@ def _deal_owed(round_: PlayableRound, cards: list[str], next_card: int, accept: 
     index. Run out, the error names the action that left the card owed (the last one taken)."""
     while round_.awaiting == "card":
         if next_card >= len(cards):
-            after = f"after action {taken} ({actions[taken - 1].describe()})" if taken else "in the opening deal"
+            after = _after(taken, actions) if taken else "in the opening deal"
             raise TranscriptError(f"{after}: the transcript ran out of cards")
         card = cards[next_card]
         next_card += 1
@@ -168,3 +172,8 @@ def _deal_owed(round_: PlayableRound, cards: list[str], next_card: int, accept: 
 
 def _where(position: int, action: Action) -> str:
     return f"action {position} ({action.describe()})"
+
+
+def _after(taken: int, actions: list[Action]) -> str:
+    """Where a transcript stands once `taken` actions are taken, as an error names it."""
+    return f"after action {taken} ({actions[taken - 1].describe()})" if taken else "after the opening deal"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from service.commands.replay import replay_data
 from service.engine.transcript import TranscriptError
 from tests.unit.engine.rounds import act, nets, play, seat
 
@@ -357,7 +358,32 @@ def test_a_field_the_transcript_format_does_not_have_is_refused_not_skipped():
 
 
 def test_ending_before_every_hand_is_finished():
-    refused(1000, "9H 5C 5D 8D", [], "ends before every hand is finished")
+    refused(1000, "9H 5C 5D 8D", [], "after the opening deal: the transcript ends before every hand is finished: "
+                                     "a decision is awaited from seat 1 hand 0")
+    refused(1000, "9H 5C 2D 3D 2C", [act(1, "hit")], "after action 1 (seat 1 hand 0 hit): the transcript ends")
+
+
+def test_fields_of_the_player_banked_game_are_refused():
+    # The house-banked game has seats, no players and no kitty: nothing is silently dropped.
+    for extra, reason in (({"players": [{"seat": 2, "stake": 100}]}, "seats and players"),
+                          ({"kitty": 500}, "kitty belongs to the player-banked game")):
+        with pytest.raises(TranscriptError, match=reason):
+            replay_data({"rules": "canberra", "paytable": "canberra-standard", "seats": [{"seat": 1, "wager": 1000}],
+                         "cards": ["9H", "9S", "KD", "8C"], "actions": [{"seat": 1, "hand": 0, "action": "stand"}],
+                         **extra})
+
+
+def test_limits_name_only_the_bets_a_table_limits():
+    with pytest.raises(TranscriptError, match=r"limits: unknown bet kinds \['mian'\]"):
+        replay_data({"rules": "canberra", "paytable": "canberra-standard", "seats": [{"seat": 1, "wager": 1000}],
+                     "cards": ["9H", "9S", "KD", "8C"], "actions": [{"seat": 1, "hand": 0, "action": "stand"}],
+                     "limits": {"mian": {"min": 1, "max": 2}}})
+
+
+@pytest.mark.parametrize("pair_bet", [None, False, "500", 500.0])
+def test_a_pair_bet_is_a_whole_number_of_cents(pair_bet):
+    refused([{"seat": 1, "wager": 1000, "pair_bet": pair_bet}], "9H 9S KD 8C", [act(1, "stand")],
+            f"seat 1: pair bet must be a whole number of cents, not {pair_bet!r}")
 
 
 def test_a_fifth_copy_of_a_card_is_refused():

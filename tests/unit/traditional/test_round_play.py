@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from service.commands.replay import replay_data
 from service.engine.actions import Action, RuleViolation
 from service.engine.games.traditional import TraditionalRound
 from service.engine.transcript import TranscriptError
@@ -164,3 +165,12 @@ def test_an_error_through_the_command_is_one_line_naming_the_position(tmp_path):
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "action 2" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_player_banked_transcript_naming_a_paytable_or_both_seats_and_players_is_refused():
+    with pytest.raises(TranscriptError, match="the player-banked game takes no paytable"):
+        replay_data({**transcript(players=[(1, 100)], cards=["TH", "9H", "9D", "5S"], actions=[(1, "stick", 0)]),
+                     "paytable": "canberra-standard"})
+    with pytest.raises(TranscriptError, match="seats and players"):
+        replay_data({**transcript(players=[(1, 100)], cards=["TH", "9H", "9D", "5S"], actions=[(1, "stick", 0)]),
+                     "seats": [{"seat": 1, "stake": 100}]})

@@ -109,6 +109,7 @@ class BetLine(namedtuple("BetLine", "seat hand kind stake returned outcome")):
 
 new_bet_line = partial(tuple.__new__, BetLine)   # from a tuple of the fields: cheaper, as in actions.py
 _SEAT_FIELDS = frozenset({"seat", "wager", "pair_bet"})   # what a seat's entry may hold
+LIMITED_BETS = frozenset({"main", "pair_bet"})            # the bets a table may set its own limits for
 _stake_of, _returned_of = attrgetter("stake"), attrgetter("returned")
 
 
@@ -147,12 +148,12 @@ class CanberraRound(RoundCore):
         pays_pairs = self.paytable.pair is not None
         # `type(x) is int` on purpose: it refuses booleans, which isinstance would let through.
         for entry in wagers:
-            number, wager, pair = entry.get("seat"), entry.get("wager"), entry.get("pair_bet") or 0
+            number, wager, pair = entry.get("seat"), entry.get("wager"), entry.get("pair_bet", 0)
             if (type(number) is not int or not 1 <= number <= max_seats or number in seats
                     or not entry.keys() <= _SEAT_FIELDS
                     or type(wager) is not int or not main.minimum <= wager <= main.maximum
-                    or pair and not (pays_pairs and type(pair) is int
-                                     and pair_limits.minimum <= pair <= pair_limits.maximum)):
+                    or (type(pair) is not int or pair) and not (pays_pairs and type(pair) is int
+                                                                and pair_limits.minimum <= pair <= pair_limits.maximum)):
                 self._refuse_wager(entry, number, wager, pair, seats)
             seats[number] = Seat(number, wager, pair)
         return [seats[n] for n in sorted(seats)]
@@ -169,6 +170,8 @@ class CanberraRound(RoundCore):
         if type(wager) is not int or not self.main_limits.contains(wager):
             raise RuleViolation(f"seat {number}: wager {wager!r} is outside the table limits "
                                 f"{self.main_limits.minimum} to {self.main_limits.maximum}")
+        if type(pair) is not int:
+            raise RuleViolation(f"seat {number}: pair bet must be a whole number of cents, not {pair!r}")
         if self.paytable.pair is None:
             raise RuleViolation(f"seat {number}: this paytable has no pair bet")
         raise RuleViolation(f"seat {number}: pair bet {pair!r} is outside its limits "
