@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules import load_rules
+from ..engine.games.canberra import CanberraRules
+from ..rounds.errors import Invalid
+from ..rules import RulesError, load_rules
 
-# Every paytable here is written for the house-banked Canberra game, so that is what it is
-# measured under (at the table minimum, one seat, dealing to the cut card).
-EVALUATION_RULES = "canberra"
 # A standard error of 0.1 percentage points: about 2 million simulated rounds, a second or two.
 PRECISION = 0.001
 SEED = 20240601          # a fixed seed: the same document always gets the same figures
@@ -24,11 +23,19 @@ class Evaluation:
 
 
 def evaluate_paytable(paytable: Any) -> Evaluation:
-    """Simulate the paytable under the Canberra rules; errors propagate (an approval without its
-    figures is not an approval)."""
+    """Simulate the paytable under the house-banked rules it names as its own (`measured_under`,
+    the Canberra game's unless it says otherwise), at the table minimum, one seat, dealing to the
+    cut card. Other errors propagate: an approval without its figures is not an approval."""
     from ..analysis.house_edge import compute  # numpy and numba load only when someone approves
 
-    rules = load_rules(EVALUATION_RULES)
+    try:
+        rules = load_rules(paytable.measured_under)
+    except RulesError as exc:
+        rules = exc
+    if not isinstance(rules, CanberraRules):
+        raise Invalid(f"{paytable.name}: measured_under must name the house-banked rules it is dealt under, "
+                      f"not {paytable.measured_under!r}", code="paytable_unmeasurable",
+                      errors={"measured_under": ["a house-banked rules file in rules_config/"]})
     result = compute(rules, paytable, precision=PRECISION, seed=SEED, max_seconds=MAX_SECONDS)
     detail = {key: result[key] for key in ("rules", "paytable", "seats", "wager_cents", "shoe", "seed", "precision",
                                           "precision_reached", "rounds", "house_edge_se_percent",

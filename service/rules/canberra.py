@@ -73,6 +73,7 @@ def read_canberra_rules(doc: Reader) -> CanberraRules | None:
 def read_paytable(doc: Reader) -> Paytable | None:
     name = doc.text("name")
     doc.integer("version", 1, minimum=1)
+    measured_under = doc.text("measured_under", "canberra")
     odds = doc.section("odds")
     pontoon, win = odds.odds("pontoon"), odds.odds("win")
     doubled = odds.odds("doubled_win", "1:1")
@@ -121,4 +122,5 @@ def read_paytable(doc: Reader) -> Paytable | None:
     doc.refuse_unknown()
     if doc.errors:
         return None
-    return doc.build("(paytable)", Paytable, name, pontoon, win, doubled, pair, tuple(lines), super_bonus)
+    return doc.build("(paytable)", Paytable, name, pontoon, win, doubled, pair, tuple(lines), super_bonus,
+                     measured_under)

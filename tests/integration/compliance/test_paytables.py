@@ -300,3 +300,31 @@ def test_a_draft_whose_house_edge_no_game_could_have_is_not_approved(operator, s
                                  {"reason": "looks fine"})
     assert reply.status == 422 and reply.body["code"] == "paytable_out_of_bounds", reply.body
     assert ok(operator.get(f"/v1/paytables/{NAME}/versions/{draft['version']}"), 200)["status"] == "draft"
+
+
+def _blackjack_draft(operator, **fields) -> dict:
+    with open(f"{paytables_dir()}/blackjack.yaml", encoding="utf-8") as handle:
+        document = yaml.safe_load(handle)
+    document.pop("version")
+    document["odds"]["pontoon"] = "6:5"
+    document.update(fields)
+    return ok(operator.post("/v1/paytables/blackjack/versions", {"reason": "6:5 blackjack", "content": document}), 201)
+
+
+def test_a_paytable_is_measured_under_the_rules_it_is_dealt_under(operator, second_operator):
+    """The blackjack paytable names the blackjack rules: its house edge is theirs, not Canberra's
+    (where a 6:5 blackjack would be measured against another shoe, dealer and set of bonuses)."""
+    draft = _blackjack_draft(operator)
+    approved = ok(second_operator.post(f"/v1/paytables/blackjack/versions/{draft['version']}/approve",
+                                       {"reason": "checked"}), 200)
+    assert approved["evaluation"]["rules"] == "blackjack-enhc"
+
+
+@pytest.mark.parametrize("rules", ["british-traditional", "no-such-rules"])
+def test_a_paytable_measured_under_rules_that_are_no_house_banked_game_is_not_approved(
+        operator, second_operator, rules):
+    draft = _blackjack_draft(operator, measured_under=rules)
+    reply = second_operator.post(f"/v1/paytables/blackjack/versions/{draft['version']}/approve",
+                                 {"reason": "checked"})
+    assert reply.status == 422 and reply.body["code"] == "paytable_unmeasurable", reply.body
+    assert ok(operator.get(f"/v1/paytables/blackjack/versions/{draft['version']}"), 200)["status"] == "draft"

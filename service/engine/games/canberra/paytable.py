@@ -130,6 +130,7 @@ class Paytable:
     pair: Odds | None
     bonuses: tuple[BonusLine, ...]
     super_bonus: SuperBonus | None
+    measured_under: str = "canberra"   # the rules whose house edge an approved version records
 
     def best_bonus(self, ranks: list[str], suits: list[str]) -> BonusLine | None:
         """The highest-paying line a winning 21 fits, if any (where two fit, the higher pays)."""
