@@ -12,6 +12,7 @@ install: $(VENV)/.installed
 	@$(PY) -m compileall -q service >/dev/null
 
 $(VENV)/.installed: pyproject.toml
+	bash ops/ensure-python.sh $(PYTHON)
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q -U pip setuptools wheel
 	$(VENV)/bin/pip install -q -e '.[test]' --config-settings editable_mode=compat
@@ -23,8 +24,11 @@ services:
 test: install services
 	$(VENV)/bin/pytest -q -p no:cacheprovider
 
-run: install services
-	bash ops/stack.sh
+# The stack stops, with itself, the services it had to start (listed in the file named here).
+run: install
+	@mkdir -p run && rm -f run/started-services
+	PONTOON_STARTED_SERVICES=run/started-services bash ops/ensure-services.sh
+	PONTOON_STARTED_SERVICES=run/started-services bash ops/stack.sh
 
 demo: install services
 	bash ops/demo.sh
@@ -32,8 +36,9 @@ demo: install services
 bench: install services
 	bash ops/bench.sh
 
+# Written aside and moved into place: a failed export leaves the document as it was.
 openapi: install
-	$(PY) -m service.api.openapi_export > openapi.yaml
+	$(PY) -m service.api.openapi_export > openapi.yaml.new && mv openapi.yaml.new openapi.yaml || { rm -f openapi.yaml.new; exit 1; }
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

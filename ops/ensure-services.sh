@@ -1,41 +1,71 @@
 #!/usr/bin/env bash
-# Makes sure PostgreSQL and Redis answer on 127.0.0.1: starts installed ones that have stopped,
-# installs them from the Debian packages where they are missing.
+# Makes sure PostgreSQL and Redis answer where DATABASE_URL and BROKER_URL point (127.0.0.1 by
+# default): on this machine, starts installed ones that have stopped and installs them from the
+# Debian packages where they are missing; a database elsewhere is only checked to answer.
+# PONTOON_STARTED_SERVICES: a file to list the services this run started (one per line), so that
+# `make run` can stop them again when it stops.
 set -euo pipefail
 
+DATABASE_URL="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/pontoon}"
+BROKER_URL="${BROKER_URL:-redis://127.0.0.1:6379/0}"
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 need_apt_update=1
 apt_install() {
-  if [ "$need_apt_update" = 1 ]; then apt-get update -qq; need_apt_update=0; fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+  if [ "$need_apt_update" = 1 ]; then as_root apt-get update -qq; need_apt_update=0; fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
+started() { if [ -n "${PONTOON_STARTED_SERVICES:-}" ]; then echo "$1" >>"$PONTOON_STARTED_SERVICES"; fi; }
 
-pg_up() { pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; }
-redis_up() { redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null | grep -q PONG; }
+# host:port of a URL (scheme://[user[:password]@]host[:port][/...]), with the scheme's default port.
+address() {
+  local rest=${1#*://}
+  rest=${rest%%/*}
+  rest=${rest##*@}
+  case "$rest" in *:*) echo "$rest" ;; *) echo "$rest:$2" ;; esac
+}
+local_default() { [ "$1" = "127.0.0.1:$2" ] || [ "$1" = "localhost:$2" ]; }
 
-if ! command -v pg_ctlcluster >/dev/null 2>&1 || ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
-  echo "installing PostgreSQL"
-  apt_install postgresql
-fi
-if ! pg_up; then
-  echo "starting PostgreSQL"
-  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start || true
-  for _ in $(seq 1 30); do pg_up && break; sleep 1; done
-fi
-pg_up || { echo "PostgreSQL does not answer on 127.0.0.1:5432" >&2; exit 1; }
-# Local development trusts loopback connections for the postgres user, as CI does.
-if ! psql -h 127.0.0.1 -U postgres -Atc 'select 1' >/dev/null 2>&1; then
-  hba=$(ls /etc/postgresql/*/main/pg_hba.conf | head -n1)
-  sed -i '1i host all postgres 127.0.0.1/32 trust' "$hba"
-  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main reload
+db=$(address "$DATABASE_URL" 5432)
+broker=$(address "$BROKER_URL" 6379)
+
+pg_up() { pg_isready -q -h "${db%:*}" -p "${db##*:}" 2>/dev/null; }
+redis_up() { redis-cli -h "${broker%:*}" -p "${broker##*:}" ping 2>/dev/null | grep -q PONG; }
+
+if local_default "$db" 5432; then
+  if ! command -v pg_ctlcluster >/dev/null 2>&1 || ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
+    echo "installing PostgreSQL"
+    apt_install postgresql
+  fi
+  cluster=$(ls /etc/postgresql | head -n1)
+  if ! pg_up; then
+    echo "starting PostgreSQL"
+    as_root pg_ctlcluster --skip-systemctl-redirect "$cluster" main start || true
+    for _ in $(seq 1 30); do pg_up && break; sleep 1; done
+    pg_up && started "postgresql $cluster"
+  fi
+  pg_up || { echo "PostgreSQL does not answer on $db" >&2; exit 1; }
+  # Local development trusts loopback connections for the postgres user, as CI does. -w: never
+  # wait at a password prompt (Debian's default asks for one on 127.0.0.1).
+  if ! psql -w -h 127.0.0.1 -U postgres -Atc 'select 1' >/dev/null 2>&1; then
+    hba=$(ls /etc/postgresql/*/main/pg_hba.conf | head -n1)
+    as_root sed -i '1i host all postgres 127.0.0.1/32 trust' "$hba"
+    as_root pg_ctlcluster --skip-systemctl-redirect "$cluster" main reload
+  fi
+elif command -v pg_isready >/dev/null 2>&1; then
+  pg_up || { echo "PostgreSQL does not answer on $db (DATABASE_URL)" >&2; exit 1; }
 fi
 
-if ! command -v redis-server >/dev/null 2>&1; then
-  echo "installing Redis"
-  apt_install redis-server
-fi
-if ! redis_up; then
-  echo "starting Redis"
-  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
-  for _ in $(seq 1 30); do redis_up && break; sleep 0.2; done
-fi
-redis_up || { echo "Redis does not answer on 127.0.0.1:6379" >&2; exit 1; }
+if local_default "$broker" 6379; then
+  if ! command -v redis-server >/dev/null 2>&1; then
+    echo "installing Redis"
+    apt_install redis-server
+  fi
+  if ! redis_up; then
+    echo "starting Redis"
+    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
+    for _ in $(seq 1 30); do redis_up && break; sleep 0.2; done
+    redis_up && started "redis $broker"
+  fi
+  redis_up || { echo "Redis does not answer on $broker" >&2; exit 1; }
+fi   # a broker elsewhere may ask for a password: the API's /readyz says whether it answers

@@ -9,6 +9,9 @@ worker_class = "sync"
 preload_app = False          # a pool opened before fork would share sockets between workers
 timeout = 30
 graceful_timeout = 10
+# Nothing here uses gunicorn's control interface, and instances side by side (two APIs on one
+# machine) would each take its one default socket path from the other.
+control_socket_disable = True
 accesslog = "-"              # method, path, status: never a body
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(L)ss pid=%(p)s'
 

@@ -7,7 +7,8 @@
 # Environment: PORT (8000), DATABASE_URL, BROKER_URL, WEB_CONCURRENCY (gunicorn workers; default
 # from the cores), CELERY_CONCURRENCY (default: the cores), SETTLEMENT_NICE (the worker's and the
 # relay's niceness, 10), PONTOON_RUN_DIR (run/stack-$PORT: logs and metric files),
-# PONTOON_STACK_QUIET=1 (print only the URL and the admin key).
+# PONTOON_STACK_QUIET=1 (print only the URL and the admin key), PONTOON_STARTED_SERVICES (a file
+# listing the services started for this stack, `make run`'s: they are stopped with it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +29,23 @@ mkdir -p "$PROMETHEUS_MULTIPROC_DIR" "$LOG_DIR"
 PROMETHEUS_MULTIPROC_DIR="$(cd "$PROMETHEUS_MULTIPROC_DIR" && pwd)"   # absolute: workers may change directory
 
 say() { [ "${PONTOON_STACK_QUIET:-0}" = 1 ] || echo "$@"; }
+
+# PostgreSQL and Redis as they were found: a service started for this stack stops with it.
+stop_started_services() {
+  local list="${PONTOON_STARTED_SERVICES:-}" service where
+  [ -n "$list" ] && [ -f "$list" ] || return 0
+  while read -r service where; do   # "postgresql CLUSTER-VERSION" or "redis HOST:PORT"
+    case "$service" in
+      postgresql) say "stopping PostgreSQL (started for this stack)"
+                  pg_ctlcluster --skip-systemctl-redirect "$where" main stop 2>/dev/null \
+                    || sudo -n pg_ctlcluster --skip-systemctl-redirect "$where" main stop || true ;;
+      redis) say "stopping Redis (started for this stack)"
+             redis-cli -h "${where%:*}" -p "${where##*:}" shutdown nosave >/dev/null 2>&1 || true ;;
+    esac
+  done <"$list"
+  rm -f "$list"
+}
+trap stop_started_services EXIT
 
 "$BIN/pontoon" migrate >/dev/null
 
@@ -74,6 +92,7 @@ stop_all() {
   done
   for pid in "${pids[@]}"; do kill -KILL -- "-$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  stop_started_services
 }
 signalled=0
 trap 'signalled=1' INT TERM
@@ -81,13 +100,16 @@ trap stop_all EXIT
 
 set -m
 start api "$LOG_DIR/api.log" "$BIN/gunicorn" -c ops/gunicorn.conf.py \
-  --logger-class service.observability.gunicorn_logger.JsonLogger --control-socket "$RUN_DIR/gunicorn.ctl" \
+  --logger-class service.observability.gunicorn_logger.JsonLogger \
   'service.api.app:create_app()'
 # Settlement and the relay yield the CPU to the API on a machine they share with it: a terminal
 # waits on its request, a round waits a little longer for the ledger and nothing waits on that.
 NICE=(nice -n "${SETTLEMENT_NICE:-10}")
+# PONTOON_LOG_LEVEL for the worker as for the API and the relay: a name Celery knows, else INFO.
+LOG_LEVEL=$(echo "${PONTOON_LOG_LEVEL:-INFO}" | tr '[:lower:]' '[:upper:]')
+case "$LOG_LEVEL" in DEBUG|INFO|WARNING|ERROR|CRITICAL) ;; *) LOG_LEVEL=INFO ;; esac
 start worker "$LOG_DIR/worker.log" "${NICE[@]}" "$BIN/celery" -A service.observability.celery_worker worker \
-  --loglevel=INFO --concurrency="${CELERY_CONCURRENCY:-$CORES}" --without-gossip --without-mingle \
+  --loglevel="$LOG_LEVEL" --concurrency="${CELERY_CONCURRENCY:-$CORES}" --without-gossip --without-mingle \
   --without-heartbeat -n "pontoon-$PORT-$$@%h"
 start relay "$LOG_DIR/relay.log" "${NICE[@]}" "$BIN/python" -m service.observability.relay
 set +m

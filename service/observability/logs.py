@@ -50,6 +50,11 @@ class RequestContextFilter(logging.Filter):
         return True
 
 
+def level_from_env() -> int:
+    """The level PONTOON_LOG_LEVEL names (INFO when unset or unknown), for every process of the stack."""
+    return getattr(logging, os.environ.get("PONTOON_LOG_LEVEL", "INFO").upper(), logging.INFO)
+
+
 def configure_logging(level: int = logging.INFO, stream=None) -> None:
     """Root logging as JSON lines on stderr, once per process (a second call changes nothing)."""
     root = logging.getLogger()
@@ -67,7 +72,7 @@ def configure_logging(level: int = logging.INFO, stream=None) -> None:
 def install(app: Flask) -> None:
     """JSON logs for this process; a request id on every request (the caller's X-Request-Id if it
     sent a sane one, a new one otherwise), echoed in the response; one line per request."""
-    configure_logging(getattr(logging, os.environ.get("PONTOON_LOG_LEVEL", "INFO").upper(), logging.INFO))
+    configure_logging(level_from_env())
     app.before_request(_start)
     app.after_request(_stamp)
     app.teardown_request(_log_request)

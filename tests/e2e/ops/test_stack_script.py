@@ -48,10 +48,11 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def start_stack(database_url: str, broker_url: str, port: int, run_dir: Path) -> tuple[subprocess.Popen, list[str]]:
+def start_stack(database_url: str, broker_url: str, port: int, run_dir: Path,
+                extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen, list[str]]:
     """ops/stack.sh in its own session, and what it printed up to "API on"."""
     env = {**os.environ, "DATABASE_URL": database_url, "BROKER_URL": broker_url, "PORT": str(port),
-           "WEB_CONCURRENCY": "2", "CELERY_CONCURRENCY": "1", "PONTOON_RUN_DIR": str(run_dir)}
+           "WEB_CONCURRENCY": "2", "CELERY_CONCURRENCY": "1", "PONTOON_RUN_DIR": str(run_dir), **(extra_env or {})}
     script = subprocess.Popen(["bash", "ops/stack.sh"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
     lines: queue.Queue[str] = queue.Queue()
@@ -73,11 +74,16 @@ def start_stack(database_url: str, broker_url: str, port: int, run_dir: Path) ->
 
 
 def test_stack_starts_everything_and_ctrl_c_stops_everything(processes, tmp_path):
+    """Ctrl-C stops every process of the stack, and the services `make run` had to start for it
+    (listed by ops/ensure-services.sh): here the stack's own Redis, named as started for it."""
     with fresh_database("stack") as database_url:
         redis = RedisServer(processes)
         port = free_port()
         started: set[int] = set()
-        script, printed = start_stack(database_url, redis.url, port, tmp_path / "run")
+        started_services = tmp_path / "started-services"
+        started_services.write_text(f"redis 127.0.0.1:{redis.port}\n")
+        script, printed = start_stack(database_url, redis.url, port, tmp_path / "run",
+                                      {"PONTOON_STARTED_SERVICES": str(started_services)})
         try:
             assert f"API on http://127.0.0.1:{port}" in "\n".join(printed)
             key = next(line for line in printed if line.startswith("pnt_"))
@@ -101,6 +107,7 @@ def test_stack_starts_everything_and_ctrl_c_stops_everything(processes, tmp_path
             time.sleep(0.5)   # the last children are reaped by their parents
             left = [pid for pid in started if alive(pid)]
             assert not left, f"still running after Ctrl-C: {left}"
+            assert redis.process.wait(timeout=10) is not None and not started_services.exists()
         finally:
             if script.poll() is None:
                 os.killpg(script.pid, signal.SIGKILL)
