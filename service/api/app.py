@@ -21,7 +21,9 @@ API_VERSION = "1"
 
 _SPEC_OPTIONS = {
     "info": {"description": "Tables, shoes and rounds of house-banked Pontoon. Every request needs "
-                            "`Authorization: Bearer <key>`; every POST takes an `Idempotency-Key`. "
+                            "`Authorization: Bearer <key>`; every POST but a key's creation (whose answer, the "
+                            "secret, is never stored) and the benchmark floor takes an `Idempotency-Key`: "
+                            "a retry with it changes nothing. "
                             "Money is integer cents."},
     "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
     "security": [{"bearerAuth": []}],
