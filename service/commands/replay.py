@@ -53,8 +53,19 @@ def _paytable(ref: str):
     return _stored_paytable(name, int(version))
 
 
-@functools.lru_cache(maxsize=64)
 def _stored_paytable(name: str, version: int):
+    """The approved version from the database, or the RulesError saying why not: either is the
+    answer for every line of the process that names it (a batch never asks the database again,
+    nor waits for it again, for a version it could not have)."""
+    found = _stored_paytable_or_refusal(name, version)
+    if type(found) is tuple:
+        raise RulesError(*found)   # a new error each time: one raised again would grow its traceback
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _stored_paytable_or_refusal(name: str, version: int):
+    """The paytable, or (source, errors) of the RulesError refusing it."""
     import psycopg
 
     from ..config import Settings
@@ -62,9 +73,11 @@ def _stored_paytable(name: str, version: int):
     try:
         with psycopg.connect(Settings.from_env().database_url, connect_timeout=5) as conn:
             return approved_paytable(conn, name, version)
+    except RulesError as exc:
+        return exc.source, exc.errors
     except psycopg.Error as exc:
-        raise RulesError(f"{name}@{version}", {
-            "paytable": f"a stored version needs the database (DATABASE_URL): {' '.join(str(exc).split())}"}) from None
+        reason = " ".join(str(exc).split())
+    return f"{name}@{version}", {"paytable": f"a stored version needs the database (DATABASE_URL): {reason}"}
 
 
 def _one_line(exc: Exception) -> str:
@@ -90,7 +103,7 @@ def replay_lines(numbered: list[tuple[int, bytes]], write: Callable[[bytes], obj
     """Write the result of each (line number, line) as a JSON line; whether any line failed.
     Results go out as they come: orjson's buffers are larger than their text, so a batch's
     results are not held in memory."""
-    failed = False
+    refused = 0
     known: dict = {}
     loads, dumps, newline = orjson.loads, orjson.dumps, orjson.OPT_APPEND_NEWLINE
     for number, line in numbered:
@@ -98,9 +111,16 @@ def replay_lines(numbered: list[tuple[int, bytes]], write: Callable[[bytes], obj
             result = replay_data(loads(line), known)
         except ValueError as exc:  # TranscriptError, RulesError, JSON errors (orjson's are ValueErrors)
             result = {"error": f"line {number}: {_one_line(exc)}"}
-            failed = True
+            refused += 1
+            if not refused % _COLLECT_EVERY_REFUSALS:
+                # A played round leaves no reference cycles, but a refusal raised from deep in a
+                # library may (an exception holds its frames): the batch's collector is off.
+                gc.collect()
         write(dumps(result, option=newline))
-    return failed
+    return refused > 0
+
+
+_COLLECT_EVERY_REFUSALS = 1000
 
 
 def replay_batch(path: str, workers: int | None = None) -> int:
@@ -124,9 +144,9 @@ def replay_batch(path: str, workers: int | None = None) -> int:
     # What is loaded by now lives as long as the process: the collector need not walk it again
     # (and a forked worker then does not copy the pages it would touch doing so).
     gc.freeze()
-    # A played round, or a refused line, leaves no reference cycles (a test holds the engine to
-    # that): counting references frees each round whole, and the cycle collector, which would
-    # find nothing, stays off for the batch.
+    # A played round leaves no reference cycles (a test holds the engine to that): counting
+    # references frees each round whole, and the cycle collector, which would find nothing, stays
+    # off for the batch (replay_lines collects after every thousand refused lines).
     gc.disable()
     try:
         return _replay_parts(path, numbered, workers if parallel else 1)

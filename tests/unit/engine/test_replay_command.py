@@ -107,8 +107,8 @@ def test_a_file_that_is_no_transcript_gets_one_line_and_status_2(tmp_path, conte
 
 
 def test_a_batch_leaves_nothing_for_the_cycle_collector(day):
-    """The batch runs with the cycle collector off: every round played, and every line refused,
-    must be freed by reference counting alone, or a long batch would grow without bound."""
+    """What lets a batch run with the cycle collector off: every round played, and every line
+    the engine refuses, is freed by reference counting alone."""
     from service.commands.replay import replay_lines
     from tests.conftest import worked_rounds
 
@@ -138,3 +138,31 @@ def test_replay_starts_without_the_service_or_typing():
              "print(sorted({'psycopg', 'yaml', 'flask', 'typing', 'service.api'} & set(sys.modules)))")
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
     assert proc.stdout.strip() == "[]", proc.stdout
+
+
+def test_a_stored_paytable_the_database_cannot_give_is_asked_for_once_per_batch(monkeypatch):
+    """Each line naming a version the database could not give is refused alike, without asking
+    (or waiting for) the database again: a day's file replayed away from it fails fast."""
+    import psycopg
+
+    from service.commands import replay
+
+    calls = []
+
+    def unreachable(*args, **kwargs):
+        calls.append(args)
+        raise psycopg.OperationalError("connection refused")
+
+    monkeypatch.setattr(psycopg, "connect", unreachable)
+    replay._stored_paytable_or_refusal.cache_clear()
+    line = json.dumps({"rules": "canberra", "paytable": "canberra-standard@2", "seats": [{"seat": 1, "wager": 1000}],
+                       "cards": ["9H", "9S", "KD", "8C"], "actions": [{"seat": 1, "hand": 0, "action": "stand"}]})
+    sink: list[bytes] = []
+    try:
+        assert replay.replay_lines([(n, line.encode()) for n in (1, 2, 3)], sink.append)
+    finally:
+        replay._stored_paytable_or_refusal.cache_clear()
+    errors = [json.loads(out)["error"] for out in sink]
+    assert len(calls) == 1
+    assert [error.split(": ", 1)[1] for error in errors] == \
+        ["canberra-standard@2: paytable: a stored version needs the database (DATABASE_URL): connection refused"] * 3
