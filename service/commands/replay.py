@@ -6,6 +6,7 @@ import gc
 import json
 import os
 import sys
+from collections import namedtuple
 from types import SimpleNamespace
 
 import orjson
@@ -21,16 +22,27 @@ if TYPE_CHECKING:
 
 def replay_data(data: Any, known: dict | None = None) -> dict:
     """The result of one transcript (already parsed from JSON); raises TranscriptError or RulesError.
-    `known` remembers, for one batch, the rules and paytable each pair of names resolved to."""
+    `known` remembers, for one batch, the rules and paytable each pair of names resolved to, or
+    why they could not be had: a batch never asks the database again, nor waits for it again,
+    for a paytable version it could not give."""
     transcript = parse_transcript(data)
     key = (transcript.rules, transcript.paytable)
     game = known.get(key) if known is not None and not transcript.options else None
     if game is None:
-        rules = load_rules(_rules_name(transcript.rules), transcript.options)
-        game = rules, _paytable(transcript.paytable) if transcript.paytable else None
+        try:
+            rules = load_rules(_rules_name(transcript.rules), transcript.options)
+            game = rules, _paytable(transcript.paytable) if transcript.paytable else None
+        except RulesError as exc:
+            game = _Refused(exc.source, exc.errors)
         if known is not None and not transcript.options:
             known[key] = game
+    if type(game) is _Refused:
+        raise RulesError(game.source, game.errors)   # a new error: one raised again grows its traceback
     return play_transcript(game[0], game[1], transcript).result()
+
+
+# Why a pair of rules and paytable names could not be had: kept for the batch, raised anew each time.
+_Refused = namedtuple("_Refused", "source errors")
 
 
 def _rules_name(ref: str) -> str:
@@ -53,19 +65,8 @@ def _paytable(ref: str):
     return _stored_paytable(name, int(version))
 
 
-def _stored_paytable(name: str, version: int):
-    """The approved version from the database, or the RulesError saying why not: either is the
-    answer for every line of the process that names it (a batch never asks the database again,
-    nor waits for it again, for a version it could not have)."""
-    found = _stored_paytable_or_refusal(name, version)
-    if type(found) is tuple:
-        raise RulesError(*found)   # a new error each time: one raised again would grow its traceback
-    return found
-
-
 @functools.lru_cache(maxsize=64)
-def _stored_paytable_or_refusal(name: str, version: int):
-    """The paytable, or (source, errors) of the RulesError refusing it."""
+def _stored_paytable(name: str, version: int):
     import psycopg
 
     from ..config import Settings
@@ -73,11 +74,9 @@ def _stored_paytable_or_refusal(name: str, version: int):
     try:
         with psycopg.connect(Settings.from_env().database_url, connect_timeout=5) as conn:
             return approved_paytable(conn, name, version)
-    except RulesError as exc:
-        return exc.source, exc.errors
     except psycopg.Error as exc:
         reason = " ".join(str(exc).split())
-    return f"{name}@{version}", {"paytable": f"a stored version needs the database (DATABASE_URL): {reason}"}
+    raise RulesError(f"{name}@{version}", {"paytable": f"a stored version needs the database (DATABASE_URL): {reason}"})
 
 
 def _one_line(exc: Exception) -> str:

@@ -154,14 +154,14 @@ def test_a_stored_paytable_the_database_cannot_give_is_asked_for_once_per_batch(
         raise psycopg.OperationalError("connection refused")
 
     monkeypatch.setattr(psycopg, "connect", unreachable)
-    replay._stored_paytable_or_refusal.cache_clear()
+    replay._stored_paytable.cache_clear()
     line = json.dumps({"rules": "canberra", "paytable": "canberra-standard@2", "seats": [{"seat": 1, "wager": 1000}],
                        "cards": ["9H", "9S", "KD", "8C"], "actions": [{"seat": 1, "hand": 0, "action": "stand"}]})
     sink: list[bytes] = []
     try:
         assert replay.replay_lines([(n, line.encode()) for n in (1, 2, 3)], sink.append)
     finally:
-        replay._stored_paytable_or_refusal.cache_clear()
+        replay._stored_paytable.cache_clear()
     errors = [json.loads(out)["error"] for out in sink]
     assert len(calls) == 1
     assert [error.split(": ", 1)[1] for error in errors] == \
