@@ -21,8 +21,13 @@ def _verify(args) -> int:
         except OSError as exc:
             print(f"pontoon audit verify: {exc}", file=sys.stderr)
             return 2
-        with handle:
-            report = verify_export(handle)
+        try:
+            with handle:
+                report = verify_export(handle)
+        except UnicodeDecodeError as exc:
+            print(f"pontoon audit verify: {args.file}: not a UTF-8 export ({exc.reason} at byte {exc.start})",
+                  file=sys.stderr)
+            return 2
     else:
         with _connect() as conn:
             report = verify_database(conn, rounds=not args.no_rounds)

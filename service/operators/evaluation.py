@@ -8,6 +8,7 @@ from typing import Any
 from ..engine.games.canberra import CanberraRules
 from ..rounds.errors import Invalid
 from ..rules import RulesError, load_rules
+from .documents import NAME
 
 # A standard error of 0.1 percentage points: about 2 million simulated rounds, a second or two.
 PRECISION = 0.001
@@ -28,10 +29,12 @@ def evaluate_paytable(paytable: Any) -> Evaluation:
     cut card. Other errors propagate: an approval without its figures is not an approval."""
     from ..analysis.house_edge import compute  # numpy and numba load only when someone approves
 
-    try:
-        rules = load_rules(paytable.measured_under)
-    except RulesError as exc:
-        rules = exc
+    rules = None
+    if NAME.fullmatch(paytable.measured_under):   # a file's stem: no version, no path
+        try:
+            rules = load_rules(paytable.measured_under)
+        except (RulesError, OSError):
+            pass
     if not isinstance(rules, CanberraRules):
         raise Invalid(f"{paytable.name}: measured_under must name the house-banked rules it is dealt under, "
                       f"not {paytable.measured_under!r}", code="paytable_unmeasurable",

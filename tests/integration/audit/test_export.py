@@ -122,3 +122,13 @@ def test_iter_records_takes_time_bounds(admin, app_conn):
     now = datetime.now(timezone.utc)
     assert len(list(iter_records(admin, since=now - timedelta(minutes=5)))) == 1
     assert list(iter_records(admin, until=now - timedelta(minutes=5))) == []
+
+
+def test_a_file_that_cannot_be_read_as_an_export_is_status_2_in_one_line(pontoon, tmp_path):
+    """1 means problems found in a readable export; a file that is missing or not UTF-8 is 2."""
+    garbled = tmp_path / "garbled.jsonl"
+    garbled.write_bytes(b"\xff\xfe\n")
+    for path in (garbled, tmp_path / "missing.jsonl"):
+        done = pontoon("audit", "verify", str(path))
+        assert done.returncode == 2, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr

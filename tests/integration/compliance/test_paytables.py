@@ -320,7 +320,7 @@ def test_a_paytable_is_measured_under_the_rules_it_is_dealt_under(operator, seco
     assert approved["evaluation"]["rules"] == "blackjack-enhc"
 
 
-@pytest.mark.parametrize("rules", ["british-traditional", "no-such-rules"])
+@pytest.mark.parametrize("rules", ["british-traditional", "no-such-rules", "canberra@7", "a" * 300])
 def test_a_paytable_measured_under_rules_that_are_no_house_banked_game_is_not_approved(
         operator, second_operator, rules):
     draft = _blackjack_draft(operator, measured_under=rules)
