@@ -24,11 +24,12 @@ services:
 test: install services
 	$(VENV)/bin/pytest -q -p no:cacheprovider
 
-# The stack stops, with itself, the services it had to start (listed in the file named here).
+# The stack stops, with itself, the services it had to start (listed in the file named here,
+# one per stack), unless something else has come to use them.
 run: install
-	@mkdir -p run && rm -f run/started-services
-	PONTOON_STARTED_SERVICES=run/started-services bash ops/ensure-services.sh
-	PONTOON_STARTED_SERVICES=run/started-services bash ops/stack.sh
+	@mkdir -p run
+	started=run/started-services-$${PORT:-8000}; rm -f $$started; \
+	  PONTOON_STARTED_SERVICES=$$started bash ops/ensure-services.sh && PONTOON_STARTED_SERVICES=$$started bash ops/stack.sh
 
 demo: install services
 	bash ops/demo.sh

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Makes sure PostgreSQL and Redis answer where DATABASE_URL and BROKER_URL point (127.0.0.1 by
 # default): on this machine, starts installed ones that have stopped and installs them from the
-# Debian packages where they are missing; a database elsewhere is only checked to answer.
+# Debian packages where they are missing; services elsewhere are left to their operators.
 # PONTOON_STARTED_SERVICES: a file to list the services this run started (one per line), so that
 # `make run` can stop them again when it stops.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 DATABASE_URL="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/pontoon}"
 BROKER_URL="${BROKER_URL:-redis://127.0.0.1:6379/0}"
@@ -17,22 +18,43 @@ apt_install() {
 }
 started() { if [ -n "${PONTOON_STARTED_SERVICES:-}" ]; then echo "$1" >>"$PONTOON_STARTED_SERVICES"; fi; }
 
-# host:port of a URL (scheme://[user[:password]@]host[:port][/...]), with the scheme's default port.
-address() {
-  local rest=${1#*://}
-  rest=${rest%%/*}
-  rest=${rest##*@}
-  case "$rest" in *:*) echo "$rest" ;; *) echo "$rest:$2" ;; esac
-}
-local_default() { [ "$1" = "127.0.0.1:$2" ] || [ "$1" = "localhost:$2" ]; }
+# Whether each URL names this machine's default server, read as the service reads it (libpq's
+# connection strings in any form, the broker's URL): "local" or "elsewhere".
+PY=python3
+[ -x .venv/bin/python ] && PY=.venv/bin/python
+read -r db_place broker_place < <("$PY" - "$DATABASE_URL" "$BROKER_URL" <<'PYTHON'
+import sys
+from urllib.parse import urlsplit
 
-db=$(address "$DATABASE_URL" 5432)
-broker=$(address "$BROKER_URL" 6379)
+LOCAL = {"", "127.0.0.1", "localhost", "::1"}
+db_local = True   # unless the string says otherwise: one libpq refuses is the service's to report
+try:
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+except ImportError:   # no virtualenv yet: the defaults
+    pass
+else:
+    try:
+        db = conninfo_to_dict(sys.argv[1])
+    except psycopg.ProgrammingError:
+        pass
+    else:
+        host, port = str(db.get("host") or ""), str(db.get("port") or "5432")
+        db_local = (host in LOCAL or host.startswith("/")) and port == "5432"
+try:
+    broker = urlsplit(sys.argv[2])
+    broker_local = (broker.hostname or "") in LOCAL and (broker.port or 6379) == 6379
+except ValueError:
+    broker_local = True
+print("local" if db_local else "elsewhere", "local" if broker_local else "elsewhere")
+PYTHON
+)
+broker="127.0.0.1:6379"
 
-pg_up() { pg_isready -q -h "${db%:*}" -p "${db##*:}" 2>/dev/null; }
-redis_up() { redis-cli -h "${broker%:*}" -p "${broker##*:}" ping 2>/dev/null | grep -q PONG; }
+pg_up() { pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; }
+redis_up() { redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null | grep -q PONG; }
 
-if local_default "$db" 5432; then
+if [ "$db_place" = local ]; then
   if ! command -v pg_ctlcluster >/dev/null 2>&1 || ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
     echo "installing PostgreSQL"
     apt_install postgresql
@@ -44,7 +66,7 @@ if local_default "$db" 5432; then
     for _ in $(seq 1 30); do pg_up && break; sleep 1; done
     pg_up && started "postgresql $cluster"
   fi
-  pg_up || { echo "PostgreSQL does not answer on $db" >&2; exit 1; }
+  pg_up || { echo "PostgreSQL does not answer on 127.0.0.1:5432" >&2; exit 1; }
   # Local development trusts loopback connections for the postgres user, as CI does. -w: never
   # wait at a password prompt (Debian's default asks for one on 127.0.0.1).
   if ! psql -w -h 127.0.0.1 -U postgres -Atc 'select 1' >/dev/null 2>&1; then
@@ -52,11 +74,9 @@ if local_default "$db" 5432; then
     as_root sed -i '1i host all postgres 127.0.0.1/32 trust' "$hba"
     as_root pg_ctlcluster --skip-systemctl-redirect "$cluster" main reload
   fi
-elif command -v pg_isready >/dev/null 2>&1; then
-  pg_up || { echo "PostgreSQL does not answer on $db (DATABASE_URL)" >&2; exit 1; }
-fi
+fi   # a database elsewhere is the operator's to run: the API's /readyz says whether it answers
 
-if local_default "$broker" 6379; then
+if [ "$broker_place" = local ]; then
   if ! command -v redis-server >/dev/null 2>&1; then
     echo "installing Redis"
     apt_install redis-server
@@ -67,5 +87,5 @@ if local_default "$broker" 6379; then
     for _ in $(seq 1 30); do redis_up && break; sleep 0.2; done
     redis_up && started "redis $broker"
   fi
-  redis_up || { echo "Redis does not answer on $broker" >&2; exit 1; }
+  redis_up || { echo "Redis does not answer on 127.0.0.1:6379" >&2; exit 1; }
 fi   # a broker elsewhere may ask for a password: the API's /readyz says whether it answers

@@ -30,17 +30,31 @@ PROMETHEUS_MULTIPROC_DIR="$(cd "$PROMETHEUS_MULTIPROC_DIR" && pwd)"   # absolute
 
 say() { [ "${PONTOON_STACK_QUIET:-0}" = 1 ] || echo "$@"; }
 
-# PostgreSQL and Redis as they were found: a service started for this stack stops with it.
+# PostgreSQL and Redis as they were found: a service started for this stack stops with it, once
+# this stack's processes are gone, unless another client (a second stack, a test run) uses it.
 stop_started_services() {
-  local list="${PONTOON_STARTED_SERVICES:-}" service where
+  local list="${PONTOON_STARTED_SERVICES:-}" service where others
   [ -n "$list" ] && [ -f "$list" ] || return 0
   while read -r service where; do   # "postgresql CLUSTER-VERSION" or "redis HOST:PORT"
     case "$service" in
-      postgresql) say "stopping PostgreSQL (started for this stack)"
-                  pg_ctlcluster --skip-systemctl-redirect "$where" main stop 2>/dev/null \
-                    || sudo -n pg_ctlcluster --skip-systemctl-redirect "$where" main stop || true ;;
-      redis) say "stopping Redis (started for this stack)"
-             redis-cli -h "${where%:*}" -p "${where##*:}" shutdown nosave >/dev/null 2>&1 || true ;;
+      postgresql)
+        others=$(psql -w -h 127.0.0.1 -U postgres -Atc "SELECT count(*) FROM pg_stat_activity
+                 WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()" 2>/dev/null || echo 0)
+        if [ "$others" -gt 0 ]; then
+          echo "PostgreSQL started for this stack is left running: $others other connections use it"
+        else
+          say "stopping PostgreSQL (started for this stack)"
+          pg_ctlcluster --skip-systemctl-redirect "$where" main stop 2>/dev/null \
+            || sudo -n pg_ctlcluster --skip-systemctl-redirect "$where" main stop || true
+        fi ;;
+      redis)
+        others=$(( $(redis-cli -h "${where%:*}" -p "${where##*:}" client list 2>/dev/null | wc -l) - 1 ))
+        if [ "$others" -gt 0 ]; then
+          echo "Redis started for this stack is left running: $others other clients use it"
+        else
+          say "stopping Redis (started for this stack)"
+          redis-cli -h "${where%:*}" -p "${where##*:}" shutdown nosave >/dev/null 2>&1 || true
+        fi ;;
     esac
   done <"$list"
   rm -f "$list"
@@ -107,7 +121,7 @@ start api "$LOG_DIR/api.log" "$BIN/gunicorn" -c ops/gunicorn.conf.py \
 NICE=(nice -n "${SETTLEMENT_NICE:-10}")
 # PONTOON_LOG_LEVEL for the worker as for the API and the relay: a name Celery knows, else INFO.
 LOG_LEVEL=$(echo "${PONTOON_LOG_LEVEL:-INFO}" | tr '[:lower:]' '[:upper:]')
-case "$LOG_LEVEL" in DEBUG|INFO|WARNING|ERROR|CRITICAL) ;; *) LOG_LEVEL=INFO ;; esac
+case "$LOG_LEVEL" in DEBUG|INFO|WARNING|ERROR|CRITICAL) ;; WARN) LOG_LEVEL=WARNING ;; FATAL) LOG_LEVEL=CRITICAL ;; *) LOG_LEVEL=INFO ;; esac
 start worker "$LOG_DIR/worker.log" "${NICE[@]}" "$BIN/celery" -A service.observability.celery_worker worker \
   --loglevel="$LOG_LEVEL" --concurrency="${CELERY_CONCURRENCY:-$CORES}" --without-gossip --without-mingle \
   --without-heartbeat -n "pontoon-$PORT-$$@%h"
