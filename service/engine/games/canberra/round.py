@@ -152,8 +152,8 @@ class CanberraRound(RoundCore):
             if (type(number) is not int or not 1 <= number <= max_seats or number in seats
                     or not entry.keys() <= _SEAT_FIELDS
                     or type(wager) is not int or not main.minimum <= wager <= main.maximum
-                    or (type(pair) is not int or pair) and not (pays_pairs and type(pair) is int
-                                                                and pair_limits.minimum <= pair <= pair_limits.maximum)):
+                    or (type(pair) is not int or pair)   # 0 is no pair bet; null or false is no number
+                    and not (pays_pairs and type(pair) is int and pair_limits.minimum <= pair <= pair_limits.maximum)):
                 self._refuse_wager(entry, number, wager, pair, seats)
             seats[number] = Seat(number, wager, pair)
         return [seats[n] for n in sorted(seats)]
