@@ -48,7 +48,8 @@ except ValueError:
     broker_local = True
 print("local" if db_local else "elsewhere", "local" if broker_local else "elsewhere")
 PYTHON
-)
+) || true
+db_place=${db_place:-local} broker_place=${broker_place:-local}   # unread: the defaults
 broker="127.0.0.1:6379"
 
 pg_up() { pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; }
