@@ -11,6 +11,7 @@ import psycopg
 from flask import Flask, current_app, g, request
 
 from ..audit.log import append, chain_for
+from ..metrics.collectors import connection_returned, connection_taken
 from ..metrics.flask_hooks import discard_deferred
 from ..rounds.errors import CommandRefused
 from ..store.repositories.idempotency import IDEMPOTENCY_KEYS_PRIMARY_KEY, StoredResponse
@@ -27,13 +28,17 @@ def request_uow() -> UnitOfWork:
     when the request ends."""
     if "uow" not in g:
         g.uow = UnitOfWork(current_app.extensions["pontoon.pool"]).__enter__()
+        connection_taken()
     return g.uow
 
 
 def close_request_uow(_exc: BaseException | None = None) -> None:
     uow = g.pop("uow", None)
     if uow is not None:
-        uow.__exit__(None, None, None)
+        try:
+            uow.__exit__(None, None, None)
+        finally:
+            connection_returned()
 
 
 def install(app: Flask) -> None:

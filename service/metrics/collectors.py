@@ -47,12 +47,20 @@ class SettlementBacklogCollector:
 
 def record_pool_usage(pool: ConnectionPool) -> None:
     """Copy this process's pool figures into the live-summed gauges (called after requests and
-    on each scrape)."""
+    on each scrape). Connections in use are counted as requests take and give them back
+    (connection_taken, connection_returned): sampled here, between requests, they would always
+    read none."""
     stats = pool.get_stats()
-    size, available = stats.get("pool_size", 0), stats.get("pool_available", 0)
     gauges = metrics()
-    gauges.pool_connections.labels("size").set(size)
-    gauges.pool_connections.labels("available").set(available)
-    gauges.pool_connections.labels("in_use").set(max(size - available, 0))
+    gauges.pool_connections.labels("size").set(stats.get("pool_size", 0))
+    gauges.pool_connections.labels("available").set(stats.get("pool_available", 0))
     gauges.pool_connections.labels("max").set(stats.get("pool_max", 0))
     gauges.pool_requests_waiting.set(stats.get("requests_waiting", 0))
+
+
+def connection_taken() -> None:
+    metrics().pool_connections.labels("in_use").inc()
+
+
+def connection_returned() -> None:
+    metrics().pool_connections.labels("in_use").dec()

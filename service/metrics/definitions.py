@@ -26,7 +26,7 @@ class Metrics:
     money_staked: Counter                 # table, kind (main, split, double, insurance, pair, ...)
     money_returned: Counter               # table, kind
     settlement_lag: Histogram             # seconds from complete to settled
-    pool_connections: Gauge               # state: size, available, max (summed over live processes)
+    pool_connections: Gauge               # state: size, available, in_use, max (summed over live processes)
     pool_requests_waiting: Gauge          # checkouts waiting for a connection
 
 

@@ -53,6 +53,11 @@ def _note_route_and_flush(response: Response) -> Response:
     return response
 
 
+# Methods a label may name; any other (a client may send whatever it likes) counts as "other", so
+# no request can add a series of its own.
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
 class _Timed:
     """WSGI middleware: times the whole request, teardown (the connection's return) included."""
 
@@ -74,7 +79,8 @@ class _Timed:
             return self.wsgi_app(environ, capture)
         finally:
             elapsed = time.perf_counter() - started
-            key = (environ.get("REQUEST_METHOD", "GET"), environ.get(ROUTE_KEY, UNMATCHED),
+            method = environ.get("REQUEST_METHOD", "GET")
+            key = (method if method in _METHODS else "other", environ.get(ROUTE_KEY, UNMATCHED),
                    status[0] if status else "500")
             series = self._series.get(key)
             if series is None:

@@ -190,3 +190,37 @@ def test_a_connection_lost_in_the_middle_of_a_command_is_a_503_and_the_pool_serv
     monkeypatch.undo()
     assert _snapshot(db, round_id, table_id) == before
     assert ok(terminal.post(f"/v1/rounds/{round_id}/actions", decision), 200)["version"] == state["version"] + 1
+
+
+def test_the_pool_gauge_counts_the_connection_a_request_holds(settings):
+    """Connections in use are counted while requests hold them: a gauge sampled between requests
+    would always say none."""
+    from flask import jsonify
+
+    from service.api.app import create_app
+    from service.api.transactions import request_uow
+    from service.metrics.definitions import metrics
+
+    in_use = metrics().pool_connections.labels("in_use")
+    app = create_app(settings)
+    try:
+        @app.get("/probe-pool")
+        def probe():
+            request_uow()
+            return jsonify(in_use=in_use._value.get())
+
+        before = in_use._value.get()
+        assert app.test_client().get("/probe-pool").get_json() == {"in_use": before + 1}
+        assert in_use._value.get() == before
+    finally:
+        app.extensions["pontoon.pool"].close()
+
+
+def test_a_made_up_http_method_adds_no_metric_series(app, client):
+    from service.metrics.definitions import metrics
+
+    counted = metrics().http_requests.labels("other", "unmatched", "405")
+    before = counted._value.get()
+    for method in ("QQQA", "QQQB"):
+        assert client.open("/v1/tables", method=method).status_code == 405
+    assert counted._value.get() == before + 2
