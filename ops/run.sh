@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Runs the API in the foreground on 127.0.0.1:${PORT:-8000}: migrates, prints an admin key on the
 # first start, then serves with gunicorn until Ctrl-C. DATABASE_URL and BROKER_URL are honoured.
+# Metrics in multiprocess mode under PONTOON_RUN_DIR (run/api-$PORT), emptied at each start, and
+# JSON logs, as the whole stack's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PORT="${PORT:-8000}"
+RUN_DIR="${PONTOON_RUN_DIR:-run/api-$PORT}"
+export PROMETHEUS_MULTIPROC_DIR="$RUN_DIR/metrics"
+rm -rf "$PROMETHEUS_MULTIPROC_DIR"
+mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+PROMETHEUS_MULTIPROC_DIR="$(cd "$PROMETHEUS_MULTIPROC_DIR" && pwd)"   # absolute: workers may change directory
 
 .venv/bin/pontoon migrate
 
@@ -14,7 +21,8 @@ if [ -n "$first_admin" ]; then
   echo "$first_admin" | tail -n 1
 fi
 
-.venv/bin/gunicorn -c ops/gunicorn.conf.py 'service.api.app:create_app()' &
+.venv/bin/gunicorn -c ops/gunicorn.conf.py --logger-class service.observability.gunicorn_logger.JsonLogger \
+  'service.api.app:create_app()' &
 web=$!
 stop() { kill -TERM "$web" 2>/dev/null || true; }
 trap stop INT TERM

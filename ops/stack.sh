@@ -81,10 +81,17 @@ fi
 # its children too and a Ctrl-C reaches this script alone, which then stops them in order.
 pids=()
 names=()
-start() {  # start NAME LOGFILE COMMAND...
+start() {  # start NAME LOGFILE COMMAND...   (standard output and error to LOGFILE)
   local name=$1 log=$2
   shift 2
   "$@" >>"$log" 2>&1 &
+  pids+=("$!")
+  names+=("$name")
+}
+start_console_apart() {  # the same, standard output to LOGFILE's .out beside it
+  local name=$1 log=$2
+  shift 2
+  "$@" >>"${log%.log}.out" 2>>"$log" &
   pids+=("$!")
   names+=("$name")
 }
@@ -122,7 +129,9 @@ NICE=(nice -n "${SETTLEMENT_NICE:-10}")
 # PONTOON_LOG_LEVEL for the worker as for the API and the relay: a name Celery knows, else INFO.
 LOG_LEVEL=$(echo "${PONTOON_LOG_LEVEL:-INFO}" | tr '[:lower:]' '[:upper:]')
 case "$LOG_LEVEL" in DEBUG|INFO|WARNING|ERROR|CRITICAL) ;; WARN) LOG_LEVEL=WARNING ;; FATAL) LOG_LEVEL=CRITICAL ;; *) LOG_LEVEL=INFO ;; esac
-start worker "$LOG_DIR/worker.log" "${NICE[@]}" "$BIN/celery" -A service.observability.celery_worker worker \
+# Celery's own console lines (its banner, "Warm shutdown") go to standard output, kept in
+# worker.out; its log, on standard error, is then JSON lines only, as the others are.
+start_console_apart worker "$LOG_DIR/worker.log" "${NICE[@]}" "$BIN/celery" -A service.observability.celery_worker worker \
   --loglevel="$LOG_LEVEL" --concurrency="${CELERY_CONCURRENCY:-$CORES}" --without-gossip --without-mingle \
   --without-heartbeat -n "pontoon-$PORT-$$@%h"
 start relay "$LOG_DIR/relay.log" "${NICE[@]}" "$BIN/python" -m service.observability.relay

@@ -37,6 +37,18 @@ def run(args) -> int:
     return 1 if figures["errors"] else 0
 
 
+def _at_least_one(text: str) -> int:
+    """A whole number of terminals, one at least: none would play nothing and report no error."""
+    import argparse
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("at least one terminal")
+    return value
+
+
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "terminal", help="simulated dealer terminals playing rounds through the API",
@@ -46,7 +58,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--rounds", type=int, default=None, help="rounds in all (default 200, or none with --duration)")
     parser.add_argument("--duration", type=float, default=None, help="play for this many seconds instead")
     parser.add_argument("--seats", type=int, default=3, choices=range(1, 8), metavar="K", help="seats dealt in (1-7)")
-    parser.add_argument("--concurrency", type=int, default=1, metavar="C", help="terminals, each on its own table")
+    parser.add_argument("--concurrency", type=_at_least_one, default=1, metavar="C",
+                        help="terminals, each on its own table")
     parser.add_argument("--physical", action="store_true", help="report cards from a local shuffled shoe")
     parser.add_argument("--seed", type=int, default=None, help="seed for wagers, decisions and the local shoe")
     parser.add_argument("--url", action="append", help="API base URL; give it twice to alternate between "

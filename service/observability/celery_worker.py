@@ -18,6 +18,9 @@ def instrumented_app():
 
     # Celery leaves logging alone when setup_logging has a receiver: it gets ours instead of its own.
     signals.setup_logging.connect(_json_logging, weak=False)
+    # The worker checks its privileges (and warns when run as root) before it sets up logging:
+    # JSON from its first line on.
+    signals.celeryd_init.connect(_json_logging_at_start, weak=False)
     signals.worker_process_shutdown.connect(_pool_process_exited, weak=False)
     return default_app()
 
@@ -25,6 +28,10 @@ def instrumented_app():
 def _json_logging(loglevel=None, **_kwargs) -> None:
     level = loglevel if isinstance(loglevel, int) else getattr(logging, str(loglevel or "INFO").upper(), logging.INFO)
     configure_logging(level)
+
+
+def _json_logging_at_start(options=None, **_kwargs) -> None:
+    _json_logging((options or {}).get("loglevel"))
 
 
 def _pool_process_exited(pid=None, **_kwargs) -> None:

@@ -65,6 +65,7 @@ def configure_logging(level: int = logging.INFO, stream=None) -> None:
     handler.addFilter(RequestContextFilter())
     setattr(handler, _MARKER, True)
     root.addHandler(handler)
+    logging.captureWarnings(True)   # a library's warning is a log line like any other, in JSON
     if root.level == logging.NOTSET or root.level > level:
         root.setLevel(level)
 

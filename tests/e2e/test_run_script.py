@@ -18,8 +18,9 @@ from .conftest import free_port
 
 
 class RunScript:
-    def __init__(self, database_url: str, port: int) -> None:
-        env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "WEB_CONCURRENCY": "1"}
+    def __init__(self, database_url: str, port: int, run_dir: str) -> None:
+        env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "WEB_CONCURRENCY": "1",
+               "PONTOON_RUN_DIR": run_dir}
         self.base_url = f"http://127.0.0.1:{port}"
         self.process = subprocess.Popen(["bash", "ops/run.sh"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True, start_new_session=True)
@@ -51,10 +52,10 @@ class RunScript:
         return self.process.wait(timeout=30)
 
 
-def test_run_script_first_start_then_second_start():
+def test_run_script_first_start_then_second_start(tmp_path):
     with scratch_database("pontoon_run") as database_url:
         port = free_port()
-        first = RunScript(database_url, port)
+        first = RunScript(database_url, port, str(tmp_path / "run"))
         try:
             printed = first.wait_until_serving()
             keys = [line for line in printed if line.startswith("pnt_")]
@@ -71,7 +72,7 @@ def test_run_script_first_start_then_second_start():
         except requests.ConnectionError:
             pass
 
-        second = RunScript(database_url, port)
+        second = RunScript(database_url, port, str(tmp_path / "run"))
         try:
             printed = second.wait_until_serving()
             assert not any(line.startswith("pnt_") for line in printed), printed

@@ -2,6 +2,7 @@
 key, the URL is printed, and Ctrl-C stops every process it started."""
 from __future__ import annotations
 
+import json
 import os
 import queue
 import signal
@@ -108,6 +109,9 @@ def test_stack_starts_everything_and_ctrl_c_stops_everything(processes, tmp_path
             left = [pid for pid in started if alive(pid)]
             assert not left, f"still running after Ctrl-C: {left}"
             assert redis.process.wait(timeout=10) is not None and not started_services.exists()
+            for name in ("api", "worker", "relay"):   # JSON lines only, for any log collector
+                for line in (tmp_path / "run" / "log" / f"{name}.log").read_text().splitlines():
+                    assert not line.strip() or isinstance(json.loads(line), dict), (name, line)
         finally:
             if script.poll() is None:
                 os.killpg(script.pid, signal.SIGKILL)

@@ -8,6 +8,7 @@ import sys
 import uuid
 
 import psycopg
+import pytest
 
 from service.terminal.simulator import SimulatorConfig, run as simulate
 
@@ -81,3 +82,10 @@ def test_the_terminal_talks_to_the_api_directly_whatever_the_proxy_settings(stac
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "rounds        2" in done.stdout and "errors        0" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("concurrency", ["0", "-1", "two"])
+def test_a_terminal_count_that_plays_nothing_is_refused(concurrency):
+    done = subprocess.run([sys.executable, "-m", "service.cli", "terminal", "--concurrency", concurrency],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--concurrency" in done.stderr, done.stderr
