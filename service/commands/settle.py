@@ -22,13 +22,11 @@ def _relay(args) -> int:
         signal.signal(signum, lambda *_: stopping.append(True))
 
     def sweep(conn) -> None:
+        # Kept running after a refusal: one bad round must not stop every other round's settlement.
         outcome = sweep_stale_rounds(conn, args.sweep_after)
+        outcome.log(logging.getLogger("pontoon.sweep"), "settled by the sweep")
         if outcome.settled:
             logging.info("sweep settled %d stale rounds", len(outcome.settled))
-        for refused in outcome.refused:
-            # Kept running: one bad round must not stop every other round's settlement. It stays
-            # 'complete' and is reported on every sweep until someone voids or mends it.
-            logging.error("round %s cannot be settled: %s", refused.round_id, refused.reason)
 
     record_service_start(settings.database_url, "settle-relay")
     run_relay(lambda: connect(settings.database_url, "pontoon-relay"), celery_publisher(app), interval=args.interval,

@@ -4,6 +4,7 @@ from __future__ import annotations
 from functools import partial
 
 import json
+import logging
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -63,6 +64,15 @@ class BatchOutcome:
     def summary(self) -> dict:
         return {"settled": len(self.settled), "not_settleable": len(self.not_settleable),
                 "refused": [r.round_id for r in self.refused]}
+
+    def log(self, logger: logging.Logger, how: str = "settled") -> None:
+        """A line per round, its id in the line's round_id: a round's settlement is found in the
+        workers' logs as its requests are in the API's."""
+        for round_id in self.settled:
+            logger.info("round %s", how, extra={"round_id": round_id})
+        for refused in self.refused:
+            # It stays 'complete' and is reported again at every sweep until someone voids or mends it.
+            logger.error("round cannot be settled: %s", refused.reason, extra={"round_id": refused.round_id})
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ def settle_rounds_task(task: Task, round_ids: list[str]) -> dict:
     back); refused rounds fail the task loudly once the rest of the batch has committed."""
     conn = process_connection(task.app.conf.pontoon_database_url)
     outcome = settle_rounds(conn, round_ids)
+    outcome.log(log)
     log.info("settled %d rounds (%d not settleable, %d refused)", len(outcome.settled),
              len(outcome.not_settleable), len(outcome.refused))
     if outcome.refused:
@@ -37,6 +38,7 @@ def sweep_task(task: Task, older_than_seconds: float = 60.0) -> dict:
     """Settle rounds complete for longer than `older_than_seconds` whose message went missing."""
     conn = process_connection(task.app.conf.pontoon_database_url)
     outcome = sweep_stale_rounds(conn, older_than_seconds)
+    outcome.log(log, "settled by the sweep")
     if outcome.refused:
         raise SettlementRefused(outcome.refused)
     return outcome.summary()

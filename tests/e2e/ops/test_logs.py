@@ -1,7 +1,9 @@
 """The API's logs under gunicorn: JSON lines, a request id on each request (the caller's, echoed,
-or a new one), the round id where there is one, and never a key or a body."""
+or a new one), the round id where there is one, and never a key or a body; the settlement
+worker's lines name the rounds they settle."""
 from __future__ import annotations
 
+import json
 import uuid
 
 import requests
@@ -47,3 +49,14 @@ def test_json_lines_with_request_and_round_ids(stack, admin_key, dump_logs_on_fa
     text = stack.processes.log(api.name)
     assert any(line.get("logger") == "gunicorn.error" for line in lines)
     assert admin_key not in text and "pnt_" not in text and '"wagers"' not in text
+
+    # The settlement worker's lines name the rounds they settle, in the same field.
+    wait_for(lambda: stack.awaiting_settlement() == 0, 60, "the rounds to settle")
+    workers = [name for name, _ in stack.processes.running if name.startswith("worker-")]
+
+    def settled():
+        lines = [json.loads(line) for name in workers for line in stack.processes.log(name).splitlines()
+                 if line.startswith("{")]
+        return [line for line in lines if line.get("round_id") == round_id] or None
+
+    assert any(line["message"] == "round settled" for line in wait_for(settled, 30, "the worker's line"))
