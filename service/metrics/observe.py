@@ -39,7 +39,7 @@ def _count_completed(table_id: str, outcome: str) -> None:
 
 def observe_settled(conn: psycopg.Connection, settled: Iterable[Any]) -> None:
     """After a settling transaction committed: rounds settled and money staked and returned by
-    table and bet kind (from the ledger rows just written), then the complete-to-settled lag of
+    table and bet kind (from the players' ledger rows just written), then the complete-to-settled lag of
     each round (read back from the rounds it stamped). `settled` holds objects with `round_id`,
     `table_id` and `ledger` (rows with table_id, kind, stake, returned)."""
     settled = list(settled)
@@ -51,8 +51,12 @@ def observe_settled(conn: psycopg.Connection, settled: Iterable[Any]) -> None:
     for round_ in settled:
         recorded.rounds_settled.labels(round_.table_id).inc()
         for row in round_.ledger:
-            staked[row.table_id, row.kind] += row.stake
-            returned[row.table_id, row.kind] += row.returned
+            # The players' side only: in the player-banked game the banker (seat 0) and the kitty
+            # (seat -1) are the other side of every transfer, and counted too they would make
+            # every kind's staked equal its returned.
+            if row.seat >= 1:
+                staked[row.table_id, row.kind] += row.stake
+                returned[row.table_id, row.kind] += row.returned
     for (table_id, kind), cents in staked.items():
         recorded.money_staked.labels(table_id, kind).inc(cents)
     for (table_id, kind), cents in returned.items():
