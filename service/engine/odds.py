@@ -16,7 +16,8 @@ class Odds:
     denominator: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.numerator, int) or not isinstance(self.denominator, int):
+        # `type(x) is int`: a boolean is an int to isinstance, and true:true would be odds of 1:1.
+        if type(self.numerator) is not int or type(self.denominator) is not int:
             raise ValueError("odds must be whole numbers, as in 3:2")
         if self.numerator <= 0 or self.denominator <= 0:
             raise ValueError(f"odds {self.numerator}:{self.denominator} must be positive on both sides")

@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 
 from ..rules import RulesError, parse_paytable
+from ..rules.registry import parse_yaml
 from ..rounds.errors import Invalid
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -64,7 +65,7 @@ def _load_yaml(text: str) -> Any:
         # Anchors and aliases could expand a small text into a huge document: a paytable needs none.
         if any(isinstance(token, (yaml.AliasToken, yaml.AnchorToken)) for token in yaml.scan(text)):
             _refuse({"yaml": ["must not use anchors or aliases (& and *)"]})
-        return yaml.safe_load(text)
+        return parse_yaml(text)
     except yaml.YAMLError as exc:
         _refuse({"yaml": [" ".join(f"is not valid YAML: {exc}".split())]})
 

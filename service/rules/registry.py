@@ -29,13 +29,40 @@ def _read_yaml(source: str, text: str) -> Any:
     if data is not parse_cache.MISS:
         return data
     import yaml  # only on a cache miss: loading the parser is most of a replay's start-up
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader where libyaml is present
     try:
-        data = yaml.load(text, Loader=loader)
+        data = parse_yaml(text)
     except yaml.YAMLError as exc:
         raise RulesError(source, {"(document)": f"is not valid YAML: {exc}".replace("\n", " ")}) from None
     parse_cache.remember(text, data)
     return data
+
+
+def parse_yaml(text: str) -> Any:
+    """A YAML document as data, read safely; a key written twice in one mapping is an error
+    (yaml.YAMLError), as any other the parser finds."""
+    import yaml
+    return yaml.load(text, Loader=_unique_keys_loader(yaml))
+
+
+@lru_cache(maxsize=1)
+def _unique_keys_loader(yaml):
+    """PyYAML's safe loader (the C one where libyaml is present) refusing a key written twice in
+    one mapping: YAML keeps the last, and a reader of the file would see the first."""
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class UniqueKeysLoader(base):
+        def construct_mapping(self, node, deep=False):
+            seen = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        "while reading a mapping", node.start_mark, f"the key {key!r} is written twice",
+                        key_node.start_mark)
+                seen.add(key)
+            return super().construct_mapping(node, deep=deep)
+
+    return UniqueKeysLoader
 
 
 def _file(directory: str, name: str) -> tuple[str, str]:

@@ -328,3 +328,9 @@ def test_a_paytable_measured_under_rules_that_are_no_house_banked_game_is_not_ap
                                  {"reason": "checked"})
     assert reply.status == 422 and reply.body["code"] == "paytable_unmeasurable", reply.body
     assert ok(operator.get(f"/v1/paytables/blackjack/versions/{draft['version']}"), 200)["status"] == "draft"
+
+
+def test_a_yaml_draft_writing_a_key_twice_is_refused(operator):
+    text = yaml.safe_dump(with_pair_odds("10:1"), sort_keys=False) + "name: canberra-standard\n"
+    reply = operator.post(f"/v1/paytables/{NAME}/versions", {"reason": "twice", "yaml": text})
+    assert reply.status == 422 and "written twice" in str(reply.body["errors"]), reply.body

@@ -124,3 +124,21 @@ def test_invalid_yaml_is_refused_not_crashed():
     with pytest.raises(RulesError) as err:
         parse_rules("bad.yaml", "game: [canberra\n")
     assert "not valid YAML" in str(err.value)
+
+
+def test_a_key_written_twice_is_refused(monkeypatch):
+    """YAML keeps the last value; a reader of the file would see the first."""
+    monkeypatch.setenv("PONTOON_CACHE_DIR", "")   # the parser's own answer, not a remembered one
+    text = (ROOT / "rules_config" / "canberra.yaml").read_text() + "stand_minimum: 2\n"
+    with pytest.raises(RulesError) as err:
+        parse_rules("twice.yaml", text)
+    assert "twice.yaml" in str(err.value) and "'stand_minimum' is written twice" in str(err.value)
+
+
+@pytest.mark.parametrize("odds", [[True, True], [True, 1], [2, False]])
+def test_odds_of_booleans_are_refused(odds):
+    document = paytable_doc()
+    document["odds"]["pontoon"] = odds
+    with pytest.raises(RulesError) as err:
+        parse_paytable("p.yaml", document)
+    assert "odds.pontoon" in str(err.value)
