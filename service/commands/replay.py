@@ -13,7 +13,7 @@ import orjson
 
 from ..engine.play import play_transcript
 from ..engine.transcript import TranscriptError, parse_transcript
-from ..rules import RulesError, load_paytable, load_rules
+from ..rules import RulesError, load_paytable, load_rules, parse_cache
 
 TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
 if TYPE_CHECKING:
@@ -214,6 +214,7 @@ def _warm_rules(numbered: list[tuple[int, bytes]]) -> None:
 
 
 def run(args) -> int:
+    parse_cache.use_default_directory()   # the YAML parser's import would be most of the start-up
     if args.batch:
         return replay_batch(args.batch, args.workers)
     if not args.file:

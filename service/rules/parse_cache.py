@@ -13,6 +13,16 @@ if TYPE_CHECKING:
     from typing import Any
 
 MISS = object()
+# Whether this process may use the user's cache directory when PONTOON_CACHE_DIR is unset: the
+# replay command asks to (use_default_directory), for its start-up. The service and the workers
+# start once and read the rules under change control from their files alone, never from a copy
+# outside the repository.
+_default_directory_in_use = False
+
+
+def use_default_directory() -> None:
+    global _default_directory_in_use
+    _default_directory_in_use = True
 
 
 def _directory() -> str | None:
@@ -21,6 +31,8 @@ def _directory() -> str | None:
         return None  # set and empty: no cache
     if explicit:
         return explicit
+    if not _default_directory_in_use:
+        return None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "pontoon", "yaml")
 

@@ -55,3 +55,15 @@ def test_an_empty_setting_turns_the_cache_off(tmp_path, monkeypatch):
     monkeypatch.setenv("PONTOON_CACHE_DIR", "")
     assert parse_cache.recall("a: 1\n") is parse_cache.MISS
     assert _read_yaml("x.yaml", "a: 1\n") == {"a": 1}
+
+
+def test_only_the_replay_command_remembers_in_the_users_cache_directory(tmp_path, monkeypatch):
+    """The service and the workers read the rules under change control from their files alone."""
+    monkeypatch.delenv("PONTOON_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(parse_cache, "_default_directory_in_use", False)
+    parse_cache.remember("a: 1\n", {"a": 1})
+    assert parse_cache.recall("a: 1\n") is parse_cache.MISS and not any(tmp_path.rglob("*.json"))
+    parse_cache.use_default_directory()   # as `pontoon replay` does
+    parse_cache.remember("a: 1\n", {"a": 1})
+    assert parse_cache.recall("a: 1\n") == {"a": 1}
