@@ -55,7 +55,11 @@ def _unique_keys_loader(yaml):
             seen = set()
             for key_node, _ in node.value:
                 key = self.construct_object(key_node, deep=deep)
-                if key in seen:
+                try:
+                    written_before = key in seen
+                except TypeError:   # an unhashable key: the base loader refuses it, naming it
+                    continue
+                if written_before:
                     raise yaml.constructor.ConstructorError(
                         "while reading a mapping", node.start_mark, f"the key {key!r} is written twice",
                         key_node.start_mark)

@@ -142,3 +142,12 @@ def test_odds_of_booleans_are_refused(odds):
     with pytest.raises(RulesError) as err:
         parse_paytable("p.yaml", document)
     assert "odds.pontoon" in str(err.value)
+
+
+@pytest.mark.parametrize("text, why", [("? [a, b]\n: 1\n", "unhashable key"),
+                                       ("odds: {win: '1:1', win: '2:1'}\n", "'win' is written twice")])
+def test_yaml_a_mapping_cannot_read_is_refused_as_yaml(text, why, monkeypatch):
+    monkeypatch.setenv("PONTOON_CACHE_DIR", "")
+    with pytest.raises(RulesError) as err:
+        parse_rules("odd.yaml", text)
+    assert "not valid YAML" in str(err.value) and why in str(err.value)
