@@ -2,11 +2,10 @@
 and keeping the metrics directory tidy as pool processes exit."""
 from __future__ import annotations
 
-import logging
 import os
 from functools import cache
 
-from .logs import configure_logging
+from .logs import configure_logging, level_named
 
 
 @cache
@@ -26,8 +25,7 @@ def instrumented_app():
 
 
 def _json_logging(loglevel=None, **_kwargs) -> None:
-    level = loglevel if isinstance(loglevel, int) else getattr(logging, str(loglevel or "INFO").upper(), logging.INFO)
-    configure_logging(level)
+    configure_logging(loglevel if isinstance(loglevel, int) else level_named(loglevel))
 
 
 def _json_logging_at_start(options=None, **_kwargs) -> None:

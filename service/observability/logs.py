@@ -50,9 +50,15 @@ class RequestContextFilter(logging.Filter):
         return True
 
 
+def level_named(name: object) -> int:
+    """The logging level a name such as "info" or "WARNING" gives (INFO when none or unknown)."""
+    level = getattr(logging, str(name or "INFO").upper(), logging.INFO)
+    return level if isinstance(level, int) else logging.INFO
+
+
 def level_from_env() -> int:
-    """The level PONTOON_LOG_LEVEL names (INFO when unset or unknown), for every process of the stack."""
-    return getattr(logging, os.environ.get("PONTOON_LOG_LEVEL", "INFO").upper(), logging.INFO)
+    """The level PONTOON_LOG_LEVEL names, for every process of the stack."""
+    return level_named(os.environ.get("PONTOON_LOG_LEVEL"))
 
 
 def configure_logging(level: int = logging.INFO, stream=None) -> None:
