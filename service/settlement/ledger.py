@@ -61,7 +61,10 @@ def write_ledger(conn: psycopg.Connection, rows: list[LedgerRow]) -> int:
         inserted = cur.rowcount
     if inserted != len(rows):
         _check_existing_rows_agree(conn)
-    conn.execute("TRUNCATE ledger_stage")  # a later batch in this transaction starts clean
+    # A later batch in this transaction starts clean. DELETE, not TRUNCATE: truncating the temp
+    # table would give it a new file and rewrite its catalog row on every batch (invalidations
+    # every other connection then processes); ON COMMIT DELETE ROWS empties it in place.
+    conn.execute("DELETE FROM ledger_stage")
     return inserted
 
 

@@ -167,3 +167,18 @@ def test_the_sweep_settles_only_rounds_older_than_its_age(admin, app_conn, casin
     assert sorted(outcome.settled) == sorted(r.round_id for r in old)
     left = {r for (r,) in admin.execute("SELECT round_id::text FROM rounds WHERE status = 'complete'")}
     assert left == {r.round_id for r in new}
+
+
+def test_batches_on_one_connection_reuse_the_stage_without_rewriting_the_catalog(admin, app_conn, casino):
+    rounds = casino.play(6, ["T1"])
+    casino.write(admin)
+    settle_rounds(app_conn, [r.round_id for r in rounds[:3]])
+    stage = "SELECT pg_relation_filenode('ledger_stage'), (SELECT xmin::text FROM pg_class WHERE oid = 'ledger_stage'::regclass)"
+    before = app_conn.execute(stage).fetchone()
+    app_conn.commit()
+    settle_rounds(app_conn, [r.round_id for r in rounds[3:]])
+    # Emptied in place: a TRUNCATE would give the session's temp table a new file and a new
+    # pg_class row version on every batch, invalidations every other connection must process.
+    assert app_conn.execute(stage).fetchone() == before
+    app_conn.commit()
+    assert ledger(admin) == expected_ledger(rounds)
