@@ -8,6 +8,7 @@ from operator import eq
 from dataclasses import dataclass
 
 from .cards import CANONICAL, RANKS, SUITS, CardError, parse_card
+from .rule_errors import RuleFieldError
 
 TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
 if TYPE_CHECKING:
@@ -27,12 +28,12 @@ class ShoeSpec:
 
     def __post_init__(self) -> None:
         if not isinstance(self.decks, int) or not 1 <= self.decks <= 16:
-            raise ValueError("decks must be a whole number from 1 to 16")
+            raise RuleFieldError("decks", "must be a whole number from 1 to 16")
         unknown = [r for r in self.ranks_removed if r not in RANKS]
         if unknown:
-            raise ValueError(f"ranks_removed names unknown ranks {unknown}; ranks are {' '.join(RANKS)}")
+            raise RuleFieldError("ranks_removed", f"names unknown ranks {unknown}; ranks are {' '.join(RANKS)}")
         if not 0.1 <= self.penetration <= 1.0:
-            raise ValueError("penetration must be between 0.1 and 1.0 (fraction of the shoe dealt before the cut card)")
+            raise RuleFieldError("penetration", "must be between 0.1 and 1.0 (fraction of the shoe dealt before the cut card)")
 
     @property
     def ranks(self) -> tuple[str, ...]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..engine.odds import Odds
+from ..engine.rule_errors import RuleFieldError
 
 TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
 if TYPE_CHECKING:
@@ -112,10 +113,20 @@ class Reader:
             self.fail(key, str(exc))
             return Odds(1, 1)
 
-    def build(self, key: str, factory: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Construct an engine object; its own validation message is filed under `key`."""
+    def build(self, key: str, factory: Callable[..., Any], *args: Any, paths: dict[str, str] | None = None,
+              **kwargs: Any) -> Any:
+        """Construct an engine object; its own validation message is filed under the field it
+        names: by `paths` (the object's field name to its path below this mapping), else a field
+        of this mapping by the same name, else `key`."""
         try:
             return factory(*args, **kwargs)
+        except RuleFieldError as exc:
+            where = (paths or {}).get(exc.field) or (exc.field if exc.field in self.seen else None)
+            if where is None:
+                self.fail(key, str(exc))
+            else:
+                self.fail(where, exc.reason)
+            return None
         except (ValueError, TypeError) as exc:
             self.fail(key, str(exc))
             return None

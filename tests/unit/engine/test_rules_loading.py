@@ -48,6 +48,15 @@ def test_canberra_shoe_is_four_decks_without_tens():
     (("limits", "main", "max"), 100, "limits.main", "below the minimum"),
     (("dealer", "pontoon_takes"), "everything", "dealer.pontoon_takes", "must be one of"),
     (("rounding",), "sideways", "rounding", "must be one of"),
+    # Checks the rules object makes itself name the file's field too, not the object's.
+    (("seats",), 12, "seats", "from 1 to 9"),
+    (("shoe", "decks"), 17, "shoe.decks", "from 1 to 16"),
+    (("shoe", "penetration"), 0.05, "shoe.penetration", "between 0.1 and 1.0"),
+    (("pontoon", "ranks"), ["A", "T"], "pontoon.ranks", "ranks the shoe removes"),
+    (("stand_minimum",), 22, "stand_minimum", "from 2 to 21"),
+    (("split", "max_hands"), 9, "split.max_hands", "from 1 to 8"),
+    (("surrender", "returns"), "3:2", "surrender.returns", "more than the wager"),
+    (("dealer", "stands_on"), 22, "dealer.stands_on", "from 12 to 21"),
 ])
 def test_bad_rules_are_refused_with_file_field_and_reason(path, value, field, why):
     doc = canberra_doc()
@@ -96,6 +105,8 @@ def test_every_bad_field_is_listed_at_once():
     (lambda d: d["super_bonus"]["prizes"][0].update({"wager_below": "lots"}), "super_bonus.prizes[0].wager_below",
      "whole number"),
     (lambda d: d["odds"].update({"blackjack": "3:2"}), "odds.blackjack", "unknown hand name"),
+    (lambda d: d["super_bonus"].update({"prizes": []}), "super_bonus.prizes", "at least one prize"),
+    (lambda d: d["super_bonus"]["prizes"].pop(), "super_bonus.prizes", "last prize must have no wager_below"),
 ])
 def test_bad_paytables_are_refused(mutate, field, why):
     doc = paytable_doc()
@@ -151,3 +162,11 @@ def test_yaml_a_mapping_cannot_read_is_refused_as_yaml(text, why, monkeypatch):
     with pytest.raises(RulesError) as err:
         parse_rules("odd.yaml", text)
     assert "not valid YAML" in str(err.value) and why in str(err.value)
+
+
+def test_a_rules_field_error_crosses_processes_whole():
+    import pickle
+
+    from service.engine.rule_errors import RuleFieldError
+    error = pickle.loads(pickle.dumps(RuleFieldError("max_seats", "must be from 1 to 9")))
+    assert (error.field, error.reason, str(error)) == ("max_seats", "must be from 1 to 9", "max_seats must be from 1 to 9")

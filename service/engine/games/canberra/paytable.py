@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from ...cards import RANKS
 from ...odds import Odds
+from ...rule_errors import RuleFieldError
 
 # Hand names are a small grammar rather than a fixed list, so a new bonus line is data:
 #   N_card_21, N_plus_card_21        a winning 21 of exactly N (or at least N) cards (N one digit)
@@ -93,16 +94,16 @@ class SuperBonus:
 
     def __post_init__(self) -> None:
         if not self.prizes:
-            raise ValueError("super_bonus.prizes needs at least one prize")
+            raise RuleFieldError("prizes", "needs at least one prize")
         for prize in self.prizes:
             if not isinstance(prize.prize, int) or prize.prize <= 0:
-                raise ValueError("super_bonus prize must be a positive amount of cents")
+                raise RuleFieldError("prizes", "each prize must be a positive amount of cents")
             if prize.wager_below is not None and (not isinstance(prize.wager_below, int) or prize.wager_below <= 0):
-                raise ValueError("super_bonus threshold wager_below must be a positive amount of cents")
+                raise RuleFieldError("prizes", "each threshold wager_below must be a positive amount of cents")
         if self.prizes[-1].wager_below is not None:
-            raise ValueError("super_bonus.prizes: the last prize must have no wager_below, so every wager has a prize")
+            raise RuleFieldError("prizes", "the last prize must have no wager_below, so every wager has a prize")
         if not isinstance(self.envy, int) or self.envy < 0:
-            raise ValueError("super_bonus.envy must be zero or a positive amount of cents")
+            raise RuleFieldError("envy", "must be zero or a positive amount of cents")
 
     def prize_for(self, wager: int) -> int:
         for prize in self.prizes:

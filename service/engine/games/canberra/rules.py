@@ -6,13 +6,14 @@ from dataclasses import dataclass
 from ...cards import RANKS
 from ...limits import Limits  # moved to the core; re-exported here for existing imports
 from ...odds import ROUNDING_MODES, Odds
+from ...rule_errors import RuleFieldError
 from ...shoe import ShoeSpec
 
 
 def _check_ranks(field: str, ranks: tuple[str, ...]) -> None:
     bad = [r for r in ranks if r not in RANKS]
     if bad:
-        raise ValueError(f"{field} names unknown ranks {bad}; ranks are {' '.join(RANKS)}")
+        raise RuleFieldError(field, f"names unknown ranks {bad}; ranks are {' '.join(RANKS)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,33 +56,33 @@ class CanberraRules:
 
     def __post_init__(self) -> None:
         if not 1 <= self.max_seats <= 9:
-            raise ValueError("max_seats must be from 1 to 9")
+            raise RuleFieldError("max_seats", "must be from 1 to 9")
         for field in ("pontoon_ranks", "surrender_upcards", "insurance_upcards"):
             _check_ranks(field, getattr(self, field))
         for field in ("pontoon_ranks", "surrender_upcards", "insurance_upcards"):
             removed = [r for r in getattr(self, field) if r in self.shoe.ranks_removed and field == "pontoon_ranks"]
             if removed:
-                raise ValueError(f"{field} names ranks the shoe removes: {removed}")
+                raise RuleFieldError(field, f"names ranks the shoe removes: {removed}")
         if not 2 <= self.stand_minimum <= 21:
-            raise ValueError("stand_minimum must be from 2 to 21")
+            raise RuleFieldError("stand_minimum", "must be from 2 to 21")
         if self.double_max_cards is not None and self.double_max_cards < 2:
-            raise ValueError("double.max_cards must be at least 2, or null for any number")
+            raise RuleFieldError("double_max_cards", "must be at least 2, or null for any number")
         if self.double_minimum not in ("table_minimum", "wager", "one_cent"):
-            raise ValueError("double.minimum must be table_minimum, wager or one_cent")
+            raise RuleFieldError("double_minimum", "must be table_minimum, wager or one_cent")
         if self.double_maximum not in ("wager",):
-            raise ValueError("double.maximum must be wager")
+            raise RuleFieldError("double_maximum", "must be wager")
         if not 1 <= self.split_max_hands <= 8:
-            raise ValueError("split.max_hands must be from 1 to 8")
+            raise RuleFieldError("split_max_hands", "must be from 1 to 8")
         if self.insurance_minimum < 1:
-            raise ValueError("insurance.minimum must be at least 1 cent")
+            raise RuleFieldError("insurance_minimum", "must be at least 1 cent")
         if self.surrender_returns.numerator > self.surrender_returns.denominator:
-            raise ValueError("surrender.returns cannot give back more than the wager")
+            raise RuleFieldError("surrender_returns", "cannot give back more than the wager")
         if not 12 <= self.dealer_stands_on <= 21:
-            raise ValueError("dealer.stands_on must be from 12 to 21")
+            raise RuleFieldError("dealer_stands_on", "must be from 12 to 21")
         if self.dealer_pontoon_takes not in ("one_original_wager", "all_stakes"):
-            raise ValueError("dealer.pontoon_takes must be one_original_wager or all_stakes")
+            raise RuleFieldError("dealer_pontoon_takes", "must be one_original_wager or all_stakes")
         if self.rounding not in ROUNDING_MODES:
-            raise ValueError(f"rounding must be one of {', '.join(ROUNDING_MODES)}")
+            raise RuleFieldError("rounding", f"must be one of {', '.join(ROUNDING_MODES)}")
 
     def is_pontoon_pair(self, rank_a: str, rank_b: str) -> bool:
         return (rank_a == "A" and rank_b in self.pontoon_ranks) or (rank_b == "A" and rank_a in self.pontoon_ranks)

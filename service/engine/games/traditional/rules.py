@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...limits import Limits
+from ...rule_errors import RuleFieldError  # re-exported: the game's loader and tests import it from here
 from ...shoe import ShoeSpec
 
 # The spec's Options table, in its order, with its defaults. A transcript's `options` object may
@@ -28,14 +29,6 @@ _BOOLEAN_OPTIONS = ("ace_ten_is_pontoon", "natural_beats_plain", "royal_pontoon"
                     "no_buy_fifth_on_eleven", "banker_may_double", "shoot")
 _MULTIPLE_OPTIONS = ("pontoon_pays", "five_card_trick_pays", "banker_pontoon_collects")
 MAX_MULTIPLE = 10
-
-
-class RuleFieldError(ValueError):
-    """A rules value the game cannot play, with the name of the field it belongs to."""
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field} {reason}")
-        self.field = field
 
 
 def _whole(value: object) -> bool:
