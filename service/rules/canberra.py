@@ -70,15 +70,15 @@ def read_canberra_rules(doc: Reader) -> CanberraRules | None:
     return doc.build("(rules)", CanberraRules, paths=RULES_FIELD_PATHS, **fields)
 
 
-# Where each of CanberraRules' fields is written in a rules file, for the refusals its own checks
-# raise: the file's reader names the file's field, not the object's.
+# Where CanberraRules' fields are written in a rules file under another name, for the refusals
+# its own checks raise (a field of the same name at the top, such as rounding, needs no entry).
 RULES_FIELD_PATHS = {
-    "max_seats": "seats", "pontoon_ranks": "pontoon.ranks", "stand_minimum": "stand_minimum",
+    "max_seats": "seats", "pontoon_ranks": "pontoon.ranks",
     "surrender_upcards": "surrender.upcards", "surrender_returns": "surrender.returns",
     "double_max_cards": "double.max_cards", "double_minimum": "double.minimum", "double_maximum": "double.maximum",
     "split_max_hands": "split.max_hands", "insurance_upcards": "insurance.upcards",
     "insurance_minimum": "insurance.minimum", "dealer_stands_on": "dealer.stands_on",
-    "dealer_pontoon_takes": "dealer.pontoon_takes", "rounding": "rounding",
+    "dealer_pontoon_takes": "dealer.pontoon_takes",
 }
 
 
