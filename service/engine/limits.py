@@ -1,11 +1,10 @@
 """Stake limits as a frozen min/max pair of whole cents, shared by every game."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .frozen import FrozenRecord
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
+class Limits(FrozenRecord):
     """A bet's table limits: the least and the most it may be, in cents (both allowed)."""
 
     minimum: int

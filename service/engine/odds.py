@@ -1,15 +1,14 @@
 """Odds such as 3:2 as exact integer ratios, and payouts in whole cents rounded by rule."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .frozen import FrozenRecord
 
 # No line pays more than this on either side: a payout (a stake up to 10^12 cents times it) stays
 # inside 64 bits, where the house-edge simulation and PostgreSQL's bigint both work.
 MAX_ODDS_TERM = 10_000
 
 
-@dataclass(frozen=True, slots=True)
-class Odds:
+class Odds(FrozenRecord):
     """Winnings per unit staked, as numerator:denominator (3:2 pays 3 for every 2)."""
 
     numerator: int

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .actions import RuleViolation
 from .games.canberra import CanberraRound, CanberraRules
 from .games.canberra.round import LIMITED_BETS
-from .shoe import PhysicalShoe
+from .shoe import PhysicalShoe, fits_in_shoe
 from .transcript import Transcript, TranscriptError, replay
 
 TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
@@ -49,8 +49,7 @@ def _limits(limits: dict | None):
 def play_transcript(rules: Any, paytable: Any, transcript: Transcript):
     """The finished round a transcript describes; TranscriptError if it breaks the rules."""
     round_ = start_round(rules, paytable, transcript)
-    # A game whose pack depends on the table (two packs for a big traditional school) says so.
-    spec = getattr(round_, "shoe_spec", None) or rules.shoe
-    shoe = PhysicalShoe(spec)
+    spec = round_.shoe_spec or rules.shoe
     # Cards that all fit the shoe together cannot be refused one by one: the check is done once.
-    return replay(round_, transcript.cards, transcript.actions, None if shoe.holds_all(transcript.cards) else shoe)
+    cards = transcript.cards
+    return replay(round_, cards, transcript.actions, None if fits_in_shoe(spec, cards) else PhysicalShoe(spec))

@@ -8,6 +8,8 @@ TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on repl
 if TYPE_CHECKING:
     from typing import Callable
 
+    from .shoe import ShoeSpec
+
 
 class RoundCore:
     """Base of a game's round. A game lists its decision names; each name `x` has `verify_x`,
@@ -16,6 +18,9 @@ class RoundCore:
     DECISIONS: tuple[str, ...] = ()
     TAKES_AMOUNT: frozenset[str] = frozenset()
     _acts: dict[str, tuple[Callable[..., DecisionTaken], bool]] = {}
+    # The shoe this round's cards come from, where the table decides it rather than the rules
+    # (a big player-banked school plays with two packs); None: the rules' own.
+    shoe_spec: ShoeSpec | None = None
 
     log: list
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from functools import cached_property, lru_cache
 from operator import eq
-from dataclasses import dataclass
 
 from .cards import CANONICAL, RANKS, SUITS, CardError, parse_card
+from .frozen import FrozenRecord
 from .rule_errors import RuleFieldError
 
 TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
@@ -18,8 +18,7 @@ if TYPE_CHECKING:
         def randbelow(self, n: int) -> int: ...
 
 
-@dataclass(frozen=True, slots=True)
-class ShoeSpec:
+class ShoeSpec(FrozenRecord):
     """What a shoe holds: how many packs, which ranks are taken out, and where the cut card goes."""
 
     decks: int
@@ -58,6 +57,16 @@ def _composition(spec: ShoeSpec) -> dict[str, int]:
 @lru_cache(maxsize=32)
 def _card_set(spec: ShoeSpec) -> frozenset[str]:
     return frozenset(_composition(spec))
+
+
+def fits_in_shoe(spec: ShoeSpec, cards: list[str]) -> bool:
+    """Whether a full shoe of this description holds all these cards together."""
+    keys = list(map(CANONICAL.get, cards))
+    if not _card_set(spec).issuperset(keys):  # a token that is no card (None), or a removed rank
+        return False
+    # Sorted, a card held more often than the shoe's decks meets its own copy `decks` places on.
+    keys.sort()
+    return not any(map(eq, keys, keys[spec.decks:]))
 
 
 class ShoeError(ValueError):
@@ -168,12 +177,7 @@ class PhysicalShoe:
     def holds_all(self, cards: list[str]) -> bool:
         """Whether the shoe, as it stands, could give all these cards: then none of them, dealt in
         any order, can be refused, and a replay need not check them one by one."""
-        keys = [*map(CANONICAL.get, self.dealt), *map(CANONICAL.get, cards)]
-        if not self._held.issuperset(keys):  # a token that is no card (None), or a removed rank
-            return False
-        # Sorted, a card held more often than the shoe's decks meets its own copy `decks` places on.
-        keys.sort()
-        return not any(map(eq, keys, keys[self._decks:]))
+        return fits_in_shoe(self.spec, [*self.dealt, *cards])
 
     def accept(self, card: str) -> str:
         key = CANONICAL.get(card)

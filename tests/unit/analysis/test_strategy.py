@@ -1,8 +1,6 @@
 """The strategy is calculated: it finds the known plays of blackjack and the bonus plays of Canberra."""
 from __future__ import annotations
 
-import dataclasses
-
 from service.analysis.model import (ACTION_LETTERS, MIXED, ONE_SUIT, RANK_INDEX, SPLIT_HAND, SUIT_INDEX, UNSPLIT,
                                     BonusCards, GameModel)
 from service.analysis.strategy import _UpcardSolver, derive
@@ -80,7 +78,7 @@ def test_card_count_matters_when_five_cards_pay_more(canberra):
 def test_paytable_changes_the_strategy(canberra):
     """Take the 5-card bonus away and the four-card chase goes: the chart is calculated, not typed."""
     rules, paytable, s = canberra
-    plain = dataclasses.replace(paytable, bonuses=tuple(b for b in paytable.bonuses if b.name != "5_card_21"))
+    plain = paytable.replace(bonuses=tuple(b for b in paytable.bonuses if b.name != "5_card_21"))
     other = derive(rules, plain)
     assert (other.play != s.play).any()
     assert other.estimate < s.estimate

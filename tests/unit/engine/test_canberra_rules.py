@@ -211,13 +211,11 @@ def test_aces_split_once_one_card_each_and_ace_picture_is_twenty_one_not_pontoon
 
 
 def test_aces_may_be_split_once():
-    import dataclasses
-
     from service.engine.actions import Action, RuleViolation
     from service.engine.games.canberra import CanberraRound
     from service.rules import load_paytable, load_rules
     # With one card per split ace the question never arises; let split aces play on to see the rule.
-    rules = dataclasses.replace(load_rules("canberra"), split_aces_one_card=False)
+    rules = load_rules("canberra").replace(split_aces_one_card=False)
     round_ = CanberraRound(rules, load_paytable("canberra-standard"), [{"seat": 1, "wager": 1000}])
     for card in ("AH", "9C", "AD"):
         round_.deal_card(card)

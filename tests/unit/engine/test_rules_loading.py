@@ -1,12 +1,12 @@
 """Rules and paytables load into frozen objects; a bad file is refused naming file, field and why."""
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 import yaml
 
+from service.engine.frozen import FrozenInstanceError
 from service.rules import RulesError, load_paytable, load_rules, parse_paytable, parse_rules
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -22,7 +22,7 @@ def paytable_doc() -> dict:
 
 def test_rules_are_frozen():
     rules = load_rules("canberra")
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError):
         rules.stand_minimum = 12  # type: ignore[misc]
 
 

@@ -1,9 +1,8 @@
 """The paytable: named hands and their odds, the super bonus and the pair side bet."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...cards import RANKS
+from ...frozen import FrozenRecord
 from ...odds import Odds
 from ...rule_errors import RuleFieldError
 
@@ -33,8 +32,7 @@ def _ranks_line(name: str) -> tuple[str, str] | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class BonusLine:
+class BonusLine(FrozenRecord):
     """A named winning 21 that pays better than even money."""
 
     name: str
@@ -74,16 +72,14 @@ class BonusLine:
         return True
 
 
-@dataclass(frozen=True, slots=True)
-class SuperBonusPrize:
+class SuperBonusPrize(FrozenRecord):
     """One super bonus prize: what it pays, for wagers below a threshold (or any wager)."""
 
     wager_below: int | None     # None: any wager not caught by an earlier prize
     prize: int
 
 
-@dataclass(frozen=True, slots=True)
-class SuperBonus:
+class SuperBonus(FrozenRecord):
     """A fixed prize for a suited three-card hand against a named upcard, plus the envy payment."""
 
     ranks: tuple[str, ...]
@@ -119,8 +115,7 @@ class SuperBonus:
         return not self.one_suit or len(set(suits)) == 1
 
 
-@dataclass(frozen=True, slots=True)
-class Paytable:
+class Paytable(FrozenRecord):
     """What the house pays: Pontoon, a win, a doubled win, the pair bet, the bonus lines and the
     super bonus, each as odds or a fixed prize."""
 

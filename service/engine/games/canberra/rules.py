@@ -1,9 +1,8 @@
 """The house-banked game's rules as a frozen object: every choice the spec calls a rule."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...cards import RANKS
+from ...frozen import FrozenRecord
 from ...limits import Limits  # moved to the core; re-exported here for existing imports
 from ...odds import ROUNDING_MODES, Odds
 from ...rule_errors import RuleFieldError
@@ -16,8 +15,7 @@ def _check_ranks(field: str, ranks: tuple[str, ...]) -> None:
         raise RuleFieldError(field, f"names unknown ranks {bad}; ranks are {' '.join(RANKS)}")
 
 
-@dataclass(frozen=True, slots=True)
-class CanberraRules:
+class CanberraRules(FrozenRecord):
     """Rules of a house-banked Pontoon game (Canberra and its variants, blackjack-like games)."""
 
     name: str

@@ -1,8 +1,7 @@
 """The player-banked game's rules as a frozen object: the pack, the limits and every named option."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ...frozen import FrozenRecord
 from ...limits import Limits
 from ...rule_errors import RuleFieldError  # re-exported: the game's loader and tests import it from here
 from ...shoe import ShoeSpec
@@ -35,8 +34,7 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-@dataclass(frozen=True, slots=True)
-class TraditionalRules:
+class TraditionalRules(FrozenRecord):
     """Rules of British player-banked Pontoon (and its school variants, named by option)."""
 
     name: str
