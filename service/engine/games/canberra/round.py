@@ -22,13 +22,6 @@ DEAL, PLAY, DEALER, COMPLETE = "deal", "play", "dealer", "complete"
 _LABELS = [[f"seat {seat} hand {index}" for index in range(16)] for seat in range(10)]
 
 
-def _hand_label(seat: int, index: int) -> str:
-    """"seat S hand H", made once per process for the seats and hands a table can have."""
-    if seat < 10 and index < 16:
-        return _LABELS[seat][index]
-    return f"seat {seat} hand {index}"
-
-
 class Hand:
     """One hand of a seat: its cards, stakes and where it stands. Mutable; the round owns it."""
 
@@ -37,7 +30,8 @@ class Hand:
 
     def __init__(self, index: int, wager: int, split_aces: bool = False, seat: int = 0) -> None:
         self.index = index
-        self.label = _hand_label(seat, index)   # where its cards go, in records
+        # Where its cards go, in records: made once per process for the seats and hands a table can have.
+        self.label = _LABELS[seat][index] if seat < 10 and index < 16 else f"seat {seat} hand {index}"
         self.outcome: str | None = None          # set at settlement
         self.wager = wager
         self.cards: list[str] = []
@@ -90,7 +84,7 @@ class Seat:
         self.wager = wager
         self.pair_bet = pair_bet
         self.insurance = 0
-        self.hands = [Hand(0, wager, seat=number)]
+        self.hands = [Hand(0, wager, False, number)]
         self.first_two: tuple[str, ...] = ()
         self.staked = 0                        # totals of its bet lines, set at settlement
         self.returned = 0
@@ -120,8 +114,8 @@ class CanberraRound(RoundCore):
                  limits: dict[str, Limits] | None = None) -> None:
         self.rules = rules
         self.paytable = paytable
-        self.main_limits = (limits or {}).get("main", rules.main_limits)
-        self.pair_limits = (limits or {}).get("pair_bet", rules.pair_limits)
+        self.main_limits = limits.get("main", rules.main_limits) if limits else rules.main_limits
+        self.pair_limits = limits.get("pair_bet", rules.pair_limits) if limits else rules.pair_limits
         self.seats: list[Seat] = self._seats_from(wagers)
         self.dealer: list[str] = []
         self.phase = DEAL
