@@ -13,7 +13,16 @@ _KEY = ("round_id", "seat", "hand", "kind")
 
 
 class LedgerConflict(RuntimeError):
-    """Ledger rows already there for a round being settled disagree with its replay."""
+    """Ledger rows already there for rounds being settled disagree with their replay. `rounds`
+    names each such round with the bets that differ."""
+
+    def __init__(self, rounds: dict[str, str]) -> None:
+        super().__init__("ledger rows already present disagree with the replay: "
+                         + "; ".join(f"round {round_id}: {bets}" for round_id, bets in rounds.items()))
+        self.rounds = rounds
+
+    def __reduce__(self):  # the mapping, not the one message RuntimeError would pickle
+        return (LedgerConflict, (self.rounds,))
 
 
 @dataclass(frozen=True)
@@ -44,7 +53,8 @@ def rows_for_bets(round_id: str, table_id: str, shoe_id: str | None, rules_ref: 
 
 def write_ledger(conn: psycopg.Connection, rows: list[LedgerRow]) -> int:
     """COPY the rows into a session temp table, then one INSERT ... ON CONFLICT DO NOTHING.
-    Rows already present must match exactly; otherwise LedgerConflict (the batch rolls back)."""
+    Rows already present must match exactly; otherwise LedgerConflict, naming every round whose
+    rows differ (the caller rolls back what this wrote)."""
     if not rows:
         return 0
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS ledger_stage ("
@@ -72,6 +82,11 @@ def _check_existing_rows_agree(conn: psycopg.Connection) -> None:
     cols = [c for c in LEDGER_COLUMNS if c not in _KEY]
     differs = " OR ".join(f"l.{c} IS DISTINCT FROM s.{c}" for c in cols)
     bad = conn.execute(f"SELECT s.round_id::text, s.seat, s.hand, s.kind FROM ledger_stage s "
-                       f"JOIN ledger_entries l USING (round_id, seat, hand, kind) WHERE {differs} LIMIT 5").fetchall()
-    if bad:
-        raise LedgerConflict(f"ledger rows already present disagree with the replay: {bad}")
+                       f"JOIN ledger_entries l USING (round_id, seat, hand, kind) WHERE {differs} "
+                       f"ORDER BY 1, 2, 3, 4").fetchall()
+    rounds: dict[str, list[str]] = {}
+    for round_id, seat, hand, kind in bad:
+        rounds.setdefault(round_id, []).append(f"seat {seat}" + ("" if hand == NO_HAND else f" hand {hand}") + f" {kind}")
+    if rounds:
+        raise LedgerConflict({round_id: "the ledger already holds other figures for " + ", ".join(bets)
+                              for round_id, bets in rounds.items()})

@@ -9,7 +9,6 @@ from typing import Callable
 import psycopg
 
 from .batches import BATCH_SIZE, batches_by_table
-from .ledger import LedgerConflict
 
 TOPIC = "settle_round"
 CLAIM_LIMIT = 2000  # outbox rows per pass: one transaction, a few messages
@@ -104,7 +103,7 @@ def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, in
             next_sweep = time.monotonic() + sweep_every
             try:
                 sweep(conn)
-            except (psycopg.Error, LedgerConflict):
+            except psycopg.Error:
                 # Its batch rolled back and stays complete: the next sweep tries it again.
                 log.exception("the sweep failed; it runs again in %.0f s", sweep_every)
         if done.published_rows < CLAIM_LIMIT:  # a full pass means more is waiting: go again at once

@@ -16,7 +16,7 @@ from ..audit.log import AuditRecord, append_by_chain, chain_for
 from ..engine.transcript import TranscriptError
 from ..metrics import observe_settled
 from ..rules import RulesError
-from .ledger import LedgerRow, rows_for_bets, write_ledger
+from .ledger import LedgerConflict, LedgerRow, rows_for_bets, write_ledger
 from ..rounds.catalog import approved_paytable
 from .transcripts import PaytableSource, bet_totals, play_stored, seat_totals, stored_transcript
 from .transfers import audit_records_for as transfer_audit_records
@@ -113,8 +113,8 @@ def settle_rounds(conn: psycopg.Connection, round_ids: Iterable[Any]) -> BatchOu
             except (TranscriptError, RulesError, ValueError, KeyError) as exc:
                 # Kept out of this batch and reported to the caller, who raises after commit.
                 outcome.refused.append(RefusedRound(round_.round_id, f"{type(exc).__name__}: {exc}"))
+        settled = _write_ledger(conn, settled, outcome)
         if settled:
-            write_ledger(conn, [row for s in settled for row in s.ledger])
             _mark_settled(conn, settled)
             # Last before the commit: a table's chain head stays locked from here to the commit,
             # and the table's terminal waits on it to save its next decision.
@@ -178,6 +178,22 @@ def plan_settlement(round_: CompletedRound, events: list[tuple[str, dict]],
                            round_.paytable_ref, played.bets)
     return SettledRound(round_.round_id, round_.table_id, ledger, _audit_records(round_, played.bets), result,
                         round_.result is None)
+
+
+def _write_ledger(conn: psycopg.Connection, settled: list[SettledRound], outcome: BatchOutcome) -> list[SettledRound]:
+    """Write the batch's ledger rows; the rounds written. A round whose rows the ledger already
+    holds with other figures is refused and the batch written without it: one such round must
+    not hold back the rest of its batch at every retry and every sweep."""
+    while settled:
+        try:
+            with conn.transaction():   # a savepoint: a refused attempt leaves no row behind
+                write_ledger(conn, [row for s in settled for row in s.ledger])
+            return settled
+        except LedgerConflict as exc:
+            outcome.refused += [RefusedRound(round_id, f"LedgerConflict: {reason}")
+                                for round_id, reason in exc.rounds.items()]
+            settled = [s for s in settled if s.round_id not in exc.rounds]
+    return settled
 
 
 def _audit_records(round_: CompletedRound, bets: list[Any]) -> list[AuditRecord]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import threading
 from collections import Counter
 
@@ -145,17 +146,55 @@ def test_a_stored_result_that_disagrees_with_the_replay_is_refused(admin, app_co
     assert outcome.settled == [] and "disagrees" in outcome.refused[0].reason
 
 
+def forge_ledger_row(admin, round_) -> tuple:
+    """A ledger row for the round's first bet with other figures than its replay gives."""
+    bet = round_.bets[0]
+    row = (round_.round_id, bet.seat, NO_HAND if bet.hand is None else bet.hand, bet.kind, bet.stake,
+           bet.returned + 1, "forged")
+    admin.execute("INSERT INTO ledger_entries (round_id, table_id, rules_ref, seat, hand, kind, stake, returned, outcome) "
+                  "VALUES (%s, 'T1', 'canberra@1', %s, %s, %s, %s, %s, %s)", row)
+    return row
+
+
 def test_ledger_rows_already_there_must_agree(admin, app_conn, casino):
     [round_] = casino.play(1, ["T1"])
     casino.write(admin)
+    forged = forge_ledger_row(admin, round_)
+    outcome = settle_rounds(app_conn, [round_.round_id])
+    assert outcome.settled == []
+    [refused] = outcome.refused
     bet = round_.bets[0]
-    admin.execute("INSERT INTO ledger_entries (round_id, table_id, rules_ref, seat, hand, kind, stake, returned, outcome) "
-                  "VALUES (%s, 'T1', 'canberra@1', %s, %s, %s, %s, %s, 'forged')",
-                  (round_.round_id, bet.seat, -1 if bet.hand is None else bet.hand, bet.kind, bet.stake, bet.returned + 1))
-    with pytest.raises(LedgerConflict):
-        settle_rounds(app_conn, [round_.round_id])
+    where = f"seat {bet.seat}" + ("" if bet.hand is None else f" hand {bet.hand}") + f" {bet.kind}"
+    assert refused.round_id == round_.round_id
+    assert refused.reason == f"LedgerConflict: the ledger already holds other figures for {where}"
     assert admin.execute("SELECT status FROM rounds").fetchone() == ("complete",)
     assert audit_counts(admin)["payout"] == 0
+    assert {row[:7] for row in ledger(admin)} == {forged}   # nothing of the replay was written beside it
+
+
+def test_a_round_whose_ledger_rows_disagree_does_not_hold_back_its_batch(admin, app_conn, casino):
+    rounds = casino.play(4, ["T1"])
+    casino.write(admin)
+    bad = rounds[1]
+    forged = forge_ledger_row(admin, bad)
+    good = [r for r in rounds if r is not bad]
+    outcome = settle_rounds(app_conn, [r.round_id for r in rounds])
+    assert sorted(outcome.settled) == sorted(r.round_id for r in good)
+    assert [r.round_id for r in outcome.refused] == [bad.round_id]
+    assert "LedgerConflict" in outcome.refused[0].reason
+    assert ledger(admin, {r.round_id for r in good}) == expected_ledger(good)
+    assert {row[:7] for row in ledger(admin, {bad.round_id})} == {forged}
+    status = dict(admin.execute("SELECT round_id::text, status FROM rounds").fetchall())
+    assert status == {**{r.round_id: "settled" for r in good}, bad.round_id: "complete"}
+    # The sweep, like any retry, settles nothing more and refuses the same round again.
+    again = sweep_stale_rounds(app_conn, older_than_seconds=0)
+    assert again.settled == [] and [r.round_id for r in again.refused] == [bad.round_id]
+
+
+def test_a_ledger_conflict_names_its_rounds_across_processes():
+    conflict = LedgerConflict({"r1": "the ledger already holds other figures for seat 1 hand 0 main"})
+    again = pickle.loads(pickle.dumps(conflict))
+    assert again.rounds == conflict.rounds and str(again) == str(conflict)
 
 
 def test_the_sweep_settles_only_rounds_older_than_its_age(admin, app_conn, casino):
