@@ -76,7 +76,8 @@ RULES_FIELD_PATHS = {
     "max_seats": "seats", "pontoon_ranks": "pontoon.ranks",
     "surrender_upcards": "surrender.upcards", "surrender_returns": "surrender.returns",
     "double_max_cards": "double.max_cards", "double_minimum": "double.minimum", "double_maximum": "double.maximum",
-    "split_max_hands": "split.max_hands", "insurance_upcards": "insurance.upcards",
+    "split_max_hands": "split.max_hands", "split_aces_resplit": "split.aces_resplit",
+    "double_on_split_aces": "double.on_split_aces", "insurance_upcards": "insurance.upcards",
     "insurance_minimum": "insurance.minimum", "dealer_stands_on": "dealer.stands_on",
     "dealer_pontoon_takes": "dealer.pontoon_takes",
 }

@@ -57,6 +57,10 @@ def test_canberra_shoe_is_four_decks_without_tens():
     (("split", "max_hands"), 9, "split.max_hands", "from 1 to 8"),
     (("surrender", "returns"), "3:2", "surrender.returns", "more than the wager"),
     (("dealer", "stands_on"), 22, "dealer.stands_on", "from 12 to 21"),
+    # Rules that could never apply, or a game without its namesake, are refused too.
+    (("pontoon", "ranks"), [], "pontoon.ranks", "at least one rank"),
+    (("split", "aces_resplit"), True, "split.aces_resplit", "no decision to re-split"),
+    (("double", "on_split_aces"), True, "double.on_split_aces", "no decision to double"),
 ])
 def test_bad_rules_are_refused_with_file_field_and_reason(path, value, field, why):
     doc = canberra_doc()
@@ -107,6 +111,8 @@ def test_every_bad_field_is_listed_at_once():
     (lambda d: d["odds"].update({"blackjack": "3:2"}), "odds.blackjack", "unknown hand name"),
     (lambda d: d["super_bonus"].update({"prizes": []}), "super_bonus.prizes", "at least one prize"),
     (lambda d: d["super_bonus"]["prizes"].pop(), "super_bonus.prizes", "last prize must have no wager_below"),
+    (lambda d: d["bonuses"].update({"6_card_21": "1:1"}), "bonuses", "6_card_21 pays 1:1, no more than a win (1:1)"),
+    (lambda d: d["bonuses"].update({"678_mixed": "1:2"}), "bonuses", "must pay more than a win"),
 ])
 def test_bad_paytables_are_refused(mutate, field, why):
     doc = paytable_doc()

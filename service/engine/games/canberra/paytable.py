@@ -128,6 +128,13 @@ class Paytable(FrozenRecord):
     super_bonus: SuperBonus | None
     measured_under: str = "canberra"   # the rules whose house edge an approved version records
 
+    def __post_init__(self) -> None:
+        for line in self.bonuses:
+            if not line.odds.pays_more_than(self.win):
+                # A winning 21 is paid by the line only where the line beats a win.
+                raise RuleFieldError("bonuses", f"{line.name} pays {line.odds}, no more than a win ({self.win}), "
+                                                "so it would never be paid: a bonus line must pay more than a win")
+
     def best_bonus(self, ranks: list[str], suits: list[str]) -> BonusLine | None:
         """The highest-paying line a winning 21 fits, if any (where two fit, the higher pays)."""
         best = None

@@ -57,6 +57,8 @@ class CanberraRules(FrozenRecord):
             raise RuleFieldError("max_seats", "must be from 1 to 9")
         for field in ("pontoon_ranks", "surrender_upcards", "insurance_upcards"):
             _check_ranks(field, getattr(self, field))
+        if not self.pontoon_ranks:
+            raise RuleFieldError("pontoon_ranks", "must name at least one rank: an ace with one of them is Pontoon")
         for field in ("pontoon_ranks", "surrender_upcards", "insurance_upcards"):
             removed = [r for r in getattr(self, field) if r in self.shoe.ranks_removed and field == "pontoon_ranks"]
             if removed:
@@ -71,6 +73,14 @@ class CanberraRules(FrozenRecord):
             raise RuleFieldError("double_maximum", "must be wager")
         if not 1 <= self.split_max_hands <= 8:
             raise RuleFieldError("split_max_hands", "must be from 1 to 8")
+        # A split ace that takes one card is finished with it: a rule for a later decision on it
+        # could never apply, and a file that names one would say the game is other than it is.
+        if self.split_aces_one_card and self.split_aces_resplit:
+            raise RuleFieldError("split_aces_resplit", "cannot be true while split aces take one card each "
+                                                       "(split.aces_one_card): a split ace takes no decision to re-split")
+        if self.split_aces_one_card and self.double_on_split_aces:
+            raise RuleFieldError("double_on_split_aces", "cannot be true while split aces take one card each "
+                                                         "(split.aces_one_card): a split ace takes no decision to double")
         if self.insurance_minimum < 1:
             raise RuleFieldError("insurance_minimum", "must be at least 1 cent")
         if self.surrender_returns.numerator > self.surrender_returns.denominator:
