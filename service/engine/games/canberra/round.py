@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from collections import namedtuple
 from functools import partial
-from operator import attrgetter
 
 from ...round_core import RoundCore, action_dict
 from ...actions import (CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation,
@@ -104,7 +103,6 @@ class BetLine(namedtuple("BetLine", "seat hand kind stake returned outcome")):
 new_bet_line = partial(tuple.__new__, BetLine)   # from a tuple of the fields: cheaper, as in actions.py
 _SEAT_FIELDS = frozenset({"seat", "wager", "pair_bet"})   # what a seat's entry may hold
 LIMITED_BETS = frozenset({"main", "pair_bet"})            # the bets a table may set its own limits for
-_stake_of, _returned_of = attrgetter("stake"), attrgetter("returned")
 
 
 class CanberraRound(RoundCore):
@@ -568,17 +566,21 @@ class CanberraRound(RoundCore):
         super_winners: set[int] = set()
         for seat in self.seats:
             number = seat.number
-            first = len(lines)
+            # The seat's totals as its lines are made (they are the sums of its lines' stakes and returns).
+            staked = returned = 0
             if seat.pair_bet:
                 won = RANK_OF[seat.first_two[0]] == RANK_OF[seat.first_two[1]]
-                add(new_bet_line((number, None, "pair", seat.pair_bet,
-                                  seat.pair_bet + pay.pair.winnings(seat.pair_bet, rounding) if won else 0,
-                                  "pair" if won else "no-pair")))
+                back = seat.pair_bet + pay.pair.winnings(seat.pair_bet, rounding) if won else 0
+                add(new_bet_line((number, None, "pair", seat.pair_bet, back, "pair" if won else "no-pair")))
+                staked += seat.pair_bet
+                returned += back
             if seat.insurance:
                 won = second_ten
-                add(new_bet_line((number, None, "insurance", seat.insurance,
-                                  seat.insurance + rules.insurance_pays.winnings(seat.insurance, rounding)
-                                  if won else 0, "insurance-won" if won else "insurance-lost")))
+                back = seat.insurance + rules.insurance_pays.winnings(seat.insurance, rounding) if won else 0
+                add(new_bet_line((number, None, "insurance", seat.insurance, back,
+                                  "insurance-won" if won else "insurance-lost")))
+                staked += seat.insurance
+                returned += back
             one_wager_taken = False
             for hand in seat.hands:
                 index = hand.index
@@ -594,14 +596,17 @@ class CanberraRound(RoundCore):
                         main, double = hand.wager, hand.double
                 hand.outcome = outcome
                 add(new_bet_line((number, index, "split" if index else "main", hand.wager, main, outcome)))
+                staked += hand.wager
+                returned += main
                 if hand.double:
                     add(new_bet_line((number, index, "double", hand.double, double, outcome)))
+                    staked += hand.double
+                    returned += double
                 if outcome == "super-bonus":
-                    add(new_bet_line((number, index, "super_bonus", 0, pay.super_bonus.prize_for(hand.wager),
-                                      "super-bonus")))
-            own = lines[first:]
-            seat.staked = sum(map(_stake_of, own))
-            seat.returned = sum(map(_returned_of, own))
+                    prize = pay.super_bonus.prize_for(hand.wager)
+                    add(new_bet_line((number, index, "super_bonus", 0, prize, "super-bonus")))
+                    returned += prize
+            seat.staked, seat.returned = staked, returned
         if super_winners and pay.super_bonus.envy:
             for seat in self.seats:
                 if super_winners - {seat.number}:
@@ -631,7 +636,7 @@ class CanberraRound(RoundCore):
         # STOOD: waits for the dealer
         if dealer_pontoon:
             return 0, 0, "dealer-pontoon"
-        total, _ = self.hand_total(hand)
+        total, _ = hand.total(rules.double_aces_count_one)
         if dealer_bust or total > dealer_total:
             odds = pay.doubled_win if d else pay.win
             return w + odds.winnings(w, rounding), d + odds.winnings(d, rounding), \
