@@ -61,11 +61,15 @@ def _card_set(spec: ShoeSpec) -> frozenset[str]:
 
 def fits_in_shoe(spec: ShoeSpec, cards: list[str]) -> bool:
     """Whether a full shoe of this description holds all these cards together."""
-    keys = list(map(CANONICAL.get, cards))
-    if not _card_set(spec).issuperset(keys):  # a token that is no card (None), or a removed rank
-        return False
+    held = _card_set(spec)
+    if held.issuperset(cards):   # as transcripts mostly write them: each card in its one spelling
+        keys = sorted(cards)
+    else:
+        keys = list(map(CANONICAL.get, cards))
+        if not held.issuperset(keys):  # a token that is no card (None), or a removed rank
+            return False
+        keys.sort()
     # Sorted, a card held more often than the shoe's decks meets its own copy `decks` places on.
-    keys.sort()
     return not any(map(eq, keys, keys[spec.decks:]))
 
 
