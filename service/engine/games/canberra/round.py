@@ -136,16 +136,18 @@ class CanberraRound(RoundCore):
         if not wagers:
             raise RuleViolation("a round needs at least one seat with a wager")
         seats: dict[int, Seat] = {}
-        max_seats, main, pair_limits = self.rules.max_seats, self.main_limits, self.pair_limits
+        max_seats = self.rules.max_seats
+        low, high = self.main_limits.minimum, self.main_limits.maximum
+        pair_low, pair_high = self.pair_limits.minimum, self.pair_limits.maximum
         pays_pairs = self.paytable.pair is not None
         # `type(x) is int` on purpose: it refuses booleans, which isinstance would let through.
         for entry in wagers:
             number, wager, pair = entry.get("seat"), entry.get("wager"), entry.get("pair_bet", 0)
             if (type(number) is not int or not 1 <= number <= max_seats or number in seats
-                    or not entry.keys() <= _SEAT_FIELDS
-                    or type(wager) is not int or not main.minimum <= wager <= main.maximum
+                    or type(wager) is not int or not low <= wager <= high
+                    or len(entry) != 2 + ("pair_bet" in entry)   # with seat and wager there, no field but pair_bet
                     or (type(pair) is not int or pair)   # 0 is no pair bet; null or false is no number
-                    and not (pays_pairs and type(pair) is int and pair_limits.minimum <= pair <= pair_limits.maximum)):
+                    and not (pays_pairs and type(pair) is int and pair_low <= pair <= pair_high)):
                 self._refuse_wager(entry, number, wager, pair, seats)
             seats[number] = Seat(number, wager, pair)
         return [seats[n] for n in sorted(seats)]
