@@ -6,7 +6,7 @@ from functools import partial
 
 from ...round_core import RoundCore, action_dict
 from ...actions import (CardDealt, DecisionTaken, LegalAction, NotAwaitingCard, RuleViolation,
-                       new_card_dealt)
+                       new_card_dealt, new_decision_taken)
 from ...cards import ACES, CARD_POINTS, RANK_OF, SUIT_OF, TEN_VALUED, best_total, hard_total, parse_card
 from .paytable import Paytable
 from .rules import CanberraRules, Limits
@@ -353,7 +353,7 @@ class CanberraRound(RoundCore):
             raise RuleViolation(f"{action} is not allowed: the round is "
                                 + ("still being dealt" if self.phase == DEAL else "past the players' turns"),
                                 self.legal_actions)
-        current = self._current_hand()
+        current = self._hand
         if current.owed:
             raise RuleViolation(f"{action} is not allowed: a card is owed to seat "
                                 f"{self.seats[self._seat_pos].number} hand {current.index} first",
@@ -527,9 +527,13 @@ class CanberraRound(RoundCore):
         return self._record(seat, None, "insurance", amount, advance=False)
 
     def _decided(self, h: Hand, seat: int, action: str, amount: int | None = None) -> DecisionTaken:
+        """Log a playing decision just applied to `h` and move the round on."""
         h.decided = True
         self.any_playing_decision = True
-        return self._record(seat, h.index, action, amount)
+        record = new_decision_taken((seat, h.index, action, amount))
+        self.log.append(record)
+        self._advance()
+        return record
 
     DECISIONS = ("hit", "stand", "double", "forfeit", "split", "surrender", "insurance")
     TAKES_AMOUNT = frozenset({"double", "insurance"})
