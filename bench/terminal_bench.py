@@ -16,7 +16,8 @@ sys.path.insert(0, str(ROOT))
 
 from cpu_use import per_request_ms, snapshot  # noqa: E402
 from service.terminal.client import Latencies, TerminalClient  # noqa: E402
-from service.terminal.simulator import SimulatorConfig, issue_key, run as simulate  # noqa: E402
+from service.terminal.simulator import IssuedKey, SimulatorConfig, issue_key, revoke_keys  # noqa: E402
+from service.terminal.simulator import run as simulate  # noqa: E402
 from service.terminal.stats import latency_table, summary  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "terminal.json"
@@ -24,7 +25,7 @@ FLOOR = "POST /ops/floor"
 ACTIONS = "POST /rounds/{id}/actions"
 
 
-def issue_keys(args, role: str, count: int) -> list[str]:
+def issue_keys(args, role: str, count: int) -> list[IssuedKey]:
     """Keys for the floor's clients: one each, as each terminal has its own (a shared key would
     make every request wait on the same api_keys row)."""
     admin = TerminalClient(args.url, args.admin_key)
@@ -32,6 +33,16 @@ def issue_keys(args, role: str, count: int) -> list[str]:
         return [issue_key(admin, role) for _ in range(count)]
     finally:
         admin.close()
+
+
+def revoke(args, keys: list[IssuedKey]) -> None:
+    admin = TerminalClient(args.url, args.admin_key)
+    try:
+        left = revoke_keys(admin, keys, "the benchmark is over")
+    finally:
+        admin.close()
+    if left:
+        print(f"keys the benchmark issued could not be revoked: {', '.join(left)}", file=sys.stderr)
 
 
 def terminal_load(args, concurrency: int, seconds: float, rate: float | None = None) -> dict:
@@ -46,11 +57,11 @@ def terminal_load(args, concurrency: int, seconds: float, rate: float | None = N
     return figures
 
 
-def floor_load(args, keys: list[str], seconds: float, rate: float | None = None) -> dict:
+def floor_load(args, keys: list[IssuedKey], seconds: float, rate: float | None = None) -> dict:
     """len(keys) clients posting the floor endpoint for `seconds`."""
     deadline = time.monotonic() + seconds
     pace = rate / len(keys) if rate else None
-    clients = [TerminalClient(args.url, key, pace=pace, phase=n / len(keys)) for n, key in enumerate(keys)]
+    clients = [TerminalClient(args.url, key.secret, pace=pace, phase=n / len(keys)) for n, key in enumerate(keys)]
     errors = [0] * len(clients)
 
     def hammer(n: int) -> None:
@@ -160,40 +171,44 @@ def main(argv: list[str] | None = None) -> int:
     print("warming up", file=sys.stderr)
     terminal_load(args, 2, 3.0)
     floor_keys = issue_keys(args, "operator", max(levels))
-    floor_load(args, floor_keys[:2], 2.0)
+    try:
+        floor_load(args, floor_keys[:2], 2.0)
 
-    sweep, errors = [], 0
-    for concurrency in levels:
-        terminal, terminal_runs = best_of(args.repeats, lambda: terminal_load(args, concurrency, args.seconds),
-                                          key=lambda f: f["requests_per_s"])
-        floor, floor_runs = best_of(args.repeats, lambda: floor_load(args, floor_keys[:concurrency], args.seconds),
-                                    key=lambda f: f["requests_per_s"])
-        errors += sum(run["errors"] for run in terminal_runs + floor_runs)
-        sweep.append({"concurrency": concurrency, "terminal_requests_per_s": terminal["requests_per_s"],
-                      "terminal_rounds_per_s": terminal["rounds_per_s"],
-                      "terminal_decisions_per_s": terminal["decisions_per_s"],
-                      "floor_requests_per_s": floor["requests_per_s"],
-                      "terminal_cpu_ms_per_request": terminal["cpu_ms_per_request"],
-                      "floor_cpu_ms_per_request": floor["cpu_ms_per_request"],
-                      "terminal_runs_requests_per_s": [run["requests_per_s"] for run in terminal_runs],
-                      "floor_runs_requests_per_s": [run["requests_per_s"] for run in floor_runs],
-                      "load_average": terminal["load_average"]})
-        print(f"C={concurrency:<3} terminal {terminal['requests_per_s']:>7} req/s {terminal['rounds_per_s']:>6} rounds/s"
-              f" {terminal['decisions_per_s']:>7} decisions/s | floor {floor['requests_per_s']:>7} req/s"
-              f"   (load {terminal['load_average'][0]})", file=sys.stderr)
+        sweep, errors = [], 0
+        for concurrency in levels:
+            terminal, terminal_runs = best_of(args.repeats, lambda: terminal_load(args, concurrency, args.seconds),
+                                              key=lambda f: f["requests_per_s"])
+            floor, floor_runs = best_of(args.repeats, lambda: floor_load(args, floor_keys[:concurrency], args.seconds),
+                                        key=lambda f: f["requests_per_s"])
+            errors += sum(run["errors"] for run in terminal_runs + floor_runs)
+            sweep.append({"concurrency": concurrency, "terminal_requests_per_s": terminal["requests_per_s"],
+                          "terminal_rounds_per_s": terminal["rounds_per_s"],
+                          "terminal_decisions_per_s": terminal["decisions_per_s"],
+                          "floor_requests_per_s": floor["requests_per_s"],
+                          "terminal_cpu_ms_per_request": terminal["cpu_ms_per_request"],
+                          "floor_cpu_ms_per_request": floor["cpu_ms_per_request"],
+                          "terminal_runs_requests_per_s": [run["requests_per_s"] for run in terminal_runs],
+                          "floor_runs_requests_per_s": [run["requests_per_s"] for run in floor_runs],
+                          "load_average": terminal["load_average"]})
+            print(f"C={concurrency:<3} terminal {terminal['requests_per_s']:>7} req/s "
+                  f"{terminal['rounds_per_s']:>6} rounds/s {terminal['decisions_per_s']:>7} decisions/s | floor {floor['requests_per_s']:>7} req/s"
+                  f"   (load {terminal['load_average'][0]})", file=sys.stderr)
 
-    peak = max(sweep, key=lambda row: row["terminal_requests_per_s"])
-    floor_peak = max(sweep, key=lambda row: row["floor_requests_per_s"])
-    half_rate = peak["terminal_requests_per_s"] / 2
-    floor_half_rate = floor_peak["floor_requests_per_s"] / 2
-    print(f"half of peak: {half_rate:.0f} req/s with {peak['concurrency']} terminals", file=sys.stderr)
-    half, half_runs = best_of(args.repeats, lambda: with_server_view(args, lambda: terminal_load(
-        args, peak["concurrency"], args.seconds * 2, rate=half_rate)), key=lambda f: -p99_of_decisions(f))
-    floor_half, floor_half_runs = best_of(
-        args.repeats, lambda: with_server_view(args, lambda: floor_load(
-            args, floor_keys[:floor_peak["concurrency"]], args.seconds * 2, rate=floor_half_rate)),
-        key=lambda f: -f["latency"].get(FLOOR, {}).get("p99_ms", float("inf")))
-    errors += sum(run["errors"] for run in half_runs + floor_half_runs)
+        peak = max(sweep, key=lambda row: row["terminal_requests_per_s"])
+        floor_peak = max(sweep, key=lambda row: row["floor_requests_per_s"])
+        half_rate = peak["terminal_requests_per_s"] / 2
+        floor_half_rate = floor_peak["floor_requests_per_s"] / 2
+        print(f"half of peak: {half_rate:.0f} req/s with {peak['concurrency']} terminals", file=sys.stderr)
+        half, half_runs = best_of(args.repeats, lambda: with_server_view(args, lambda: terminal_load(
+            args, peak["concurrency"], args.seconds * 2, rate=half_rate)), key=lambda f: -p99_of_decisions(f))
+        floor_half, floor_half_runs = best_of(
+            args.repeats, lambda: with_server_view(args, lambda: floor_load(
+                args, floor_keys[:floor_peak["concurrency"]], args.seconds * 2, rate=floor_half_rate)),
+            key=lambda f: -f["latency"].get(FLOOR, {}).get("p99_ms", float("inf")))
+        errors += sum(run["errors"] for run in half_runs + floor_half_runs)
+    finally:
+        revoke(args, floor_keys)
+
     result = {
         "sweep": sweep,
         "peak": {"concurrency": peak["concurrency"], "requests_per_s": peak["terminal_requests_per_s"],

@@ -86,7 +86,8 @@ def _check_existing_rows_agree(conn: psycopg.Connection) -> None:
                        f"ORDER BY 1, 2, 3, 4").fetchall()
     rounds: dict[str, list[str]] = {}
     for round_id, seat, hand, kind in bad:
-        rounds.setdefault(round_id, []).append(f"seat {seat}" + ("" if hand == NO_HAND else f" hand {hand}") + f" {kind}")
+        where = f"seat {seat}" if hand == NO_HAND else f"seat {seat} hand {hand}"
+        rounds.setdefault(round_id, []).append(f"{where} {kind}")
     if rounds:
         raise LedgerConflict({round_id: "the ledger already holds other figures for " + ", ".join(bets)
                               for round_id, bets in rounds.items()})

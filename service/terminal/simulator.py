@@ -43,20 +43,29 @@ def table_ids(config: SimulatorConfig) -> list[str]:
     return [f"{config.table}-{n}" for n in range(1, config.concurrency + 1)]
 
 
-def prepare_tables(config: SimulatorConfig) -> list[tuple[str, str]]:
-    """(table id, terminal key) for each terminal: with the admin key, tables are created (one
-    already there is used as it is) and a terminal key is issued for each (POST /v1/keys)."""
+@dataclass(frozen=True)
+class IssuedKey:
+    """A key issued for a run: its id, to revoke it when the run is over, and its secret."""
+
+    key_id: str
+    secret: str
+
+
+def prepare_tables(config: SimulatorConfig) -> list[tuple[str, str, IssuedKey | None]]:
+    """(table id, terminal key's secret, the key if this run issued it) for each terminal: with the
+    admin key, tables are created (one already there is used as it is) and a terminal key is
+    issued for each (POST /v1/keys), to be revoked when the run ends."""
     tables = table_ids(config)
     if config.terminal_key:
         if len(tables) != 1:
             raise SetupError("a terminal key belongs to one table: --concurrency above 1 needs --admin-key instead")
-        return [(tables[0], config.terminal_key)]
+        return [(tables[0], config.terminal_key, None)]
     if not config.admin_key:
         raise SetupError("give a terminal key (--key, PONTOON_TERMINAL_KEY) or an admin key (--admin-key, "
                          "PONTOON_ADMIN_KEY) to create the tables")
     admin = TerminalClient(list(config.base_urls), config.admin_key)
+    prepared: list[tuple[str, str, IssuedKey | None]] = []
     try:
-        prepared = []
         for table_id in tables:
             body = {"table_id": table_id, "rules": config.rules}
             if config.paytable:
@@ -64,18 +73,32 @@ def prepare_tables(config: SimulatorConfig) -> list[tuple[str, str]]:
             reply = admin.post("/v1/tables", body, "POST /tables")
             if not (reply.status == 201 or (reply.status == 409 and reply.code == "table_exists")):
                 raise SetupError(f"table {table_id} could not be created: {reply.status} {reply.body}")
-            prepared.append((table_id, issue_key(admin, "terminal", table_id)))
+            key = issue_key(admin, "terminal", table_id)
+            prepared.append((table_id, key.secret, key))
         return prepared
+    except BaseException:
+        revoke_keys(admin, [key for _, _, key in prepared if key is not None])
+        raise
     finally:
         admin.close()
 
 
-def issue_key(admin: TerminalClient, role: str, table_id: str | None = None) -> str:
-    """A new key's secret, issued through the API by an admin."""
+def issue_key(admin: TerminalClient, role: str, table_id: str | None = None) -> IssuedKey:
+    """A new key, issued through the API by an admin."""
     reply = admin.post("/v1/keys", {"role": role, "table_id": table_id, "name": f"simulated {role}"}, "POST /keys")
     if reply.status != 201:
         raise SetupError(f"a {role} key could not be issued: {reply.status} {reply.body}")
-    return reply.body["secret"]
+    return IssuedKey(reply.body["key_id"], reply.body["secret"])
+
+
+def revoke_keys(admin: TerminalClient, keys: list[IssuedKey], reason: str = "the simulated run is over") -> list[str]:
+    """Revoke keys a run issued for itself; the ids of any that could not be revoked."""
+    left = []
+    for key in keys:
+        reply = admin.post(f"/v1/keys/{key.key_id}/revoke", {"reason": reason}, "POST /keys/{id}/revoke")
+        if not reply.ok:
+            left.append(key.key_id)
+    return left
 
 
 def _share(total: int | None, parts: int) -> list[int | None]:
@@ -85,8 +108,26 @@ def _share(total: int | None, parts: int) -> list[int | None]:
 
 
 def run(config: SimulatorConfig, progress: TextIO = sys.stderr) -> Stats:
-    """Play the configured rounds; the merged Stats of every terminal."""
+    """Play the configured rounds; the merged Stats of every terminal. The terminal keys the run
+    issued are revoked when it ends: a simulated terminal's key outlives it in no casino's API."""
     prepared = prepare_tables(config)
+    issued = [key for _, _, key in prepared if key is not None]
+    left: list[str] = []
+    try:
+        merged = _play(config, [(table_id, secret) for table_id, secret, _ in prepared], progress)
+    finally:
+        if issued:
+            admin = TerminalClient(list(config.base_urls), config.admin_key)
+            try:
+                left = revoke_keys(admin, issued)
+            finally:
+                admin.close()
+    if left:
+        merged.errors[f"keys issued for the run could not be revoked: {', '.join(left)}"] += 1
+    return merged
+
+
+def _play(config: SimulatorConfig, prepared: list[tuple[str, str]], progress: TextIO) -> Stats:
     deadline = time.monotonic() + config.duration if config.duration else None
     pace = config.rate / len(prepared) if config.rate else None
     terminals = []

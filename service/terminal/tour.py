@@ -10,7 +10,7 @@ from typing import TextIO
 from prometheus_client.parser import text_string_to_metric_families
 
 from .client import TerminalClient
-from .simulator import SetupError, issue_key
+from .simulator import SetupError, issue_key, revoke_keys
 
 SETTLE_WAIT = 60.0                # seconds to wait for the backlog to settle before looking
 SHOWN_METRICS = ("pontoon_rounds_completed", "pontoon_rounds_settled", "pontoon_money_staked_cents",
@@ -85,6 +85,16 @@ def tour(base_url: str, admin_key: str, tables: list[str], out: TextIO = sys.std
     except SetupError as exc:
         print(f"\n(no supervisor key for the recall and report: {exc})", file=out)
         return 0
+    try:
+        _show_recall_and_report(base_url, base, reader.secret, tables, out)
+    finally:
+        if revoke_keys(admin, [reader], "the tour is over"):
+            print(f"\n(the tour's supervisor key {reader.key_id} could not be revoked: revoke it by hand)", file=out)
+        admin.close()
+    return 0
+
+
+def _show_recall_and_report(base_url: str, base: str, reader: str, tables: list[str], out: TextIO) -> None:
     looker = TerminalClient(base_url, reader)
     table = tables[0]
     recall = looker.get(f"/v1/tables/{table}/recall?last=1", "GET recall")
@@ -110,8 +120,6 @@ def tour(base_url: str, admin_key: str, tables: list[str], out: TextIO = sys.std
     print(f"\nOne round's state and transcript: {base}/v1/rounds/<round_id> and .../transcript (the table's "
           f"terminal key, or any reader)", file=out)
     looker.close()
-    admin.close()
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -57,6 +57,29 @@ def test_a_physical_shoe_terminal_with_its_own_key(stack, admin_key, dump_logs_o
     wait_for(lambda: rounds_in_database(stack.database_url, [table]) == {"settled": 13}, 60, "the rounds to settle")
 
 
+def terminal_keys(database_url: str, tables: list[str]) -> list[tuple[str, bool]]:
+    """(table, revoked?) of every terminal key issued for these tables."""
+    with psycopg.connect(database_url) as conn:
+        return conn.execute("SELECT table_id, revoked_at IS NOT NULL FROM api_keys WHERE role = 'terminal' "
+                            "AND table_id = ANY(%s) ORDER BY table_id", (tables,)).fetchall()
+
+
+def test_the_keys_a_run_issues_are_revoked_when_it_ends(stack, admin_key):
+    api = stack.apis[0]
+    table = f"KEY{uuid.uuid4().hex[:5]}"
+    stats = simulate(SimulatorConfig(base_urls=(api.url,), table=table, rounds=2, concurrency=2, admin_key=admin_key,
+                                     progress_every=0))
+    assert stats.error_count == 0, stats.errors
+    assert terminal_keys(stack.database_url, [f"{table}-1", f"{table}-2"]) == [(f"{table}-1", True),
+                                                                                 (f"{table}-2", True)]
+    # A run with a terminal key of its own leaves that key as it found it.
+    own = make_key(stack.database_url, "terminal", f"{table}-1")
+    stats = simulate(SimulatorConfig(base_urls=(api.url,), table=f"{table}-1", rounds=1, terminal_key=own,
+                                     progress_every=0))
+    assert stats.error_count == 0, stats.errors
+    assert terminal_keys(stack.database_url, [f"{table}-1"]) == [(f"{table}-1", True), (f"{table}-1", False)]
+
+
 def test_errors_are_counted_and_fail_the_run(stack, admin_key):
     api = stack.apis[0]
     table = f"BAD{uuid.uuid4().hex[:5]}"

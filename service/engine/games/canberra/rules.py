@@ -75,12 +75,11 @@ class CanberraRules(FrozenRecord):
             raise RuleFieldError("split_max_hands", "must be from 1 to 8")
         # A split ace that takes one card is finished with it: a rule for a later decision on it
         # could never apply, and a file that names one would say the game is other than it is.
+        one_card = "cannot be true while split aces take one card each (split.aces_one_card): a split ace takes"
         if self.split_aces_one_card and self.split_aces_resplit:
-            raise RuleFieldError("split_aces_resplit", "cannot be true while split aces take one card each "
-                                                       "(split.aces_one_card): a split ace takes no decision to re-split")
+            raise RuleFieldError("split_aces_resplit", f"{one_card} no decision to re-split")
         if self.split_aces_one_card and self.double_on_split_aces:
-            raise RuleFieldError("double_on_split_aces", "cannot be true while split aces take one card each "
-                                                         "(split.aces_one_card): a split ace takes no decision to double")
+            raise RuleFieldError("double_on_split_aces", f"{one_card} no decision to double")
         if self.insurance_minimum < 1:
             raise RuleFieldError("insurance_minimum", "must be at least 1 cent")
         if self.surrender_returns.numerator > self.surrender_returns.denominator:
