@@ -91,9 +91,21 @@ def _header(window: Period, day_start: str, zone: str, by: str, table_id: str | 
             "gaming_day_starts": day_start, "by": by, "table_id": table_id, "money_unit": "cents"}
 
 
+def hold_percent(win: int, drop: int) -> float | None:
+    """Win as a percentage of drop to two places, halves rounded away from zero as a regulator's
+    figures are, and worked out in whole numbers: a float's own rounding would put 1 in 800 at
+    0.12 rather than 0.13. None without a drop."""
+    if not drop:
+        return None
+    hundredths, remainder = divmod(abs(win) * 10_000, drop)
+    if 2 * remainder >= drop:
+        hundredths += 1
+    return (hundredths if win >= 0 else -hundredths) / 100
+
+
 def _finish(row: dict[str, Any]) -> dict[str, Any]:
     row["win"] = row["drop"] - row["paid_out"]
-    row["hold_percent"] = round(row["win"] * 100 / row["drop"], 2) if row["drop"] else None
+    row["hold_percent"] = hold_percent(row["win"], row["drop"])
     played = row["rounds"] + row["voided_rounds"] + row["unsettled_rounds"]
     row["activity"] = ACTIVE if played else NO_ACTIVITY
     return row
@@ -101,7 +113,7 @@ def _finish(row: dict[str, Any]) -> dict[str, Any]:
 
 def _totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
     totals = {column: sum(row[column] for row in rows) for column in MONEY_COLUMNS}
-    totals["hold_percent"] = round(totals["win"] * 100 / totals["drop"], 2) if totals["drop"] else None
+    totals["hold_percent"] = hold_percent(totals["win"], totals["drop"])
     totals["activity"] = ACTIVE if any(row["activity"] == ACTIVE for row in rows) else NO_ACTIVITY
     return totals
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from datetime import date, datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -64,7 +65,8 @@ def test_a_daily_report_adds_up_to_the_ledger(floor, operator, db):
     assert played["drop"] == 1000 + 1000 + 2000 + 5500
     assert played["paid_out"] == 1000 + 2500 + (1000 + 100000 + 1000 + 5000) + 16000
     assert played["win"] == played["drop"] - played["paid_out"]
-    assert played["hold_percent"] == round(played["win"] * 100 / played["drop"], 2)
+    exact = (Decimal(played["win"]) * 100 / Decimal(played["drop"])).quantize(Decimal("0.01"), ROUND_HALF_UP)
+    assert played["hold_percent"] == float(exact)
 
     idle = rows[floor["idle"]]
     assert idle["activity"] == "no activity" and idle["drop"] == idle["paid_out"] == idle["rounds"] == 0
