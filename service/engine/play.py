@@ -21,7 +21,8 @@ def start_round(rules: Any, paytable: Any, transcript: Transcript):
             if transcript.players is not None or transcript.kitty is not None:
                 raise TranscriptError(("players are" if transcript.players is not None else "a kitty belongs")
                                       + " to the player-banked game: this one has seats and no kitty")
-            return CanberraRound(rules, paytable, transcript.seats, _limits(transcript.limits))
+            limits = transcript.limits
+            return CanberraRound(rules, paytable, transcript.seats, _limits(limits) if limits else None)
         from .games.traditional import TraditionalRound, TraditionalRules
         if isinstance(rules, TraditionalRules):
             if paytable is not None:

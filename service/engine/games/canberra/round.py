@@ -127,6 +127,7 @@ class CanberraRound(RoundCore):
         self._hand: Hand | None = None          # the hand play has reached
         self._dealer_has_waiting = False
         self.bets: list[BetLine] | None = None
+        self._dealer_final: tuple[int, bool] = (0, False)   # the dealer's total and Pontoon, once settled
         # "card", "decision", or None once complete; kept current by every change so that the
         # state always says what it waits for.
         self.awaiting: str | None = "card"
@@ -565,6 +566,7 @@ class CanberraRound(RoundCore):
         upcard = self.upcard_rank
         dealer_total, _ = best_total(self.dealer)
         dealer_pontoon = self.dealer_pontoon
+        self._dealer_final = dealer_total, dealer_pontoon   # the dealer's hand is over: the result reads it
         dealer_bust = dealer_total > 21
         second_ten = len(self.dealer) > 1 and RANK_OF[self.dealer[1]] in TEN_VALUED
         lines: list[BetLine] = []
@@ -672,7 +674,7 @@ class CanberraRound(RoundCore):
         """The round's money as the transcript format's output (complete rounds only)."""
         if self.bets is None:
             raise RuleViolation("the round is not complete", self.legal_actions)
-        dealer_total, _ = best_total(self.dealer)
+        dealer_total, dealer_pontoon = self._dealer_final
         aces_one = self.rules.double_aces_count_one
         seats = []
         # Plain loops: this runs once per replayed round, and a comprehension is a function call.
@@ -683,7 +685,7 @@ class CanberraRound(RoundCore):
                               "total": h.total(aces_one)[0], "outcome": h.outcome})
             seats.append({"seat": seat.number, "staked": seat.staked, "returned": seat.returned,
                           "net": seat.returned - seat.staked, "hands": hands})
-        return {"dealer": {"cards": self.dealer.copy(), "total": dealer_total, "pontoon": self.dealer_pontoon,
+        return {"dealer": {"cards": self.dealer.copy(), "total": dealer_total, "pontoon": dealer_pontoon,
                            "bust": dealer_total > 21},
                 "seats": seats}
 
