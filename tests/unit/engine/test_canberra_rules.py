@@ -24,6 +24,14 @@ def test_deal_order_is_seat_by_seat_then_upcard_then_second_cards():
     assert r["dealer"]["cards"] == ["7C", "5D", "5S"]  # 12: hands wait, so the dealer draws to 17
 
 
+def test_seats_are_dealt_in_seat_order_whatever_order_the_wagers_are_listed_in():
+    listed = [{"seat": 4, "wager": 1000}, {"seat": 1, "wager": 2000}, {"seat": 2, "wager": 1000}]
+    r = play(listed, "9H 8D 3C 7C KS QS JS 5D 5S", [act(1, "stand"), act(2, "stand"), act(4, "stand")])
+    assert [(s["seat"], s["hands"][0]["cards"]) for s in r["seats"]] == [
+        (1, ["9H", "KS"]), (2, ["8D", "QS"]), (4, ["3C", "JS"])]
+    assert r["dealer"]["cards"] == ["7C", "5D", "5S"]
+
+
 def test_pair_bet_pays_eleven_to_one_on_the_first_two_cards():
     r = play([{"seat": 1, "wager": 1000, "pair_bet": 500}], "8H 9C 8D 9D", [act(1, "stand")])
     assert seat(r)["staked"] == 1500

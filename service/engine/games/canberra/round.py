@@ -142,6 +142,7 @@ class CanberraRound(RoundCore):
         pair_low, pair_high = self.pair_limits.minimum, self.pair_limits.maximum
         pays_pairs = self.paytable.pair is not None
         # `type(x) is int` on purpose: it refuses booleans, which isinstance would let through.
+        in_order, last = True, 0
         for entry in wagers:
             number, wager, pair = entry.get("seat"), entry.get("wager"), entry.get("pair_bet", 0)
             if (type(number) is not int or not 1 <= number <= max_seats or number in seats
@@ -151,7 +152,9 @@ class CanberraRound(RoundCore):
                     and not (pays_pairs and type(pair) is int and pair_low <= pair <= pair_high)):
                 self._refuse_wager(entry, number, wager, pair, seats)
             seats[number] = Seat(number, wager, pair)
-        return [seats[n] for n in sorted(seats)]
+            in_order, last = in_order and number > last, number
+        # In seat order, as the cards are dealt (a transcript mostly lists them so already).
+        return list(seats.values()) if in_order else [seats[n] for n in sorted(seats)]
 
     def _refuse_wager(self, entry: dict, number: object, wager: object, pair: object,
                       seats: dict[int, Seat]) -> None:
@@ -254,13 +257,15 @@ class CanberraRound(RoundCore):
         return record
 
     def _finish_deal(self) -> None:
+        is_pontoon_pair, twenty_one = self.rules.is_pontoon_pair, WON21 if self.rules.twenty_one_wins_at_once else STOOD
         for seat in self.seats:
             hand = seat.hands[0]
-            seat.first_two = tuple(hand.cards)
-            if self.rules.is_pontoon_pair(RANK_OF[hand.cards[0]], RANK_OF[hand.cards[1]]):
+            first, second = hand.cards
+            seat.first_two = (first, second)
+            if is_pontoon_pair(RANK_OF[first], RANK_OF[second]):
                 hand.status = PONTOON
-            elif hand.total(False)[0] == 21:
-                hand.status = WON21 if self.rules.twenty_one_wins_at_once else STOOD
+            elif hand.aces and hand.hard == 11:   # two cards make 21 only as an ace and a ten-valued card
+                hand.status = twenty_one
         self.phase = PLAY
         self._seat_pos, self._hand_pos = 0, 0
         self._enter_hand()
