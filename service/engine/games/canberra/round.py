@@ -631,32 +631,35 @@ class CanberraRound(RoundCore):
                      dealer_bust: bool, rounding: str, super_winners: set[int]) -> tuple[int, int, str]:
         """(returned on the hand's wager, returned on its double, outcome)."""
         pay, rules = self.paytable, self.rules
-        w, d = hand.wager, hand.double
-        if hand.status == PONTOON:
+        w, d, status = hand.wager, hand.double, hand.status
+        if status == STOOD:   # waits for the dealer: the commonest, so tried first
+            if dealer_pontoon:
+                return 0, 0, "dealer-pontoon"
+            total, _ = hand.total(rules.double_aces_count_one)
+            if dealer_bust or total > dealer_total:
+                if d:
+                    odds = pay.doubled_win
+                    return w + odds.winnings(w, rounding), d + odds.winnings(d, rounding), \
+                        "dealer-bust" if dealer_bust else "win"
+                return w + pay.win.winnings(w, rounding), 0, "dealer-bust" if dealer_bust else "win"
+            if total == dealer_total:
+                return w, d, "push"
+            return 0, 0, "lose"
+        if status == BUST:
+            return 0, 0, "bust"
+        if status == PONTOON:
             if dealer_pontoon and not rules.player_pontoon_paid_at_once:
                 return w, d, "push"
             return w + pay.pontoon.winnings(w, rounding), d, "pontoon"
-        if hand.status == BUST:
-            return 0, 0, "bust"
-        if hand.status == FORFEIT:
+        if status == FORFEIT:
             return 0, d, "forfeit"
-        if hand.status == SURRENDERED:
+        if status == SURRENDERED:
             if dealer_pontoon and rules.surrender_lost_to_dealer_pontoon:
                 return 0, 0, "surrender-dealer-pontoon"
             return rules.surrender_returns.winnings(w, rounding), 0, "surrender"
-        if hand.status == WON21:
+        if status == WON21:
             return self._pay_twenty_one(seat, hand, upcard, rounding, super_winners)
-        # STOOD: waits for the dealer
-        if dealer_pontoon:
-            return 0, 0, "dealer-pontoon"
-        total, _ = hand.total(rules.double_aces_count_one)
-        if dealer_bust or total > dealer_total:
-            odds = pay.doubled_win if d else pay.win
-            return w + odds.winnings(w, rounding), d + odds.winnings(d, rounding), \
-                "dealer-bust" if dealer_bust else "win"
-        if total == dealer_total:
-            return w, d, "push"
-        return 0, 0, "lose"
+        raise AssertionError(f"seat {seat.number} hand {hand.index} is still {status} at settlement")
 
     def _pay_twenty_one(self, seat: Seat, hand: Hand, upcard: str, rounding: str,
                         super_winners: set[int]) -> tuple[int, int, str]:
