@@ -84,6 +84,7 @@ def tour(base_url: str, admin_key: str, tables: list[str], out: TextIO = sys.std
         reader = issue_key(admin, "supervisor")
     except SetupError as exc:
         print(f"\n(no supervisor key for the recall and report: {exc})", file=out)
+        admin.close()
         return 0
     try:
         _show_recall_and_report(base_url, base, reader.secret, tables, out)

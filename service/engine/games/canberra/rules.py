@@ -59,10 +59,9 @@ class CanberraRules(FrozenRecord):
             _check_ranks(field, getattr(self, field))
         if not self.pontoon_ranks:
             raise RuleFieldError("pontoon_ranks", "must name at least one rank: an ace with one of them is Pontoon")
-        for field in ("pontoon_ranks", "surrender_upcards", "insurance_upcards"):
-            removed = [r for r in getattr(self, field) if r in self.shoe.ranks_removed and field == "pontoon_ranks"]
-            if removed:
-                raise RuleFieldError(field, f"names ranks the shoe removes: {removed}")
+        removed = [r for r in self.pontoon_ranks if r in self.shoe.ranks_removed]
+        if removed:
+            raise RuleFieldError("pontoon_ranks", f"names ranks the shoe removes: {removed}")
         if not 2 <= self.stand_minimum <= 21:
             raise RuleFieldError("stand_minimum", "must be from 2 to 21")
         if self.double_max_cards is not None and self.double_max_cards < 2:
