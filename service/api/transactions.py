@@ -8,7 +8,7 @@ import re
 from functools import wraps
 
 import psycopg
-from flask import Flask, current_app, g, request
+from flask import Flask, Response, current_app, g, request
 
 from ..audit.log import append, chain_for
 from ..metrics.collectors import connection_returned, connection_taken
@@ -97,7 +97,7 @@ def command(view):
                 response = current_app.make_response(view(*args, **kwargs))
                 if idem_key is not None:
                     uow.idempotency.store(g.principal.key_id, idem_key, request_hash, response.status_code,
-                                          response.get_data(as_text=True) if response.is_json else None)
+                                          response.get_data(), response.content_type)
                 uow.commit_with_pipeline()
         except psycopg.errors.UniqueViolation as exc:
             if idem_key is None or exc.diag.constraint_name != IDEMPOTENCY_KEYS_PRIMARY_KEY:
@@ -130,4 +130,7 @@ def _replay(stored: StoredResponse, request_hash: str):
     if stored.request_hash != request_hash:
         fail(422, "idempotency_key_reused", "this Idempotency-Key was used for a different request; use a new key",
              errors={IDEMPOTENCY_KEY: ["already used with another method, path or body"]})
-    return stored.response, stored.status_code, {"Idempotent-Replayed": "true"}
+    replayed = {"Idempotent-Replayed": "true"}
+    if stored.body is None:   # a key taken before responses were kept as sent
+        return stored.response, stored.status_code, replayed
+    return Response(stored.body, stored.status_code, replayed, content_type=stored.content_type)

@@ -9,6 +9,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
+import pytest
 from psycopg.types.json import Jsonb
 
 from service.store.repositories.keys import hash_secret
@@ -31,7 +32,8 @@ def test_a_retried_decision_returns_the_first_response_and_changes_nothing(new_t
     assert first.status == 200
     after_first = _counts(db, round_id)
     retry = terminal.post(f"/v1/rounds/{round_id}/actions", {"action": "hit", "seat": 1}, idempotency_key=key)
-    assert retry.status == 200 and retry.body == first.body
+    assert retry.status == 200 and retry.data == first.data   # the very bytes first sent
+    assert retry.headers["Content-Type"] == first.headers["Content-Type"]
     assert retry.headers.get("Idempotent-Replayed") == "true"
     assert _counts(db, round_id) == after_first
     # Without the key the same decision is a new one, and the rules refuse it (a card is owed).
@@ -101,22 +103,44 @@ def test_a_request_meeting_its_key_in_flight_waits_and_answers_as_that_one_did(a
     key_id = db.execute("SELECT key_id FROM api_keys WHERE key_hash = %s", (hash_secret(admin.secret),)).fetchone()[0]
     request_hash = hashlib.sha256(b"POST /v1/tables\n" + json.dumps(body, sort_keys=True, separators=(",", ":"))
                                   .encode()).hexdigest()
-    first_response = {"table_id": table_id, "answered": "first"}
+    first_response = b'{"answered": "first",  "table_id": "%s"}' % table_id.encode()
     retry = Api(flask_sender(app.test_client()), admin.secret)
     with psycopg.connect(database_url) as first, ThreadPoolExecutor(1) as pool:
         # The first request with this key, between taking it and committing.
-        first.execute("INSERT INTO idempotency_keys (key_id, idem_key, request_hash, status_code, response) "
-                      "VALUES (%s, 'in-flight', %s, 201, %s)", (key_id, request_hash, Jsonb(first_response)))
+        first.execute("INSERT INTO idempotency_keys (key_id, idem_key, request_hash, status_code, body, "
+                      "content_type) VALUES (%s, 'in-flight', %s, 201, %s, 'application/json')",
+                      (key_id, request_hash, first_response))
         sent = pool.submit(retry.post, "/v1/tables", body, idempotency_key="in-flight")
         time.sleep(0.5)
         assert not sent.done(), "the second request must wait for the first to end"
         first.commit()
         reply = sent.result(timeout=10)
-    assert reply.status == 201 and reply.body == first_response
+    assert reply.status == 201 and reply.data == first_response
     assert reply.headers.get("Idempotent-Replayed") == "true"
     # What the second request did (the table, its audit record) went with its rollback.
     assert db.execute("SELECT count(*) FROM tables WHERE table_id = %s", (table_id,)).fetchone()[0] == 0
     assert db.execute("SELECT count(*) FROM audit_log WHERE table_id = %s", (table_id,)).fetchone()[0] == 0
+
+
+def test_a_key_taken_before_responses_were_kept_as_sent_replays_its_json(admin, db):
+    body = {"table_id": "T-" + uuid.uuid4().hex[:8], "rules": "canberra", "paytable": "canberra-standard"}
+    key_id = db.execute("SELECT key_id FROM api_keys WHERE key_hash = %s", (hash_secret(admin.secret),)).fetchone()[0]
+    request_hash = hashlib.sha256(b"POST /v1/tables\n" + json.dumps(body, sort_keys=True, separators=(",", ":"))
+                                  .encode()).hexdigest()
+    first_response = {"table_id": body["table_id"], "answered": "first"}
+    db.execute("INSERT INTO idempotency_keys (key_id, idem_key, request_hash, status_code, response) "
+               "VALUES (%s, 'kept-as-jsonb', %s, 201, %s)", (key_id, request_hash, Jsonb(first_response)))
+    reply = admin.post("/v1/tables", body, idempotency_key="kept-as-jsonb")
+    assert reply.status == 201 and reply.body == first_response
+    assert reply.headers.get("Idempotent-Replayed") == "true"
+    assert db.execute("SELECT count(*) FROM tables WHERE table_id = %s", (body["table_id"],)).fetchone()[0] == 0
+
+
+def test_a_key_is_never_kept_without_a_response(admin, db):
+    key_id = db.execute("SELECT key_id FROM api_keys WHERE key_hash = %s", (hash_secret(admin.secret),)).fetchone()[0]
+    with pytest.raises(psycopg.errors.CheckViolation):
+        db.execute("INSERT INTO idempotency_keys (key_id, idem_key, request_hash, status_code) "
+                   "VALUES (%s, 'no-response', 'h', 201)", (key_id,))
 
 
 def test_a_retry_the_shoe_would_refuse_answers_as_the_first_and_audits_no_refusal(new_table, db):
