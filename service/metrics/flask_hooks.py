@@ -7,6 +7,7 @@ import time
 from typing import Callable
 
 from flask import Flask, Response, current_app, g, has_request_context, request
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from .collectors import record_pool_usage
 from .definitions import metrics
@@ -44,13 +45,28 @@ def discard_deferred() -> None:
 
 
 def _note_route_and_flush(response: Response) -> Response:
-    rule = request.url_rule
-    request.environ[ROUTE_KEY] = rule.rule if rule is not None else UNMATCHED
+    request.environ[ROUTE_KEY] = _route()
     pending = g.pop("pontoon_metrics_pending", None)
     if pending and response.status_code < 400:
         for observation in pending:
             observation()
     return response
+
+
+def _route() -> str:
+    """The URL rule the request matched; for a method the path does not take (405), the rule the
+    path matches with a method it does take, so the misused endpoint is named."""
+    if request.url_rule is not None:
+        return request.url_rule.rule
+    refused = request.routing_exception
+    if isinstance(refused, MethodNotAllowed) and refused.valid_methods:
+        try:
+            rule, _ = current_app.create_url_adapter(request).match(method=refused.valid_methods[0],
+                                                                    return_rule=True)
+        except HTTPException:
+            return UNMATCHED
+        return rule.rule
+    return UNMATCHED
 
 
 # Methods a label may name; any other (a client may send whatever it likes) counts as "other", so

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import uuid
 
 import pytest
 
@@ -219,8 +220,20 @@ def test_the_pool_gauge_counts_the_connection_a_request_holds(settings):
 def test_a_made_up_http_method_adds_no_metric_series(app, client):
     from service.metrics.definitions import metrics
 
-    counted = metrics().http_requests.labels("other", "unmatched", "405")
+    counted = metrics().http_requests.labels("other", "/v1/tables", "405")
     before = counted._value.get()
     for method in ("QQQA", "QQQB"):
         assert client.open("/v1/tables", method=method).status_code == 405
     assert counted._value.get() == before + 2
+
+
+def test_a_method_an_endpoint_does_not_take_is_counted_under_that_endpoint(app, client):
+    from service.metrics.definitions import metrics
+
+    counted = metrics().http_requests.labels("DELETE", "/v1/rounds/<uuid:round_id>", "405")
+    unmatched = metrics().http_requests.labels("DELETE", "unmatched", "405")
+    before, before_unmatched = counted._value.get(), unmatched._value.get()
+    assert client.delete(f"/v1/rounds/{uuid.uuid4()}").status_code == 405
+    assert counted._value.get() == before + 1
+    assert unmatched._value.get() == before_unmatched
+    assert client.delete("/v1/no-such-thing").status_code == 404
