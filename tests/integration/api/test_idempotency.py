@@ -97,12 +97,19 @@ def test_a_malformed_idempotency_key_is_422(new_table):
     assert reply.status == 422 and "Idempotency-Key" in reply.body["errors"]
 
 
-def test_a_request_meeting_its_key_in_flight_waits_and_answers_as_that_one_did(app, admin, database_url, db):
-    table_id = "T-" + uuid.uuid4().hex[:8]
-    body = {"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"}
+def _table_creation_key(db, admin, body: dict) -> tuple:
+    """The admin's key id, and the hash the API gives a POST /v1/tables of `body`: what a row of
+    idempotency_keys taken by that request holds."""
     key_id = db.execute("SELECT key_id FROM api_keys WHERE key_hash = %s", (hash_secret(admin.secret),)).fetchone()[0]
     request_hash = hashlib.sha256(b"POST /v1/tables\n" + json.dumps(body, sort_keys=True, separators=(",", ":"))
                                   .encode()).hexdigest()
+    return key_id, request_hash
+
+
+def test_a_request_meeting_its_key_in_flight_waits_and_answers_as_that_one_did(app, admin, database_url, db):
+    table_id = "T-" + uuid.uuid4().hex[:8]
+    body = {"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"}
+    key_id, request_hash = _table_creation_key(db, admin, body)
     first_response = b'{"answered": "first",  "table_id": "%s"}' % table_id.encode()
     retry = Api(flask_sender(app.test_client()), admin.secret)
     with psycopg.connect(database_url) as first, ThreadPoolExecutor(1) as pool:
@@ -124,9 +131,7 @@ def test_a_request_meeting_its_key_in_flight_waits_and_answers_as_that_one_did(a
 
 def test_a_key_taken_before_responses_were_kept_as_sent_replays_its_json(admin, db):
     body = {"table_id": "T-" + uuid.uuid4().hex[:8], "rules": "canberra", "paytable": "canberra-standard"}
-    key_id = db.execute("SELECT key_id FROM api_keys WHERE key_hash = %s", (hash_secret(admin.secret),)).fetchone()[0]
-    request_hash = hashlib.sha256(b"POST /v1/tables\n" + json.dumps(body, sort_keys=True, separators=(",", ":"))
-                                  .encode()).hexdigest()
+    key_id, request_hash = _table_creation_key(db, admin, body)
     first_response = {"table_id": body["table_id"], "answered": "first"}
     db.execute("INSERT INTO idempotency_keys (key_id, idem_key, request_hash, status_code, response) "
                "VALUES (%s, 'kept-as-jsonb', %s, 201, %s)", (key_id, request_hash, Jsonb(first_response)))
@@ -137,7 +142,7 @@ def test_a_key_taken_before_responses_were_kept_as_sent_replays_its_json(admin, 
 
 
 def test_a_key_is_never_kept_without_a_response(admin, db):
-    key_id = db.execute("SELECT key_id FROM api_keys WHERE key_hash = %s", (hash_secret(admin.secret),)).fetchone()[0]
+    key_id, _ = _table_creation_key(db, admin, {})
     with pytest.raises(psycopg.errors.CheckViolation):
         db.execute("INSERT INTO idempotency_keys (key_id, idem_key, request_hash, status_code) "
                    "VALUES (%s, 'no-response', 'h', 201)", (key_id,))
