@@ -71,7 +71,8 @@ class ActionSchema(RequestSchema):
                              metadata={"description": "the player's seat; 0 is the banker (player-banked game)"})
     hand = ma.fields.Integer(strict=True, allow_none=True, load_default=None,
                              validate=ma.validate.Range(min=0, max=MAX_HAND),
-                             metadata={"description": "0 for the hand dealt; each split adds the next index"})
+                             metadata={"description": "0 for the hand dealt; each split adds the next index; "
+                                                      "none for insurance, which the seat takes"})
     action = ma.fields.String(required=True, validate=Pattern(DECISION_PATTERN),
                               metadata={"description": "hit, stand, double, forfeit, split, surrender, insurance; "
                                                       "player-banked: split, buy, twist, stick, burn, shoot, and the "
@@ -80,6 +81,11 @@ class ActionSchema(RequestSchema):
                                validate=ma.validate.Range(min=1, max=MAX_CENTS),
                                metadata={"description": "cents, for double and insurance (buy, shoot, and a "
                                                         "split's shoot bet in the player-banked game)"})
+
+    @ma.validates_schema
+    def _insurance_is_the_seats(self, data: dict, **_) -> None:
+        if data.get("action") == "insurance" and data.get("hand") is not None:
+            raise ma.ValidationError("insurance is taken by the seat, not by one of its hands: send no hand", "hand")
 
 
 # ----- the round's state --------------------------------------------------------------------

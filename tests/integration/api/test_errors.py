@@ -75,6 +75,14 @@ def test_malformed_actions_are_422(new_table, body):
     _error(terminal.post(f"/v1/rounds/{round_id}/actions", body), 422, "invalid_request")
 
 
+def test_insurance_for_a_hand_is_422_naming_the_hand(new_table):
+    table_id, terminal = new_table(shoe="virtual")
+    round_id = ok(terminal.post(f"/v1/tables/{table_id}/rounds", WAGERS), 201)["round_id"]
+    body = {"seat": 1, "action": "insurance", "hand": 0, "amount": 100}
+    refused = _error(terminal.post(f"/v1/rounds/{round_id}/actions", body), 422, "invalid_request")
+    assert list(refused["errors"]) == ["hand"] and "seat" in refused["errors"]["hand"][0]
+
+
 def test_a_refused_decision_is_409_with_the_legal_ones_and_changes_nothing(new_table):
     table_id, terminal = new_table(shoe="physical")
     state = ok(terminal.post(f"/v1/tables/{table_id}/rounds", WAGERS), 201)
