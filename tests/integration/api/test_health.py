@@ -25,6 +25,18 @@ def test_readyz_fails_when_the_broker_is_gone(database_url):
         app.extensions["pontoon.pool"].close()
 
 
+def test_readyz_checks_a_broker_of_another_kind_too(database_url):
+    """An AMQP broker (RabbitMQ) is connected to as Celery would; none listens on this port."""
+    settings = Settings.from_env({**os.environ, "DATABASE_URL": database_url,
+                                  "BROKER_URL": "amqp://guest:guest@127.0.0.1:1//"})
+    app = create_app(settings)
+    try:
+        ready = app.test_client().get("/readyz")
+        assert ready.status_code == 503 and ready.get_json()["checks"] == {"database": "ok", "broker": "unavailable"}
+    finally:
+        app.extensions["pontoon.pool"].close()
+
+
 def test_readyz_fails_when_the_database_is_gone():
     settings = Settings.from_env({**os.environ, "DATABASE_URL": "postgresql://postgres@127.0.0.1:1/none"})
     app = create_app(settings)
