@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from contextlib import closing
 from typing import TextIO
 
 from prometheus_client.parser import text_string_to_metric_families
@@ -96,31 +97,30 @@ def tour(base_url: str, admin_key: str, tables: list[str], out: TextIO = sys.std
 
 
 def _show_recall_and_report(base_url: str, base: str, reader: str, tables: list[str], out: TextIO) -> None:
-    looker = TerminalClient(base_url, reader)
-    table = tables[0]
-    recall = looker.get(f"/v1/tables/{table}/recall?last=1", "GET recall")
-    print(f"\nRecall of the last round: {base}/v1/tables/{table}/recall?last=1  (supervisor or compliance key)",
-          file=out)
-    if recall.ok:
-        for round_ in recall.body["rounds"]:
-            print(f"  round {round_['round_id']} ({round_['status']}): {len(round_['events'])} cards and decisions, "
-                  f"money {round_['money']}", file=out)
-            for bet in round_["bets"]:
-                print(f"    seat {bet['seat']} {bet['kind']}: staked {bet['stake']} returned {bet['returned']} "
-                      f"({bet['outcome']})", file=out)
-    else:
-        print(f"  not available: {recall.status} {recall.code}", file=out)
-    report = looker.get(f"/v1/reports/tables?table={table}", "GET report")
-    print(f"\nTable report: {base}/v1/reports/tables?table={table}  (add &format=csv for CSV)", file=out)
-    if report.ok:
-        for row in report.body["rows"]:
-            print("  " + ", ".join(f"{k} {row.get(k)}" for k in ("table_id", "rounds", "drop", "paid_out", "win",
-                                                               "hold_percent")), file=out)
-    else:
-        print(f"  not available: {report.status} {report.code}", file=out)
-    print(f"\nOne round's state and transcript: {base}/v1/rounds/<round_id> and .../transcript (the table's "
-          f"terminal key, or any reader)", file=out)
-    looker.close()
+    with closing(TerminalClient(base_url, reader)) as looker:
+        table = tables[0]
+        recall = looker.get(f"/v1/tables/{table}/recall?last=1", "GET recall")
+        print(f"\nRecall of the last round: {base}/v1/tables/{table}/recall?last=1  (supervisor or compliance key)",
+              file=out)
+        if recall.ok:
+            for round_ in recall.body["rounds"]:
+                print(f"  round {round_['round_id']} ({round_['status']}): {len(round_['events'])} cards and "
+                      f"decisions, money {round_['money']}", file=out)
+                for bet in round_["bets"]:
+                    print(f"    seat {bet['seat']} {bet['kind']}: staked {bet['stake']} returned {bet['returned']} "
+                          f"({bet['outcome']})", file=out)
+        else:
+            print(f"  not available: {recall.status} {recall.code}", file=out)
+        report = looker.get(f"/v1/reports/tables?table={table}", "GET report")
+        print(f"\nTable report: {base}/v1/reports/tables?table={table}  (add &format=csv for CSV)", file=out)
+        if report.ok:
+            for row in report.body["rows"]:
+                print("  " + ", ".join(f"{k} {row.get(k)}" for k in ("table_id", "rounds", "drop", "paid_out", "win",
+                                                                   "hold_percent")), file=out)
+        else:
+            print(f"  not available: {report.status} {report.code}", file=out)
+        print(f"\nOne round's state and transcript: {base}/v1/rounds/<round_id> and .../transcript (the table's "
+              f"terminal key, or any reader)", file=out)
 
 
 def main(argv: list[str] | None = None) -> int:
