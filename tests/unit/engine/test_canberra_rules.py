@@ -88,6 +88,13 @@ def test_insurance_only_before_the_first_playing_decision():
             [act(1, "stand"), act(2, "insurance", None, 500)], "before the first playing decision")
 
 
+def test_insurance_that_names_a_hand_is_refused():
+    # The transcript format gives insurance no hand: it is the seat's.
+    insured = {"seat": 1, "hand": 0, "action": "insurance", "amount": 1000}
+    message = refused(2000, "9C AH 9D QH", [insured, act(1, "stand")], "name no hand")
+    assert message.startswith("action 1"), message
+
+
 def test_insurance_not_offered_to_a_pontoon():
     refused([{"seat": 1, "wager": 1000}, {"seat": 2, "wager": 1000}], "AS 9S AH KD 9D QH",
             [act(1, "insurance", None, 500)], "already paid")

@@ -504,6 +504,8 @@ class CanberraRound(RoundCore):
         return self.rules.insurance_minimum, self.rules.insurance_max_fraction.winnings(seat.wager, "down")
 
     def verify_insurance(self, seat: int, hand: int | None = None, amount: int | None = None) -> Seat:
+        if hand is not None:
+            self._refuse(f"insurance is the seat's, not a hand's: name no hand (hand {hand!r} given)")
         if self.phase != PLAY:
             self._refuse("insurance is offered only after the deal and before the dealer plays")
         if self.upcard_rank not in self.rules.insurance_upcards:
