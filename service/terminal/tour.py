@@ -73,26 +73,25 @@ def wait_until_settled(client: TerminalClient, timeout: float = SETTLE_WAIT) -> 
 
 
 def tour(base_url: str, admin_key: str, tables: list[str], out: TextIO = sys.stdout) -> int:
-    admin = TerminalClient(base_url, admin_key)
-    base = admin.base_url
-    print("\n== Where to look ==", file=out)
-    awaiting = wait_until_settled(admin)
-    print(f"\nMetrics: {base}/metrics (rounds awaiting settlement now: {awaiting})", file=out)
-    text = admin.session.get(f"{base}/metrics", timeout=5).text
-    print(metrics_digest(metric_samples(text, tables), tables), file=out)
-    print(f"  (everything: curl -s {base}/metrics | grep ^pontoon_)", file=out)
-    try:
-        reader = issue_key(admin, "supervisor")
-    except SetupError as exc:
-        print(f"\n(no supervisor key for the recall and report: {exc})", file=out)
-        admin.close()
-        return 0
-    try:
-        _show_recall_and_report(base_url, base, reader.secret, tables, out)
-    finally:
-        if revoke_keys(admin, [reader], "the tour is over"):
-            print(f"\n(the tour's supervisor key {reader.key_id} could not be revoked: revoke it by hand)", file=out)
-        admin.close()
+    with closing(TerminalClient(base_url, admin_key)) as admin:
+        base = admin.base_url
+        print("\n== Where to look ==", file=out)
+        awaiting = wait_until_settled(admin)
+        print(f"\nMetrics: {base}/metrics (rounds awaiting settlement now: {awaiting})", file=out)
+        text = admin.session.get(f"{base}/metrics", timeout=5).text
+        print(metrics_digest(metric_samples(text, tables), tables), file=out)
+        print(f"  (everything: curl -s {base}/metrics | grep ^pontoon_)", file=out)
+        try:
+            reader = issue_key(admin, "supervisor")
+        except SetupError as exc:
+            print(f"\n(no supervisor key for the recall and report: {exc})", file=out)
+            return 0
+        try:
+            _show_recall_and_report(base_url, base, reader.secret, tables, out)
+        finally:
+            if revoke_keys(admin, [reader], "the tour is over"):
+                print(f"\n(the tour's supervisor key {reader.key_id} could not be revoked: revoke it by hand)",
+                      file=out)
     return 0
 
 
