@@ -73,10 +73,10 @@ def command(view):
     Idempotency-Key, a retry gets the first successful response back and changes nothing.
     A refused command rolls back; an audit record it carries is kept in a transaction of its own.
 
-    The view runs in pipeline mode: a statement whose result is not read waits and goes with the
-    next one that is, or with the commit, so a command costs a round trip per read rather than one
-    per statement. A statement that fails fails the request all the same, at the latest when it
-    commits.
+    The view runs in pipeline mode (`uow.pipeline()`): a statement whose result is not read waits
+    in the client and goes with the next one that is, or with the commit, so a command costs a
+    round trip, and a write to the server, per read rather than per statement. A statement that
+    fails fails the request all the same, at the latest when it commits.
 
     The Idempotency-Key is taken by inserting it, with the response, just before the commit. Two
     requests with the same key take the same locks, so the second waits for the first and then
@@ -93,7 +93,7 @@ def command(view):
                  errors={IDEMPOTENCY_KEY: ["1 to 255 printable ASCII characters"]})
         request_hash = _request_hash() if idem_key is not None else None
         try:
-            with uow.conn.pipeline():
+            with uow.pipeline():
                 response = current_app.make_response(view(*args, **kwargs))
                 if idem_key is not None:
                     uow.idempotency.store(g.principal.key_id, idem_key, request_hash, response.status_code,

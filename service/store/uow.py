@@ -1,9 +1,12 @@
 """Unit of work: one pooled connection, one transaction, the repositories bound to it."""
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from .batched_pipeline import BatchedPipeline, batched_pipeline
 from .repositories.idempotency import IdempotencyRepository
 from .repositories.keys import KeysRepository
 from .repositories.outbox import OutboxRepository
@@ -49,6 +52,12 @@ class UnitOfWork:
 
     def commit(self) -> None:
         self.conn.commit()
+
+    def pipeline(self) -> AbstractContextManager[BatchedPipeline]:
+        """The connection in pipeline mode, its statements sent together (BatchedPipeline): a
+        statement whose result is not read waits in the client and goes with the next read, or
+        with the commit."""
+        return batched_pipeline(self.conn)
 
     def commit_with_pipeline(self) -> None:
         """Inside a pipeline block: COMMIT as the block's last statement, sent with the Sync that

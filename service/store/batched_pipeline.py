@@ -1,0 +1,64 @@
+"""A pipeline whose statements go to the server together: held in libpq's buffer until a result is read or it syncs."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+
+
+class BatchedPipeline(psycopg.Pipeline):
+    """psycopg's pipeline mode writes each statement to the socket as it is made: a system call
+    for the app, and a wake-up for the server, per statement. This pipeline moves each statement
+    into libpq's output buffer and writes the buffer once, when a result is read (with a flush
+    request, as psycopg's pipeline does) or when the pipeline syncs or ends. The statements a
+    request makes between two reads then reach the server in one write.
+
+    Results and errors are psycopg's: an error surfaces when a result is read, or at the latest
+    at the sync that ends the pipeline, which is when psycopg's own pipeline guarantees it too.
+
+    It overrides four of psycopg's generator methods. Their behaviour is pinned by the psycopg
+    versions in pyproject.toml and by tests/integration/store/test_batched_pipeline.py."""
+
+    def _communicate_gen(self):
+        """Statements made: into libpq's buffer, not yet onto the socket."""
+        self._buffer_commands()
+        return
+        yield  # a generator, as the method it replaces
+
+    def _fetch_gen(self, *, flush: bool):
+        """A result wanted: every statement buffered goes with the flush request that asks for it."""
+        self._buffer_commands()
+        yield from super()._fetch_gen(flush=flush)
+
+    def _sync_gen(self):
+        self._enqueue_sync()
+        yield from super()._communicate_gen()
+        yield from super()._fetch_gen(flush=False)
+
+    def _exit_gen(self):
+        try:
+            self._enqueue_sync()
+            yield from super()._communicate_gen()
+        finally:
+            yield from super()._fetch_gen(flush=True)
+
+    def _buffer_commands(self) -> None:
+        queue = self.command_queue
+        while queue:
+            queue.popleft()()
+
+
+@contextmanager
+def batched_pipeline(conn: psycopg.Connection) -> Iterator[BatchedPipeline]:
+    """As `conn.pipeline()`, with a BatchedPipeline. Not nested: a connection has one pipeline."""
+    with conn.lock:
+        if conn._pipeline is not None:
+            raise RuntimeError("the connection is in a pipeline already")
+        pipeline = conn._pipeline = BatchedPipeline(conn)
+    try:
+        with pipeline:
+            yield pipeline
+    finally:
+        with conn.lock:
+            conn._pipeline = None

@@ -1,0 +1,14 @@
+"""Fixtures for the store's own tests: a scratch database."""
+from __future__ import annotations
+
+import pytest
+
+from tests.support.database import scratch_database
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="session")
+def database_url():
+    with scratch_database() as url:
+        yield url
