@@ -4,7 +4,12 @@ import multiprocessing
 import os
 
 bind = f"127.0.0.1:{os.environ.get('PORT', '8000')}"
-workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count() * 2 + 1)
+# One worker per core and one more: a request spends most of its time on the CPU, here or in
+# PostgreSQL on the same machine, and each further worker in flight costs every request some of it
+# (more processes and backends taking turns on the cores, idle workers woken for each connection).
+# See docs/benchmarks.md for what 2 × cores + 1 cost. A host whose database is elsewhere, or whose
+# requests wait longer on it, may want more: WEB_CONCURRENCY.
+workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count() + 1)
 worker_class = "sync"
 preload_app = False          # a pool opened before fork would share sockets between workers
 timeout = 30
