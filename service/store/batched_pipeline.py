@@ -17,31 +17,28 @@ class BatchedPipeline(psycopg.Pipeline):
     Results and errors are psycopg's: an error surfaces when a result is read, or at the latest
     at the sync that ends the pipeline, which is when psycopg's own pipeline guarantees it too.
 
-    It overrides four of psycopg's generator methods. Their behaviour is pinned by the psycopg
+    It overrides three of psycopg's pipeline methods. Their behaviour is pinned by the psycopg
     versions in pyproject.toml and by tests/integration/store/test_batched_pipeline.py."""
 
+    _sync_queued = False
+
+    def _enqueue_sync(self) -> None:
+        """A sync (pipeline.sync(), a commit, the pipeline's end): what is queued goes out with it."""
+        super()._enqueue_sync()
+        self._sync_queued = True
+
     def _communicate_gen(self):
-        """Statements made: into libpq's buffer, not yet onto the socket."""
-        self._buffer_commands()
-        return
-        yield  # a generator, as the method it replaces
+        """Statements made: into libpq's buffer, not yet onto the socket, unless a sync follows them."""
+        if self._sync_queued:
+            self._sync_queued = False
+            yield from super()._communicate_gen()
+        else:
+            self._buffer_commands()
 
     def _fetch_gen(self, *, flush: bool):
         """A result wanted: every statement buffered goes with the flush request that asks for it."""
         self._buffer_commands()
         yield from super()._fetch_gen(flush=flush)
-
-    def _sync_gen(self):
-        self._enqueue_sync()
-        yield from super()._communicate_gen()
-        yield from super()._fetch_gen(flush=False)
-
-    def _exit_gen(self):
-        try:
-            self._enqueue_sync()
-            yield from super()._communicate_gen()
-        finally:
-            yield from super()._fetch_gen(flush=True)
 
     def _buffer_commands(self) -> None:
         queue = self.command_queue
