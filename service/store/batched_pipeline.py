@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import psycopg
+from psycopg.generators import send
 
 
 class BatchedPipeline(psycopg.Pipeline):
@@ -14,13 +15,18 @@ class BatchedPipeline(psycopg.Pipeline):
     request, as psycopg's pipeline does) or when the pipeline syncs or ends. The statements a
     request makes between two reads then reach the server in one write.
 
+    A sync goes out in the same write as the statements before it, and no flush request follows
+    it (the server sends what it has at a sync): psycopg's own pipeline writes the statements, then
+    the sync, then a flush request, each a wake-up for the server.
+
     Results and errors are psycopg's: an error surfaces when a result is read, or at the latest
     at the sync that ends the pipeline, which is when psycopg's own pipeline guarantees it too.
 
     It overrides three of psycopg's pipeline methods. Their behaviour is pinned by the psycopg
     versions in pyproject.toml and by tests/integration/store/test_batched_pipeline.py."""
 
-    _sync_queued = False
+    _sync_queued = False   # a sync waits in the command queue
+    _synced = False        # the last thing written was a sync: the server will send every result
 
     def _enqueue_sync(self) -> None:
         """A sync (pipeline.sync(), a commit, the pipeline's end): what is queued goes out with it."""
@@ -28,17 +34,21 @@ class BatchedPipeline(psycopg.Pipeline):
         self._sync_queued = True
 
     def _communicate_gen(self):
-        """Statements made: into libpq's buffer, not yet onto the socket, unless a sync follows them."""
-        if self._sync_queued:
-            self._sync_queued = False
-            yield from super()._communicate_gen()
-        else:
-            self._buffer_commands()
+        """Statements made: into libpq's buffer, not yet onto the socket. A sync among them writes
+        the buffer out (libpq's PQpipelineSync does), and what a full socket left over follows."""
+        sync_queued, self._sync_queued = self._sync_queued, False
+        self._buffer_commands()
+        self._synced = sync_queued
+        if sync_queued:
+            yield from send(self.pgconn)
 
     def _fetch_gen(self, *, flush: bool):
-        """A result wanted: every statement buffered goes with the flush request that asks for it."""
-        self._buffer_commands()
-        yield from super()._fetch_gen(flush=flush)
+        """A result wanted: every statement buffered goes with the flush request that asks for it,
+        which a sync written last makes needless."""
+        if self.command_queue:
+            self._synced = False
+            self._buffer_commands()
+        yield from super()._fetch_gen(flush=flush and not self._synced)
 
     def _buffer_commands(self) -> None:
         queue = self.command_queue
