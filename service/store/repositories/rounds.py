@@ -13,9 +13,9 @@ import psycopg
 from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
-from ...audit.log import HEAD_LOCK_EXISTING, LockedHead, head_lock_with_time
+from ...audit.log import HEAD_LOCK_EXISTING, LockedHead
 from ..pending import Pending
-from .shoes import SHOE_COLUMNS, ShoeRow
+from .shoes import ShoeRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,28 +110,22 @@ class RoundsRepository:
         """The round locked (as lock() does), its events in order, its table's limits and, when its
         table plays one of `shoe_games`, that table's audit chain head locked and, from a virtual
         shoe, that shoe locked too (after the round, then the shoe, then the head: the order every
-        writer takes them in): in pipeline mode, one round trip. The round's lock is a statement of
-        its own, the events and shoe another and the head a third, which the server runs in turn,
-        each once the lock before it is granted, with a snapshot taken then: so the events are
-        whatever a previous holder of the round's lock committed, and the shoe and the head are
-        read as they stand once their own locks are granted."""
-        games = list(shoe_games)
-        locking = self.lock_pending(round_id)
-        reading = self.conn.execute(
-            f"SELECT t.limits, {_EVENTS}, {', '.join('s.' + c for c in SHOE_COLUMNS)} "
-            f"FROM rounds r JOIN tables t ON t.table_id = r.table_id LEFT JOIN LATERAL ("
-            f"SELECT * FROM shoes WHERE shoe_id = r.shoe_id AND mode = 'virtual' AND t.game = ANY(%s) "
-            f"FOR UPDATE) s ON true WHERE r.round_id = %s", (games, round_id))
-        heading = self.conn.execute(_HEAD_OF_ROUND, {"round_id": round_id, "games": games}) if games else None
-        row = locking.one()
-        found = reading.fetchone()
-        head_found = heading.fetchone() if heading is not None else None
+        writer takes them in), in one statement. The round is locked by the statement's own query;
+        the rest is read by pontoon_round_under_lock() (migration 0011) once that lock is granted,
+        each of its queries with a snapshot taken then: so the events are whatever a previous
+        holder of the round's lock committed, and the shoe and the head are read as they stand once
+        their own locks are granted."""
+        found = self.conn.execute(_LOCK_WITH_EVENTS, {"round_id": round_id, "games": list(shoe_games)}).fetchone()
         if found is None:
+            return LockedRound(None, [], None, None, None)
+        row = RoundRow(*found[:-1])
+        under_lock, head = found[-1]
+        if under_lock is None:
             return LockedRound(row, [], None, None, None)
-        limits, events = found[:2]
-        shoe = ShoeRow(*found[2:]) if found[2] is not None else None
-        return LockedRound(row, [RoundEvent(*event) for event in events or ()], limits, shoe,
-                           LockedHead.of(head_found))
+        limits, events, shoe = under_lock
+        return LockedRound(row, [RoundEvent(*event) for event in events or ()], limits,
+                           _shoe_of_json(shoe) if shoe is not None else None,
+                           LockedHead((head[0], head[1]), datetime.fromisoformat(head[2])) if head else None)
 
     def events_and_limits(self, round_id: uuid.UUID, table_id: str) -> tuple[list[RoundEvent], dict[str, Any]]:
         """The round's events in order and its table's limits, in one round trip."""
@@ -198,11 +192,19 @@ class RoundsRepository:
         return saved, head
 
 
-# A round's events as one JSON array of [seq, kind, payload], in order. json_agg writes the array
-# as text as it goes, where jsonb_agg builds it as JSONB first: a round's dozen events come back in
-# about 29 µs rather than 42 to 55.
-_EVENTS = ("(SELECT json_agg(json_build_array(e.seq, e.kind, e.payload) ORDER BY e.seq) "
-           "FROM round_events e WHERE e.round_id = r.round_id)")
+# The round locked by the CTE, which the function then reads under (a CTE is run before the query
+# that reads it, and MATERIALIZED keeps it one): its row, and what the function gives back as
+# JSON, [[limits, events, shoe], head], one value for the client to read rather than three results.
+_LOCK_WITH_EVENTS = ("WITH locked AS MATERIALIZED (" + _SELECT + "WHERE r.round_id = %(round_id)s FOR UPDATE OF r) "
+                     "SELECT locked.*, pontoon_round_under_lock(locked.round_id, %(games)s) FROM locked")
+
+
+def _shoe_of_json(values: list) -> ShoeRow:
+    """A shoe as pontoon_round_under_lock() gives it: its columns in order, as JSON writes them."""
+    shoe_id, table_id, mode, commitment, card_order, salt, position, dealt, opened_at, closed_at = values
+    return ShoeRow(uuid.UUID(shoe_id), table_id, mode, commitment, card_order, salt, position, dealt,
+                   datetime.fromisoformat(opened_at), datetime.fromisoformat(closed_at) if closed_at else None)
+
 
 # The CTEs write other tables than the UPDATE's, so their order within the statement does not
 # matter. The SELECT has no FROM, so it gives one row, and its check runs, whether the UPDATE
@@ -226,8 +228,3 @@ _SAVE_LOCKING_HEAD = (
     + ", ".join(f"(SELECT {column} FROM saved)"
                 for column in ("status", "version", "result", "completed_at", "settled_at", "voided_at"))
     + ", (SELECT seq FROM head), (SELECT hash FROM head)")
-
-# A round's table's audit chain head, for a table playing one of %(games)s.
-_HEAD_OF_ROUND = head_lock_with_time(
-    "SELECT r.table_id FROM rounds r JOIN tables t ON t.table_id = r.table_id "
-    "WHERE r.round_id = %(round_id)s AND t.game = ANY(%(games)s)")
