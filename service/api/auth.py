@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
 
@@ -10,10 +11,10 @@ from flask import g, request
 
 from ..audit.log import AuditRecord, append, chain_for
 from ..store.pending import Pending
-from ..store.repositories.keys import KeyRow
+from ..store.repositories.keys import KeyGuard, KeyRow, hash_secret
 from ..store.uow import UnitOfWork
 from .errors import fail
-from .transactions import request_uow
+from .transactions import checking_key_first, is_command, request_uow
 
 READERS = ("admin", "operator", "supervisor", "compliance", "terminal")
 
@@ -44,33 +45,49 @@ def principal() -> Principal:
     return g.principal
 
 
-def require(*roles: str, table_from: TableOf | None = None):
+def require(*roles: str, table_from: TableOf | None = None,
+            sent_with: Callable[[UnitOfWork, dict, KeyGuard], None] | None = None):
     """Decorator: the request needs a live key with one of `roles`. A terminal key also needs the
     request's table (found as `table_from` says; none found means no such resource: 404) to be its
     own. Runs before the body is read, so an anonymous caller learns nothing from it. The key and
-    the table are found by one statement (a round trip after the transaction's BEGIN); the table
-    is looked at only for a terminal key."""
+    the table are found by one statement; the table is looked at only for a terminal key.
+
+    A command (transactions.command) runs the check first thing in its pipeline, so the
+    transaction's BEGIN and the key check go to the server in one round trip, together with what
+    `sent_with` sends (given the view's arguments and the key as a KeyGuard): the statements the
+    command reads first, which lock nothing unless the key passes. Any other view has the check
+    run before it."""
+
+    def check(uow: UnitOfWork, view_args: dict) -> None:
+        secret = _secret(uow)
+        table_of = None
+        if table_from is not None and table_from.query is not None:
+            table_of = (table_from.query, view_args[table_from.arg])
+        found = uow.keys.authenticate_pending(secret, table_of)
+        if sent_with is not None:
+            sent_with(uow, view_args, KeyGuard(hash_secret(secret), roles))
+        key, table_id = _live_key(uow, found)
+        if key.role not in roles:
+            article = "an" if key.role[0] in "aeiou" else "a"
+            _deny(uow, 403, "forbidden", f"{article} {key.role} key may not do this", key)
+        if key.role == "terminal":
+            if table_from is not None and table_from.query is None:
+                table_id = view_args[table_from.arg]
+            if table_from is not None and table_id is None:
+                fail(404, "not_found", "no such resource")
+            if table_id != key.table_id:
+                _deny(uow, 403, "wrong_table", "this terminal key belongs to another table", key)
+        g.principal = Principal(key.key_id, key.role, key.table_id)
 
     def decorator(view):
+        if is_command(view):
+            return checking_key_first(view, check)
+        if sent_with is not None:
+            raise TypeError("sent_with needs a command: only a command's pipeline carries statements with the key check")
+
         @wraps(view)
         def wrapper(*args, **kwargs):
-            uow = request_uow()
-            secret = _secret(uow)
-            table_of = None
-            if table_from is not None and table_from.query is not None:
-                table_of = (table_from.query, kwargs[table_from.arg])
-            key, table_id = _live_key(uow, uow.keys.authenticate_pending(secret, table_of))
-            if key.role not in roles:
-                article = "an" if key.role[0] in "aeiou" else "a"
-                _deny(uow, 403, "forbidden", f"{article} {key.role} key may not do this", key)
-            if key.role == "terminal":
-                if table_from is not None and table_from.query is None:
-                    table_id = kwargs[table_from.arg]
-                if table_from is not None and table_id is None:
-                    fail(404, "not_found", "no such resource")
-                if table_id != key.table_id:
-                    _deny(uow, 403, "wrong_table", "this terminal key belongs to another table", key)
-            g.principal = Principal(key.key_id, key.role, key.table_id)
+            check(request_uow(), kwargs)
             return view(*args, **kwargs)
 
         return wrapper
@@ -90,8 +107,9 @@ def _live_key(uow: UnitOfWork, found: Pending[tuple[KeyRow, bool, str | None]]) 
     """The live key, and the table its statement found for the request (if it looked for one)."""
     key, touched, table_id = found.one() or (None, False, None)
     if touched:
-        # last_used_at stands whatever the request's fate; nothing else is in the transaction yet,
-        # and this happens at most once a minute per key.
+        # last_used_at stands whatever the request's fate; nothing else is in the transaction yet
+        # but what `sent_with` sent, whose locks this commit releases (the unit of work forgets
+        # them, so the command takes them again), and this happens at most once a minute per key.
         uow.commit()
     if key is None:
         _deny(uow, 401, "unauthorized", "this key is not valid", None)

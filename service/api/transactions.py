@@ -73,10 +73,11 @@ def command(view):
     Idempotency-Key, a retry gets the first successful response back and changes nothing.
     A refused command rolls back; an audit record it carries is kept in a transaction of its own.
 
-    The view runs in pipeline mode (`uow.pipeline()`): a statement whose result is not read waits
-    in the client and goes with the next one that is, or with the commit, so a command costs a
-    round trip, and a write to the server, per read rather than per statement. A statement that
-    fails fails the request all the same, at the latest when it commits.
+    The command runs in pipeline mode (`uow.pipeline()`), from its key check (auth.require's, run
+    first) to its commit: a statement whose result is not read waits in the client and goes with
+    the next one that is, or with the commit, so a command costs a round trip, and a write to the
+    server, per read rather than per statement, and its transaction's BEGIN goes with the key
+    check. A statement that fails fails the request all the same, at the latest when it commits.
 
     The Idempotency-Key is taken by inserting it, with the response, just before the commit. Two
     requests with the same key take the same locks, so the second waits for the first and then
@@ -88,25 +89,29 @@ def command(view):
     def wrapper(*args, **kwargs):
         uow = request_uow()
         idem_key = request.headers.get(IDEMPOTENCY_KEY)
-        if idem_key is not None and not _IDEMPOTENCY_KEY.match(idem_key):
-            fail(422, "invalid_request", "Idempotency-Key must be 1 to 255 printable ASCII characters",
-                 errors={IDEMPOTENCY_KEY: ["1 to 255 printable ASCII characters"]})
-        request_hash = _request_hash() if idem_key is not None else None
+        acting = False   # past the key and header checks: what fails now may be a retry's to answer
         try:
             with uow.pipeline():
+                if wrapper.key_check is not None:
+                    wrapper.key_check(uow, kwargs)
+                if idem_key is not None and not _IDEMPOTENCY_KEY.match(idem_key):
+                    fail(422, "invalid_request", "Idempotency-Key must be 1 to 255 printable ASCII characters",
+                         errors={IDEMPOTENCY_KEY: ["1 to 255 printable ASCII characters"]})
+                request_hash = _request_hash() if idem_key is not None else None
+                acting = True
                 response = current_app.make_response(view(*args, **kwargs))
                 if idem_key is not None:
                     uow.idempotency.store(g.principal.key_id, idem_key, request_hash, response.status_code,
                                           response.get_data(), response.content_type)
                 uow.commit_with_pipeline()
         except psycopg.errors.UniqueViolation as exc:
-            if idem_key is None or exc.diag.constraint_name != IDEMPOTENCY_KEYS_PRIMARY_KEY:
+            if not acting or idem_key is None or exc.diag.constraint_name != IDEMPOTENCY_KEYS_PRIMARY_KEY:
                 raise
             uow.rollback()
             return _replay(uow.idempotency.stored(g.principal.key_id, idem_key), request_hash)
         except Exception as exc:
             audit = exc.audit if isinstance(exc, CommandRefused) else None
-            if idem_key is None and audit is None:
+            if not acting or (idem_key is None and audit is None):
                 raise   # nothing to look up or keep: the request's teardown rolls back
             uow.rollback()
             stored = uow.idempotency.find(g.principal.key_id, idem_key) if idem_key is not None else None
@@ -120,7 +125,24 @@ def command(view):
             raise
         return response
 
+    wrapper.key_check = None   # set by auth.require: Callable[[UnitOfWork, dict], None]
+    wrapper.command_wrapper = wrapper
     return wrapper
+
+
+def is_command(view) -> bool:
+    """Whether `view` is command()'s wrapper itself (a decorator around it copies its attributes,
+    but is not it: its key check would never run)."""
+    return getattr(view, "command_wrapper", None) is view
+
+
+def checking_key_first(view, key_check):
+    """The command `view`, running `key_check` (given the unit of work and the view's arguments)
+    first in its pipeline."""
+    if view.key_check is not None:
+        raise TypeError(f"{view.__qualname__} has a key check already")
+    view.key_check = key_check
+    return view
 
 
 def _replay(stored: StoredResponse, request_hash: str):

@@ -13,6 +13,7 @@ from ..engine.shoe import PhysicalShoe, ShoeError, VirtualShoe
 from ..metrics import observe_round_completed
 from ..rules import RulesError, load_paytable, load_rules
 from ..store.pending import Pending
+from ..store.repositories.keys import KeyGuard
 from ..store.repositories.rounds import LockedRound, RoundEvent, RoundRow
 from ..store.repositories.shoes import ShoeRow
 from ..store.uow import UnitOfWork
@@ -180,9 +181,25 @@ def _open_player_banked_round(cmd: OpenRound, uow: UnitOfWork, shoe, game_rules:
     return change.save()
 
 
+# What a card's and a decision's lock of the round takes with it: a decision also locks its table's
+# virtual shoe and audit chain head (a card comes from a physical shoe, locked when it is checked).
+_CARD_LOCKS: tuple[str, ...] = ()
+_DECISION_LOCKS = SHOE_DEALT_GAMES
+
+
+def lock_ahead_for_card(uow: UnitOfWork, round_id: uuid.UUID, guard: KeyGuard) -> None:
+    """post_card()'s lock of the round and reads under it, sent with the request's key check."""
+    uow.rounds.send_lock_with_events(round_id, shoe_games=_CARD_LOCKS, guard=guard)
+
+
+def lock_ahead_for_action(uow: UnitOfWork, round_id: uuid.UUID, guard: KeyGuard) -> None:
+    """post_action()'s lock of the round and reads under it, sent with the request's key check."""
+    uow.rounds.send_lock_with_events(round_id, shoe_games=_DECISION_LOCKS, guard=guard)
+
+
 def post_card(cmd: PostCard, uow: UnitOfWork) -> dict:
     """The next card out of a physical shoe, given to whoever the rules say is owed one."""
-    row, events, limits, _, _ = _lock_open_round(uow, cmd.round_id, cmd.expected_version)
+    row, events, limits, _, _ = _lock_open_round(uow, cmd.round_id, cmd.expected_version, shoe_games=_CARD_LOCKS)
     if row.shoe_mode != "physical":
         raise Conflict("this round's shoe is virtual: it deals by itself", code="virtual_shoe")
     change = _RoundChange.load(uow, row, events, limits, cmd.actor)
@@ -208,7 +225,7 @@ def post_action(cmd: PostAction, uow: UnitOfWork) -> dict:
     # audit chain's head: nothing is locked after them, and the change then goes in one round trip
     # with the commit.
     row, events, limits, shoe, head = _lock_open_round(uow, cmd.round_id, cmd.expected_version,
-                                                       shoe_games=SHOE_DEALT_GAMES)
+                                                       shoe_games=_DECISION_LOCKS)
     change = _RoundChange.load(uow, row, events, limits, cmd.actor)
     change.locked_head = head
     if cmd.seat == 0 and not player_banked(change.game_rules.rules):
@@ -227,9 +244,9 @@ def post_action(cmd: PostAction, uow: UnitOfWork) -> dict:
 
 
 def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_version: int | None, *,
-                     shoe_games: tuple[str, ...] = ()) -> LockedRound:
+                     shoe_games: tuple[str, ...]) -> LockedRound:
     """The round locked, with its events, its table's limits and, for `shoe_games`, its virtual
-    shoe and its audit chain's head locked (one round trip)."""
+    shoe and its audit chain's head locked (one round trip, or none if sent with the key check)."""
     locked = uow.rounds.lock_with_events(round_id, shoe_games=shoe_games)
     row = locked.row
     if row is None:

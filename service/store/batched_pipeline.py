@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 
 import psycopg
 from psycopg.generators import send
+from psycopg.pq import TransactionStatus
 
 
 class BatchedPipeline(psycopg.Pipeline):
@@ -22,7 +24,10 @@ class BatchedPipeline(psycopg.Pipeline):
     Results and errors are psycopg's: an error surfaces when a result is read, or at the latest
     at the sync that ends the pipeline, which is when psycopg's own pipeline guarantees it too.
 
-    It overrides three of psycopg's pipeline methods. Their behaviour is pinned by the psycopg
+    A transaction's BEGIN goes out with its sync, and nothing waits for their answers until the
+    next statement's (_sync_gen): psycopg's own pipeline gives BEGIN a round trip of its own.
+
+    It overrides four of psycopg's pipeline methods. Their behaviour is pinned by the psycopg
     versions in pyproject.toml and by tests/integration/store/test_batched_pipeline.py."""
 
     _sync_queued = False   # a sync waits in the command queue
@@ -49,6 +54,27 @@ class BatchedPipeline(psycopg.Pipeline):
             self._synced = False
             self._buffer_commands()
         yield from super()._fetch_gen(flush=flush and not self._synced)
+
+    def _sync_gen(self):
+        """psycopg syncs right after the BEGIN it queues before a transaction's first statement (so
+        that libpq, told by the server, calls the connection in a transaction from then on, and the
+        next statement queues no BEGIN of its own) and waits for the answer: a round trip for BEGIN
+        alone. Here the BEGIN and its sync go to the server at once and nothing waits for them:
+        their answers are read with the next statement's, in its round trip. Every other sync (a
+        commit's, a rollback's, pipeline.sync()) is waited for, as psycopg does."""
+        if self._begins_transaction():
+            super()._enqueue_sync()   # psycopg's own: no result is waited for
+            self._buffer_commands()   # libpq's PQpipelineSync writes BEGIN and the sync out
+            return
+        yield from super()._sync_gen()
+
+    def _begins_transaction(self) -> bool:
+        """Whether the last command queued is the BEGIN psycopg sends for an idle connection."""
+        if not self.command_queue or self.pgconn.transaction_status != TransactionStatus.IDLE:
+            return False
+        command = self.command_queue[-1]
+        return (isinstance(command, partial) and getattr(command.func, "__name__", None) == "send_query_params"
+                and command.args[:1] == (self._conn._get_tx_start_command(),))
 
     def _buffer_commands(self) -> None:
         queue = self.command_queue

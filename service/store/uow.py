@@ -52,6 +52,7 @@ class UnitOfWork:
 
     def commit(self) -> None:
         self.conn.commit()
+        self.rounds.forget_sent()
 
     def pipeline(self) -> AbstractContextManager[BatchedPipeline]:
         """The connection in pipeline mode, its statements sent together (BatchedPipeline): a
@@ -68,3 +69,4 @@ class UnitOfWork:
 
     def rollback(self) -> None:
         self.conn.rollback()
+        self.rounds.forget_sent()

@@ -39,7 +39,8 @@ class Transcript(MethodView):
 
 @blp.route("/<uuid:round_id>/cards")
 class Cards(MethodView):
-    @require("terminal", table_from=round_table)
+    @require("terminal", table_from=round_table,
+             sent_with=lambda uow, args, guard: handlers.lock_ahead_for_card(uow, args["round_id"], guard))
     @command
     @blp.arguments(CardSchema())
     @blp.response(200, RoundStateSchema)
@@ -53,7 +54,8 @@ class Cards(MethodView):
 
 @blp.route("/<uuid:round_id>/actions")
 class Actions(MethodView):
-    @require("terminal", table_from=round_table)
+    @require("terminal", table_from=round_table,
+             sent_with=lambda uow, args, guard: handlers.lock_ahead_for_action(uow, args["round_id"], guard))
     @command
     @blp.arguments(ActionSchema())
     @blp.response(200, RoundStateSchema)

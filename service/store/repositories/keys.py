@@ -36,6 +36,25 @@ class KeyRow:
 _COLUMNS = "key_id, role, table_id, name, created_by, created_at, revoked_at, last_used_at"
 
 
+@dataclass(frozen=True, slots=True)
+class KeyGuard:
+    """A request's key as a statement sent with its key check can test it (key_allows()): so that
+    the statement locks nothing for a key the check will refuse."""
+    key_hash: str
+    roles: tuple[str, ...]
+
+    def params(self) -> dict[str, Any]:
+        return {"key_hash": self.key_hash, "roles": list(self.roles)}
+
+
+def key_allows(table_column: str) -> str:
+    """SQL true when the request's key (KeyGuard's parameters, by name) is live, has one of the
+    roles and, if it is a terminal's, belongs to the table in `table_column`: what the key check
+    itself requires."""
+    return ("EXISTS (SELECT FROM api_keys k WHERE k.key_hash = %(key_hash)s AND k.revoked_at IS NULL "
+            f"AND k.role = ANY (%(roles)s) AND (k.role <> 'terminal' OR k.table_id = {table_column}))")
+
+
 class KeysRepository:
     def __init__(self, conn: psycopg.Connection) -> None:
         self.conn = conn

@@ -15,6 +15,7 @@ from psycopg.types.json import Jsonb
 
 from ...audit.log import HEAD_LOCK_EXISTING, LockedHead
 from ..pending import Pending
+from .keys import KeyGuard, key_allows
 from .shoes import ShoeRow
 
 
@@ -63,6 +64,7 @@ _SELECT = ("SELECT r.round_id, r.table_id, r.shoe_id, s.mode AS shoe_mode, r.sta
 class RoundsRepository:
     def __init__(self, conn: psycopg.Connection) -> None:
         self.conn = conn
+        self._sent: tuple[uuid.UUID, tuple[str, ...], psycopg.Cursor] | None = None   # send_lock_with_events()'s
 
     def _one(self, query: str, params: tuple) -> RoundRow | None:
         with self.conn.cursor(row_factory=class_row(RoundRow)) as cur:
@@ -115,7 +117,15 @@ class RoundsRepository:
         each of its queries with a snapshot taken then: so the events are whatever a previous
         holder of the round's lock committed, and the shoe and the head are read as they stand once
         their own locks are granted."""
-        found = self.conn.execute(_LOCK_WITH_EVENTS, {"round_id": round_id, "games": list(shoe_games)}).fetchone()
+        found = None
+        sent, self._sent = self._sent, None
+        if sent is not None and sent[:2] == (round_id, tuple(shoe_games)):
+            with sent[2] as cursor:
+                found = cursor.fetchone()
+            # None: the key's guard failed, the key revoked since its check passed; the check stands
+            # for the whole request, as it does for any other, so the round is asked for again.
+        if found is None:
+            found = self.conn.execute(_LOCK_WITH_EVENTS, {"round_id": round_id, "games": list(shoe_games)}).fetchone()
         if found is None:
             return LockedRound(None, [], None, None, None)
         row = RoundRow(*found[:-1])
@@ -126,6 +136,20 @@ class RoundsRepository:
         return LockedRound(row, [RoundEvent(*event) for event in events or ()], limits,
                            _shoe_of_json(shoe) if shoe is not None else None,
                            LockedHead((head[0], head[1]), datetime.fromisoformat(head[2])) if head else None)
+
+    def send_lock_with_events(self, round_id: uuid.UUID, *, shoe_games: tuple[str, ...] = (),
+                              guard: KeyGuard) -> None:
+        """lock_with_events(), sent now with the request's key check and read by this transaction's
+        next lock_with_events() of the same round and games: in pipeline mode, the key check, the
+        round's lock and the reads under it go to the server in one round trip. The round (and with
+        it the shoe and the head) is locked only if `guard` allows the request's key, so a key the
+        check refuses locks nothing."""
+        self._sent = (round_id, tuple(shoe_games), self.conn.execute(
+            _LOCK_WITH_EVENTS_GUARDED, {"round_id": round_id, "games": list(shoe_games), **guard.params()}))
+
+    def forget_sent(self) -> None:
+        """The transaction has ended, and with it any lock sent ahead."""
+        self._sent = None
 
     def events_and_limits(self, round_id: uuid.UUID, table_id: str) -> tuple[list[RoundEvent], dict[str, Any]]:
         """The round's events in order and its table's limits, in one round trip."""
@@ -197,6 +221,9 @@ class RoundsRepository:
 # JSON, [[limits, events, shoe], head], one value for the client to read rather than three results.
 _LOCK_WITH_EVENTS = ("WITH locked AS MATERIALIZED (" + _SELECT + "WHERE r.round_id = %(round_id)s FOR UPDATE OF r) "
                      "SELECT locked.*, pontoon_round_under_lock(locked.round_id, %(games)s) FROM locked")
+# The same, the round found (and locked) only for a key allowed to act on its table.
+_LOCK_WITH_EVENTS_GUARDED = _LOCK_WITH_EVENTS.replace(
+    "WHERE r.round_id = %(round_id)s FOR UPDATE", f"WHERE r.round_id = %(round_id)s AND {key_allows('r.table_id')} FOR UPDATE")
 
 
 def _shoe_of_json(values: list) -> ShoeRow:

@@ -3,16 +3,14 @@ ends, and results, errors and the commit are what psycopg's own pipeline gives."
 from __future__ import annotations
 
 import secrets
-import socket
-import struct
 import threading
 import time
 
 import psycopg
 import pytest
-from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from service.store.batched_pipeline import batched_pipeline
+from tests.support.message_recorder import MessageRecorder
 
 pytestmark = pytest.mark.integration
 
@@ -26,54 +24,6 @@ def _lock_is_held(observer: psycopg.Connection, key: int, patience: float) -> bo
         if held or time.monotonic() >= deadline:
             return bool(held)
         time.sleep(0.02)
-
-
-class MessageRecorder:
-    """A TCP relay between one client and PostgreSQL that keeps the type of every message the
-    client sends once its session has started (the protocol's first byte of each message)."""
-
-    def __init__(self, database_url: str) -> None:
-        params = conninfo_to_dict(database_url)
-        self._server = (params.get("host") or "127.0.0.1", int(params.get("port") or 5432))
-        self._listener = socket.create_server(("127.0.0.1", 0))
-        self.url = make_conninfo(database_url, host="127.0.0.1", port=self._listener.getsockname()[1],
-                                 sslmode="disable", gssencmode="disable")
-        self.types: list[str] = []
-        self._lock = threading.Lock()
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def sent_since(self, mark: int) -> list[str]:
-        with self._lock:
-            return self.types[mark:]
-
-    def mark(self) -> int:
-        with self._lock:
-            return len(self.types)
-
-    def _serve(self) -> None:
-        client, _ = self._listener.accept()
-        server = socket.create_connection(self._server)
-        threading.Thread(target=self._relay, args=(server, client, None), daemon=True).start()
-        self._relay(client, server, bytearray())
-
-    def _relay(self, source: socket.socket, sink: socket.socket, record: bytearray | None) -> None:
-        started = False   # the startup message has a length and no type byte
-        while chunk := source.recv(65536):
-            sink.sendall(chunk)
-            if record is None:
-                continue
-            record += chunk
-            while len(record) >= 5:
-                at = 0 if not started else 1
-                length = struct.unpack("!i", record[at:at + 4])[0]
-                if len(record) < at + length:
-                    break
-                if started:
-                    with self._lock:
-                        self.types.append(chr(record[0]))
-                started = True
-                del record[:at + length]
-        sink.close()
 
 
 @pytest.fixture
@@ -92,6 +42,39 @@ def test_a_statement_waits_in_the_client_until_a_result_is_read(connections):
         assert _lock_is_held(observer, key, patience=0)          # went with the read
     conn.rollback()
     assert not _lock_is_held(observer, key, patience=0)
+
+
+def _first_statement_returns(url: str, recorder: MessageRecorder, pipeline) -> bool:
+    """Whether a transaction's first statement, made in `pipeline` and not read, returns while no
+    answer from the server reaches the client."""
+    with psycopg.connect(url) as conn:
+        returned = threading.Event()
+
+        def first_statement() -> None:
+            with pipeline(conn):
+                conn.execute("SELECT 1")
+                returned.set()
+            conn.rollback()
+
+        recorder.hold_answers()
+        statement = threading.Thread(target=first_statement)
+        statement.start()
+        try:
+            return returned.wait(timeout=3)
+        finally:
+            recorder.release_answers()
+            statement.join()
+
+
+def test_a_transactions_begin_goes_out_without_waiting_for_its_answer(database_url):
+    recorder = MessageRecorder(database_url)
+    assert _first_statement_returns(recorder.url, recorder, batched_pipeline)
+
+
+def test_psycopgs_own_pipeline_waits_for_the_answer_to_begin(database_url):
+    """The difference the batched pipeline makes, seen by the same probe (so the test above can fail)."""
+    recorder = MessageRecorder(database_url)
+    assert not _first_statement_returns(recorder.url, recorder, lambda conn: conn.pipeline())
 
 
 def test_psycopgs_own_pipeline_sends_a_statement_at_once(connections):

@@ -1,0 +1,101 @@
+"""How many times a request waits on PostgreSQL, counted by a relay between the two: each Sync,
+Flush or simple Query the app sends is one wait for the server's answer (a round trip), but for
+the sync that goes out with a command's BEGIN, which nothing waits for (the batched pipeline's
+tests show it)."""
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+
+import pytest
+
+from service.api.app import create_app
+from service.config import Settings
+from tests.support.message_recorder import MessageRecorder
+
+from .client import Api, flask_sender, ok
+from .play import basic_decision
+
+pytestmark = pytest.mark.integration
+
+ASKS = {"S", "H", "Q"}   # Sync, Flush, Query: the messages the server answers
+
+
+@pytest.fixture(scope="module")
+def recorded(database_url):
+    """(the app with its pool's connections relayed through a recorder, the recorder)."""
+    recorder = MessageRecorder(database_url)
+    app = create_app(Settings.from_env({**os.environ, "DATABASE_URL": recorder.url}))
+    app.config["TESTING"] = True
+    yield app, recorder
+    app.extensions["pontoon.pool"].close()
+
+
+def _round_trips(recorder: MessageRecorder, call) -> tuple[int, object]:
+    mark = recorder.mark()
+    answer = call()
+    waits, after_begin = 0, False
+    for kind, body in zip(recorder.sent_since(mark), recorder.bodies_since(mark)):
+        if kind == "P":
+            after_begin = body.startswith(b"\x00BEGIN\x00")
+        elif kind in ASKS:
+            waits += not (kind == "S" and after_begin)
+            after_begin = False
+    return waits, answer
+
+
+def test_a_decision_waits_on_the_database_twice_and_the_floor_four_times(recorded, make_key):
+    app, recorder = recorded
+    client = app.test_client()
+    admin = Api(flask_sender(client), make_key("admin"))
+    table_id = f"T-{uuid.uuid4().hex[:10]}"
+    ok(admin.post("/v1/tables", {"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"}), 201)
+    terminal = Api(flask_sender(client), make_key("terminal", table_id))
+    ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "virtual"}), 201)   # the key's first use is marked
+    ok(admin.post("/v1/ops/floor", None), 201)
+
+    decisions = 0
+    for _ in range(40):
+        trips, state = _round_trips(recorder, lambda: ok(terminal.post(
+            f"/v1/tables/{table_id}/rounds", {"wagers": [{"seat": 1, "wager": 1000}]}), 201))
+        # BEGIN with the key check; the table's, shoe's and head's locks; the round with COMMIT.
+        assert trips == 3
+        while state["awaiting"] == "decision":
+            trips, state = _round_trips(recorder, lambda: ok(terminal.post(
+                f"/v1/rounds/{state['round_id']}/actions", basic_decision(state)), 200))
+            # BEGIN, the key check and the round's lock with its reads; the change with COMMIT.
+            assert trips == 2
+            decisions += 1
+        if decisions >= 3:
+            break
+    assert decisions >= 3
+
+    trips, _ = _round_trips(recorder, lambda: ok(admin.post("/v1/ops/floor", None), 201))
+    assert trips == 4   # BEGIN; the key check; the INSERT; COMMIT
+
+
+def test_a_key_refused_in_the_round_trip_that_locks_the_round_locks_nothing(recorded, make_key, db):
+    app, recorder = recorded
+    client = app.test_client()
+    admin = Api(flask_sender(client), make_key("admin"))
+    table_id, other_table = (f"T-{uuid.uuid4().hex[:10]}" for _ in range(2))
+    for table in (table_id, other_table):
+        ok(admin.post("/v1/tables", {"table_id": table, "rules": "canberra", "paytable": "canberra-standard"}), 201)
+    terminal = Api(flask_sender(client), make_key("terminal", table_id))
+    ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "physical"}), 201)
+    state = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": [{"seat": 1, "wager": 1000}]}), 201)
+    stranger = Api(flask_sender(client), make_key("terminal", other_table))
+
+    # The round is held by another session: a request that took its lock would wait for it.
+    with db.transaction():
+        db.execute("SELECT 1 FROM rounds WHERE round_id = %s FOR UPDATE", (state["round_id"],))
+        replies = []
+        request = threading.Thread(
+            target=lambda: replies.append(stranger.post(f"/v1/rounds/{state['round_id']}/cards", {"card": "7S"})))
+        request.start()
+        request.join(timeout=10)
+        blocked = request.is_alive()
+    request.join()   # the lock released: a request that waited on it goes on
+    assert not blocked, "a key refused by its check waited on the round's lock"
+    assert replies[0].status == 403 and replies[0].body["code"] == "wrong_table"
