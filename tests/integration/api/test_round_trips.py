@@ -99,3 +99,20 @@ def test_a_key_refused_in_the_round_trip_that_locks_the_round_locks_nothing(reco
     request.join()   # the lock released: a request that waited on it goes on
     assert not blocked, "a key refused by its check waited on the round's lock"
     assert replies[0].status == 403 and replies[0].body["code"] == "wrong_table"
+
+
+def test_a_decision_that_marks_its_keys_use_commits_the_mark_and_still_acts_under_the_rounds_lock(new_table, db):
+    # The mark commits on its own, releasing the round's lock sent with the key check; the decision
+    # then takes the lock again rather than acting without it.
+    table_id, terminal = new_table(shoe="virtual")
+    for _ in range(40):
+        state = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": [{"seat": 1, "wager": 1000}]}), 201)
+        if state["awaiting"] == "decision":
+            break
+    assert state["awaiting"] == "decision"
+    db.execute("UPDATE api_keys SET last_used_at = now() - interval '5 minutes' WHERE table_id = %s", (table_id,))
+    after = ok(terminal.post(f"/v1/rounds/{state['round_id']}/actions", basic_decision(state)), 200)
+    assert after["version"] == state["version"] + 1
+    marked = db.execute("SELECT last_used_at > now() - interval '1 minute' FROM api_keys WHERE table_id = %s",
+                        (table_id,)).fetchone()[0]
+    assert marked
