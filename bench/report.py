@@ -22,9 +22,11 @@ def _load(name: str, since: float) -> dict | None:
     return json.loads(path.read_text())
 
 
-def _row(measure: str, figure, floor=None, unit: str = "", floor_name: str = "") -> dict:
-    ratio = round(figure / floor, 3) if isinstance(figure, (int, float)) and isinstance(floor, (int, float)) \
-        and floor else None
+def _row(measure: str, figure, floor=None, unit: str = "", floor_name: str = "", ratio: float | None = None) -> dict:
+    """One line of the table; the ratio is figure over floor unless given (a median of ratios is
+    not the ratio of the medians)."""
+    if ratio is None and isinstance(figure, (int, float)) and isinstance(floor, (int, float)) and floor:
+        ratio = round(figure / floor, 3)
     return {"measure": measure, "figure": figure, "unit": unit, "floor": floor, "floor_name": floor_name,
             "ratio": ratio}
 
@@ -37,6 +39,7 @@ def terminal_rows(terminal: dict) -> list[dict]:
         _row("  rounds at peak", peak["rounds_per_s"], unit="rounds/s"),
         _row("  decisions at peak", peak["decisions_per_s"], unit="decisions/s"),
     ]
+    rows += paired_rows(terminal.get("paired"))
     rows += cpu_rows(peak.get("cpu_ms_per_request") or {}, floor.get("cpu_ms_per_request") or {})
     half, floor_half = terminal["half_load"], terminal["floor_half_load"]
     rows.append(_row(f"half of peak ({half['concurrency']} terminals, {half['target_requests_per_s']} req/s asked)",
@@ -58,6 +61,17 @@ def terminal_rows(terminal: dict) -> list[dict]:
                 rows.append(_row(f"  {endpoint} {pct[:3]} (server)", figures[pct], floor_server.get(pct), "ms",
                                  f"floor {pct[:3]} (server)"))
     return rows
+
+
+def paired_rows(paired: dict | None) -> list[dict]:
+    """The terminal and the floor at their peaks in windows taken in turn: the medians of each
+    side, and the median of the pairs' ratios with their spread."""
+    if not paired or paired.get("median_ratio") is None:
+        return []
+    return [_row(f"  at the peaks, in turn ({paired['pairs']} pairs, median)", paired["terminal_median_requests_per_s"],
+                 paired["floor_median_requests_per_s"], "requests/s",
+                 f"floor; ratio: the pairs' median ({paired['least_ratio']:.3f} to {paired['greatest_ratio']:.3f})",
+                 ratio=paired["median_ratio"])]
 
 
 # The parts of the stack a request's CPU is counted against, in the order they are printed.

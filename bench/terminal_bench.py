@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cpu_use import per_request_ms, snapshot  # noqa: E402
+from paired import FLOOR as FLOOR_SIDE, measure_pairs, summarise_pairs  # noqa: E402
 from service.terminal.client import Latencies, TerminalClient  # noqa: E402
 from service.terminal.simulator import IssuedKey, SimulatorConfig, issue_key, revoke_keys  # noqa: E402
 from service.terminal.simulator import run as simulate  # noqa: E402
@@ -152,6 +153,27 @@ def p99_of_decisions(figures: dict) -> float:
     return figures["latency"].get(ACTIONS, {}).get("p99_ms", float("inf"))
 
 
+def paired_load(args, terminal_concurrency: int, floor_keys: list[IssuedKey]) -> tuple[dict, int]:
+    """The terminal at its peak concurrency and the floor at its own, in windows taken in turn
+    (paired.py): each pair's two windows are seconds apart, so the host's drift, which moves
+    every figure over the minutes a sweep takes, falls on both alike. Returns the pairs with
+    their summary, and the errors the windows met."""
+    errors = 0
+
+    def measure(side: str) -> float:
+        nonlocal errors
+        if side == FLOOR_SIDE:
+            figures = floor_load(args, floor_keys, args.seconds)
+        else:
+            figures = terminal_load(args, terminal_concurrency, args.seconds)
+        errors += figures["errors"]
+        return figures["requests_per_s"]
+
+    windows = measure_pairs(args.pairs, measure)
+    return {"terminal_concurrency": terminal_concurrency, "floor_concurrency": len(floor_keys),
+            "seconds": args.seconds, "windows": windows, **summarise_pairs(windows)}, errors
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--url", default=os.environ.get("PONTOON_URL", "http://127.0.0.1:8000"))
@@ -159,10 +181,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", default="1,2,4,8,12", help="the sweep's terminal counts")
     parser.add_argument("--seconds", type=float, default=6.0, help="per measurement")
     parser.add_argument("--repeats", type=int, default=2, help="measurements per step; the best one counts")
+    parser.add_argument("--pairs", type=int, default=4,
+                        help="terminal and floor windows taken in turn at their peaks, after the sweep")
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--physical", action="store_true")
     parser.add_argument("--out", default=str(RESULTS))
     args = parser.parse_args(argv)
+    if args.pairs < 1:
+        parser.error("--pairs must be at least 1")
     if not args.admin_key:
         parser.error("needs --admin-key (or PONTOON_ADMIN_KEY)")
     levels = [int(c) for c in args.concurrency.split(",")]
@@ -196,6 +222,10 @@ def main(argv: list[str] | None = None) -> int:
 
         peak = max(sweep, key=lambda row: row["terminal_requests_per_s"])
         floor_peak = max(sweep, key=lambda row: row["floor_requests_per_s"])
+        paired, paired_errors = paired_load(args, peak["concurrency"], floor_keys[:floor_peak["concurrency"]])
+        errors += paired_errors
+        print(f"paired at the peaks: terminal over floor {paired['median_ratio']} (median of {paired['pairs']}; "
+              f"{paired.get('least_ratio')} to {paired.get('greatest_ratio')})", file=sys.stderr)
         half_rate = peak["terminal_requests_per_s"] / 2
         floor_half_rate = floor_peak["floor_requests_per_s"] / 2
         print(f"half of peak: {half_rate:.0f} req/s with {peak['concurrency']} terminals", file=sys.stderr)
@@ -217,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         "floor_peak": {"concurrency": floor_peak["concurrency"], "requests_per_s": floor_peak["floor_requests_per_s"],
                        "cpu_ms_per_request": floor_peak["floor_cpu_ms_per_request"]},
         "ratio_terminal_to_floor": round(peak["terminal_requests_per_s"] / floor_peak["floor_requests_per_s"], 3),
+        "paired": paired,
         "half_load": {"concurrency": peak["concurrency"], "target_requests_per_s": round(half_rate, 1),
                       "requests_per_s": half["requests_per_s"], "rounds_per_s": half["rounds_per_s"],
                       "decisions_per_s": half["decisions_per_s"], "latency": half["latency"],
@@ -227,7 +258,9 @@ def main(argv: list[str] | None = None) -> int:
                             "server_latency": floor_half["server_latency"]},
         "errors": errors,
         "method": f"each step measured {args.repeats} times for {args.seconds} s (half-load runs twice as long); "
-                  "the best run counts (the machine is shared); latency as the client sees it",
+                  "the best run counts (the machine is shared); then, at the two peaks, "
+                  f"{args.pairs} pairs of windows taken in turn (the order swapped every pair), their ratios' "
+                  "median given; latency as the client sees it",
         "seats": args.seats, "shoe": "physical" if args.physical else "virtual",
         "cpus": os.cpu_count(), "load_average_before": load_before,
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
