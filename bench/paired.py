@@ -28,16 +28,22 @@ def measure_pairs(pairs: int, measure: Callable[[str], float]) -> list[dict]:
     return windows
 
 
+def three_places_down(x: float) -> float:
+    """x cut, not rounded, to three places: a ratio just under a bar is never printed at it."""
+    return math.floor(x * 1000 + 1e-9) / 1000
+
+
 def summarise_pairs(windows: list[dict]) -> dict:
     """The median of the pairs' ratios (the figure: one disturbed pair cannot move it far), their
     geometric mean, the least and greatest, and each side's median throughput."""
-    ratios = [w["ratio"] for w in windows if w["ratio"] is not None]
+    # From the throughputs, not the windows' rounded ratios: a median just under a bar stays under it.
+    ratios = [w["terminal_requests_per_s"] / w["floor_requests_per_s"] for w in windows if w["floor_requests_per_s"]]
     if not ratios:
         return {"pairs": len(windows), "median_ratio": None}
     geometric_mean = math.exp(statistics.fmean(math.log(r) for r in ratios)) if min(ratios) > 0 else 0.0
     return {"pairs": len(windows),
-            "median_ratio": round(statistics.median(ratios), 3),
-            "geometric_mean_ratio": round(geometric_mean, 3),
-            "least_ratio": min(ratios), "greatest_ratio": max(ratios),
+            "median_ratio": three_places_down(statistics.median(ratios)),
+            "geometric_mean_ratio": three_places_down(geometric_mean),
+            "least_ratio": round(min(ratios), 3), "greatest_ratio": round(max(ratios), 3),
             "terminal_median_requests_per_s": round(statistics.median(w["terminal_requests_per_s"] for w in windows), 1),
             "floor_median_requests_per_s": round(statistics.median(w["floor_requests_per_s"] for w in windows), 1)}

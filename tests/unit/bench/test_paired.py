@@ -63,5 +63,11 @@ def test_the_report_row_gives_the_median_of_ratios_as_its_ratio():
     assert "0.500 to 0.600" in row["floor_name"]
 
 
+def test_the_median_is_taken_before_rounding_so_it_never_rounds_up_to_a_bar():
+    windows = measure_pairs(1, lambda side: 499.6 if side == "terminal" else 1000.0)
+    assert windows[0]["ratio"] == 0.5                      # the window's ratio, printed to three places
+    assert summarise_pairs(windows)["median_ratio"] == 0.499  # what the bar is read on: cut, not rounded
+
+
 def test_no_pairs_no_row():
     assert paired_rows(None) == [] and paired_rows({"pairs": 0, "median_ratio": None}) == []
