@@ -21,8 +21,9 @@ def measure_pairs(pairs: int, measure: Callable[[str], float]) -> list[dict]:
         raise ValueError("at least one pair of windows is needed")
     windows = []
     for k in range(pairs):
-        got = {side: measure(side) for side in order_of_pair(k)}
-        windows.append({"first": order_of_pair(k)[0], "terminal_requests_per_s": got[TERMINAL],
+        order = order_of_pair(k)
+        got = {side: measure(side) for side in order}
+        windows.append({"first": order[0], "terminal_requests_per_s": got[TERMINAL],
                         "floor_requests_per_s": got[FLOOR],
                         "ratio": round(got[TERMINAL] / got[FLOOR], 3) if got[FLOOR] else None})
     return windows
