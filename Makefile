@@ -21,7 +21,10 @@ $(VENV)/.installed: pyproject.toml
 services:
 	bash ops/ensure-services.sh
 
+# Lint and types first: they take seconds, and a failure there needs no database to explain.
 test: install services
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -q -p no:cacheprovider
 
 # The stack stops, with itself, the services it had to start (listed in the file named here,

@@ -55,7 +55,7 @@ def snapshot() -> Snapshot:
             continue
         part = part_of(command_line)
         seconds = _process_seconds(pid) if part else None
-        if seconds is not None:
+        if part is not None and seconds is not None:
             processes[pid] = (part, seconds)
     return {"processes": processes, "machine": _machine_busy_seconds()}
 

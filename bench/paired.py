@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import Callable
+from collections.abc import Callable
 
 TERMINAL, FLOOR = "terminal", "floor"
 
@@ -46,5 +46,6 @@ def summarise_pairs(windows: list[dict]) -> dict:
             "median_ratio": three_places_down(statistics.median(ratios)),
             "geometric_mean_ratio": three_places_down(geometric_mean),
             "least_ratio": round(min(ratios), 3), "greatest_ratio": round(max(ratios), 3),
-            "terminal_median_requests_per_s": round(statistics.median(w["terminal_requests_per_s"] for w in windows), 1),
+            "terminal_median_requests_per_s":
+                round(statistics.median(w["terminal_requests_per_s"] for w in windows), 1),
             "floor_median_requests_per_s": round(statistics.median(w["floor_requests_per_s"] for w in windows), 1)}

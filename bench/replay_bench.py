@@ -1,10 +1,13 @@
-"""Batch replay speed: `pontoon replay --batch` against a plain single-pass replayer on the same file."""
+"""Batch replay speed: `pontoon replay --batch` on two workers against a plain single-pass replayer
+and against itself on one, on the same gaming day's file (200,000 rounds unless told)."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -12,6 +15,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# A large casino's gaming day: at this size the start-up of either command is noise.
+GAMING_DAY_ROUNDS = 200_000
+# Instructions per round do not depend on the file's length: valgrind counts a short file.
+INSTRUCTION_ROUNDS = 4000
 
 
 def timed(command: list[str]) -> float:
@@ -46,47 +53,83 @@ def count_instructions(commands: dict[str, list[str]], path: str, empty: str) ->
     return figures
 
 
-def main(rounds: int = 4000, runs: int = 7) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "rounds.jsonl")
-        subprocess.run([sys.executable, "bench/make_rounds.py", path, "--rounds", str(rounds)], check=True, cwd=ROOT)
-        pontoon = str(ROOT / ".venv" / "bin" / "pontoon")
-        commands = {
-            "engine": [pontoon, "replay", "--batch", path],
-            "engine_one": [pontoon, "replay", "--batch", path, "--workers", "1"],
-            "floor": [sys.executable, "bench/naive_replayer.py", path],
-        }
-        # Interleaved, best of `runs` each: a machine whose load changes during the run then
-        # weighs on every command alike.
-        best = {name: float("inf") for name in commands}
-        for _ in range(runs):
-            for name, command in commands.items():
-                best[name] = min(best[name], timed(command))
-        engine, engine_one, floor = best["engine"], best["engine_one"], best["floor"]
-        empty = os.path.join(tmp, "empty.jsonl")
-        Path(empty).write_text("")
-        counted = count_instructions(commands, path, empty)
-    figures = {
+def make_rounds(path: str, rounds: int) -> None:
+    subprocess.run([sys.executable, "bench/make_rounds.py", path, "--rounds", str(rounds)], check=True, cwd=ROOT)
+
+
+def replay_commands(path: str) -> dict[str, list[str]]:
+    pontoon = str(ROOT / ".venv" / "bin" / "pontoon")
+    return {
+        "engine": [pontoon, "replay", "--batch", path, "--workers", "2"],
+        "engine_one": [pontoon, "replay", "--batch", path, "--workers", "1"],
+        "floor": [sys.executable, "bench/naive_replayer.py", path],
+    }
+
+
+def time_in_turn(commands: dict[str, list[str]], runs: int) -> dict[str, list[float]]:
+    """Each command `runs` times, in turn and in a rotating order, so a host whose speed drifts
+    weighs on every command alike; the ratios are then taken run by run."""
+    names = list(commands)
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for run in range(runs):
+        for name in names[run % len(names):] + names[:run % len(names)]:
+            times[name].append(timed(commands[name]))
+    return times
+
+
+def figures_from(times: dict[str, list[float]], rounds: int) -> dict:
+    engine, engine_one, floor = (statistics.median(times[name]) for name in ("engine", "engine_one", "floor"))
+    return {
         "rounds": rounds,
+        "runs": len(times["engine"]),
         "engine_rounds_per_s": round(rounds / engine),
         "engine_one_process_rounds_per_s": round(rounds / engine_one),
         "floor_naive_rounds_per_s": round(rounds / floor),
-        "ratio_engine_to_floor": round(floor / engine, 2),
+        # Medians of the runs' own ratios: a run the host slowed counts once, on both sides.
+        "ratio_engine_to_floor": round(statistics.median(f / e for e, f in zip(times["engine"], times["floor"])), 3),
+        "ratio_two_workers_to_one": round(
+            statistics.median(o / e for e, o in zip(times["engine"], times["engine_one"])), 3),
     }
+
+
+def instruction_figures(tmp: str) -> dict:
+    path = os.path.join(tmp, "short.jsonl")
+    make_rounds(path, INSTRUCTION_ROUNDS)
+    empty = os.path.join(tmp, "empty.jsonl")
+    Path(empty).write_text("")
+    counted = count_instructions(replay_commands(path), path, empty)
+    if not counted:
+        return {}
+    engine_count, floor_count = counted["engine_one"], counted["floor"]
+    return {
+        "rounds": INSTRUCTION_ROUNDS,
+        "engine_one_process": engine_count["instructions"], "floor_naive": floor_count["instructions"],
+        "engine_start_up": engine_count["start_up_instructions"],
+        "floor_start_up": floor_count["start_up_instructions"],
+        "engine_per_round": round(
+            (engine_count["instructions"] - engine_count["start_up_instructions"]) / INSTRUCTION_ROUNDS),
+        "floor_per_round": round(
+            (floor_count["instructions"] - floor_count["start_up_instructions"]) / INSTRUCTION_ROUNDS),
+    }
+
+
+def main(rounds: int = GAMING_DAY_ROUNDS, runs: int = 5) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "rounds.jsonl")
+        make_rounds(path, rounds)
+        figures = figures_from(time_in_turn(replay_commands(path), runs), rounds)
+        counted = instruction_figures(tmp)
     if counted:
-        engine_count, floor_count = counted["engine_one"], counted["floor"]
-        figures["instructions"] = {
-            "engine_one_process": engine_count["instructions"], "floor_naive": floor_count["instructions"],
-            "engine_start_up": engine_count["start_up_instructions"],
-            "floor_start_up": floor_count["start_up_instructions"],
-            "engine_per_round": round((engine_count["instructions"] - engine_count["start_up_instructions"]) / rounds),
-            "floor_per_round": round((floor_count["instructions"] - floor_count["start_up_instructions"]) / rounds),
-        }
+        figures["instructions"] = counted
     return figures
 
 
 if __name__ == "__main__":
-    result = main()
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=GAMING_DAY_ROUNDS, help="rounds in the file (default 200,000)")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs of each command (default 5)")
+    options = parser.parse_args()
+    result = main(options.rounds, options.runs)
     print(json.dumps(result, indent=2))
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ import json
 import os
 import platform
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +45,7 @@ def terminal_rows(terminal: dict) -> list[dict]:
     rows.append(_row(f"half of peak ({half['concurrency']} terminals, {half['target_requests_per_s']} req/s asked)",
                      half["requests_per_s"], floor_half["requests_per_s"], "requests/s",
                      f"floor at half its peak ({floor_half['target_requests_per_s']} req/s asked)"))
-    floor_latency = next(iter(floor_half["latency"].values()), {})
+    floor_latency: dict = next(iter(floor_half["latency"].values()), {})
     for endpoint, figures in half["latency"].items():
         if figures["count"] < 20:
             continue     # shoes opened and tables read a handful of times: no percentile worth printing
@@ -107,7 +107,10 @@ def replay_rows(replay: dict) -> list[dict]:
     return [_row(f"batch replay ({replay['rounds']} rounds)", replay["engine_rounds_per_s"],
                  replay["floor_naive_rounds_per_s"], "rounds/s", "naive single-pass replayer"),
             _row("  batch replay, one process", replay["engine_one_process_rounds_per_s"],
-                 replay["floor_naive_rounds_per_s"], "rounds/s", "naive single-pass replayer")] \
+                 replay["floor_naive_rounds_per_s"], "rounds/s", "naive single-pass replayer"),
+            _row("  batch replay, two workers against one", replay["engine_rounds_per_s"],
+                 replay["engine_one_process_rounds_per_s"], "rounds/s", "itself on one worker",
+                 ratio=replay.get("ratio_two_workers_to_one"))] \
         + instruction_rows(replay.get("instructions"))
 
 
@@ -169,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     table = render(rows)
     print(table)
     (RESULTS / "bench.json").write_text(json.dumps({
-        "measured_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                     "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None},
         "table": rows, "sources": raw}, indent=2) + "\n")

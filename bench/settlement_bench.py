@@ -9,7 +9,7 @@ import random
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,8 +20,7 @@ import psycopg  # noqa: E402
 from service.settlement.batches import BATCH_SIZE  # noqa: E402
 from service.settlement.ledger import LEDGER_COLUMNS, rows_for_bets  # noqa: E402
 from tests.integration.settlement.simulate import PAYTABLE_REF, RULES_REF, Casino  # noqa: E402
-from tests.integration.settlement.support import (  # noqa: E402
-    Processes, RedisServer, fresh_database, process_env, wait_for)
+from tests.integration.settlement.support import Processes, RedisServer, fresh_database, process_env, wait_for  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "settlement.json"
 
@@ -57,9 +56,12 @@ def settle_backlog(db_url: str, redis: RedisServer, processes: Processes, count:
     processes.relay(sweep_after=0)
     time.sleep(1.0)  # the relay's start-up is not settlement time
     with psycopg.connect(db_url, autocommit=True) as conn:
+        def settled() -> int:
+            (count_settled,) = conn.execute("SELECT count(*) FROM rounds WHERE status = 'settled'").fetchone() or (0,)
+            return count_settled
+
         conn.execute("UPDATE outbox SET published_at = NULL")   # the whole backlog falls due at once
         started = time.perf_counter()
-        settled = lambda: conn.execute("SELECT count(*) FROM rounds WHERE status = 'settled'").fetchone()[0]
         wait_for(lambda: settled() == count, 600, "the backlog to settle", every=0.05)
         return time.perf_counter() - started
 
@@ -83,7 +85,7 @@ def run(args) -> dict:
             processes.kill_all()
             redis.stop()
         with psycopg.connect(db_url) as conn:
-            booked = conn.execute("SELECT count(*) FROM ledger_entries").fetchone()[0]
+            (booked,) = conn.execute("SELECT count(*) FROM ledger_entries").fetchone() or (0,)
         if booked != len(rows):
             raise SystemExit(f"the ledger holds {booked} rows, the replay {len(rows)}")
         floor_seconds = copy_floor(db_url, rows)
@@ -99,7 +101,7 @@ def run(args) -> dict:
         "copy_floor_rounds_per_second": round(len(rounds) / floor_seconds, 1),
         "settlement_over_floor": round(settle_seconds / floor_seconds, 1),
         "cpus": os.cpu_count(), "python": platform.python_version(),
-        "measured_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
 
 
@@ -108,10 +110,10 @@ def print_table(result: dict) -> None:
           f"{result['tables']} tables, {result['workers']} worker x concurrency {result['concurrency_per_worker']}, "
           f"batches of {result['batch_size']}")
     print(f"{'':24}{'seconds':>10}{'rounds/s':>12}{'ledger rows/s':>16}")
-    print(f"{'celery settlement':24}{result['settlement_seconds']:>10.2f}{result['settlement_rounds_per_second']:>12.0f}"
-          f"{result['settlement_ledger_rows_per_second']:>16.0f}")
-    print(f"{'plain COPY (floor)':24}{result['copy_floor_seconds']:>10.2f}{result['copy_floor_rounds_per_second']:>12.0f}"
-          f"{result['copy_floor_ledger_rows_per_second']:>16.0f}")
+    print(f"{'celery settlement':24}{result['settlement_seconds']:>10.2f}"
+          f"{result['settlement_rounds_per_second']:>12.0f}{result['settlement_ledger_rows_per_second']:>16.0f}")
+    print(f"{'plain COPY (floor)':24}{result['copy_floor_seconds']:>10.2f}"
+          f"{result['copy_floor_rounds_per_second']:>12.0f}{result['copy_floor_ledger_rows_per_second']:>16.0f}")
     print(f"settlement takes {result['settlement_over_floor']}x the floor's time "
           "(it also replays every round, writes payout audit records and updates the rounds)")
 

@@ -1,5 +1,8 @@
 """Terminal load against a running stack: a concurrency sweep to the peak, then half of the peak for
-latencies, with the floor endpoint (one authenticated INSERT and commit) measured the same ways."""
+latencies, with the floor endpoint (one authenticated INSERT and commit) measured the same ways.
+
+The floor is served by the benchmark's own app, bench/floor_app.py, not by the product API: the
+stack under test runs with PONTOON_WSGI_APP='bench.floor_app:create_app()', as ops/bench.sh does."""
 from __future__ import annotations
 
 import argparse
@@ -11,11 +14,16 @@ import time
 import uuid
 from pathlib import Path
 
+import requests
+from prometheus_client.parser import text_string_to_metric_families
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cpu_use import per_request_ms, snapshot  # noqa: E402
-from paired import FLOOR as FLOOR_SIDE, measure_pairs, summarise_pairs  # noqa: E402
+from paired import FLOOR as FLOOR_SIDE  # noqa: E402
+from paired import measure_pairs, summarise_pairs  # noqa: E402
+
 from service.terminal.client import Latencies, TerminalClient  # noqa: E402
 from service.terminal.simulator import IssuedKey, SimulatorConfig, issue_key, revoke_keys  # noqa: E402
 from service.terminal.simulator import run as simulate  # noqa: E402
@@ -23,6 +31,7 @@ from service.terminal.stats import latency_table, summary  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "terminal.json"
 FLOOR = "POST /ops/floor"
+FLOOR_PATH = "/v1/ops/floor"     # as bench/floor_app.py serves it
 ACTIONS = "POST /rounds/{id}/actions"
 
 
@@ -46,6 +55,18 @@ def revoke(args, keys: list[IssuedKey]) -> None:
         print(f"keys the benchmark issued could not be revoked: {', '.join(left)}", file=sys.stderr)
 
 
+def check_floor(args, key: IssuedKey) -> None:
+    """Stop at once, saying why, when the stack is the product API alone, which has no floor."""
+    client = TerminalClient(args.url, key.secret)
+    try:
+        reply = client.post(FLOOR_PATH, None, FLOOR)
+    finally:
+        client.close()
+    if reply.status == 404:
+        raise SystemExit(f"{args.url} serves no {FLOOR_PATH}: run the stack with "
+                         "PONTOON_WSGI_APP='bench.floor_app:create_app()' (ops/bench.sh does)")
+
+
 def terminal_load(args, concurrency: int, seconds: float, rate: float | None = None) -> dict:
     config = SimulatorConfig(base_urls=(args.url,), table=f"B{uuid.uuid4().hex[:6]}", rounds=None,
                              seats=args.seats, concurrency=concurrency, physical=args.physical, seed=concurrency,
@@ -67,7 +88,7 @@ def floor_load(args, keys: list[IssuedKey], seconds: float, rate: float | None =
 
     def hammer(n: int) -> None:
         while time.monotonic() < deadline:
-            if not clients[n].post("/v1/ops/floor", None, FLOOR).ok:
+            if not clients[n].post(FLOOR_PATH, None, FLOOR).ok:
                 errors[n] += 1
 
     threads = [threading.Thread(target=hammer, args=(n,)) for n in range(len(clients))]
@@ -91,14 +112,11 @@ def floor_load(args, keys: list[IssuedKey], seconds: float, rate: float | None =
 # The API's own view of the same requests: its latency histogram, per URL rule.
 SERVER_ROUTES = {"POST /rounds/{id}/actions": "/v1/rounds/<uuid:round_id>/actions",
                  "POST /tables/{id}/rounds": "/v1/tables/<table_id:table_id>/rounds",
-                 FLOOR: "/v1/ops/floor"}
+                 FLOOR: FLOOR_PATH}
 
 
 def histogram_counts(url: str) -> dict[tuple[str, float], float]:
     """{(endpoint, upper bound): cumulative count} of POST requests, from /metrics."""
-    import requests
-    from prometheus_client.parser import text_string_to_metric_families
-
     counts: dict[tuple[str, float], float] = {}
     for family in text_string_to_metric_families(requests.get(url + "/metrics", timeout=10).text):
         for sample in family.samples:
@@ -117,7 +135,7 @@ def server_percentiles(before: dict, after: dict) -> dict[str, dict[str, float]]
         if not cumulative or cumulative[-1] <= 0:
             continue
         total = cumulative[-1]
-        figures = {"count": int(total)}
+        figures: dict[str, float] = {"count": int(total)}
         for name, q in (("p50_ms", 0.50), ("p95_ms", 0.95), ("p99_ms", 0.99)):
             rank = q * total
             lower_bound, lower_count = 0.0, 0.0
@@ -174,7 +192,7 @@ def paired_load(args, terminal_concurrency: int, floor_keys: list[IssuedKey]) ->
             "seconds": args.seconds, "windows": windows, **summarise_pairs(windows)}, errors
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--url", default=os.environ.get("PONTOON_URL", "http://127.0.0.1:8000"))
     parser.add_argument("--admin-key", default=os.environ.get("PONTOON_ADMIN_KEY"))
@@ -191,6 +209,58 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--pairs must be at least 1")
     if not args.admin_key:
         parser.error("needs --admin-key (or PONTOON_ADMIN_KEY)")
+    return args
+
+
+def sweep_step(args, concurrency: int, floor_keys: list[IssuedKey]) -> tuple[dict, int]:
+    """The terminal and the floor at one concurrency, each the best of args.repeats runs; the
+    sweep's row and the errors its runs met."""
+    terminal, terminal_runs = best_of(
+        args.repeats, lambda: terminal_load(args, concurrency, args.seconds), key=lambda f: f["requests_per_s"])
+    floor, floor_runs = best_of(
+        args.repeats, lambda: floor_load(args, floor_keys[:concurrency], args.seconds),
+        key=lambda f: f["requests_per_s"])
+    row = {"concurrency": concurrency, "terminal_requests_per_s": terminal["requests_per_s"],
+           "terminal_rounds_per_s": terminal["rounds_per_s"],
+           "terminal_decisions_per_s": terminal["decisions_per_s"],
+           "floor_requests_per_s": floor["requests_per_s"],
+           "terminal_cpu_ms_per_request": terminal["cpu_ms_per_request"],
+           "floor_cpu_ms_per_request": floor["cpu_ms_per_request"],
+           "terminal_runs_requests_per_s": [run["requests_per_s"] for run in terminal_runs],
+           "floor_runs_requests_per_s": [run["requests_per_s"] for run in floor_runs],
+           "load_average": terminal["load_average"]}
+    print(f"C={concurrency:<3} terminal {terminal['requests_per_s']:>7} req/s "
+          f"{terminal['rounds_per_s']:>6} rounds/s {terminal['decisions_per_s']:>7} decisions/s "
+          f"| floor {floor['requests_per_s']:>7} req/s"
+          f"   (load {terminal['load_average'][0]})", file=sys.stderr)
+    return row, sum(run["errors"] for run in terminal_runs + floor_runs)
+
+
+def half_loads(args, peak: dict, floor_peak: dict, floor_keys: list[IssuedKey]) -> tuple[dict, dict, int]:
+    """The terminal and the floor each paced at half its own peak, for latencies: the result's
+    "half_load" and "floor_half_load", and the errors their runs met."""
+    half_rate = peak["terminal_requests_per_s"] / 2
+    floor_half_rate = floor_peak["floor_requests_per_s"] / 2
+    print(f"half of peak: {half_rate:.0f} req/s with {peak['concurrency']} terminals", file=sys.stderr)
+    half, half_runs = best_of(args.repeats, lambda: with_server_view(args, lambda: terminal_load(
+        args, peak["concurrency"], args.seconds * 2, rate=half_rate)), key=lambda f: -p99_of_decisions(f))
+    floor_half, floor_half_runs = best_of(
+        args.repeats, lambda: with_server_view(args, lambda: floor_load(
+            args, floor_keys[:floor_peak["concurrency"]], args.seconds * 2, rate=floor_half_rate)),
+        key=lambda f: -f["latency"].get(FLOOR, {}).get("p99_ms", float("inf")))
+    terminal_side = {"concurrency": peak["concurrency"], "target_requests_per_s": round(half_rate, 1),
+                     "requests_per_s": half["requests_per_s"], "rounds_per_s": half["rounds_per_s"],
+                     "decisions_per_s": half["decisions_per_s"], "latency": half["latency"],
+                     "server_latency": half["server_latency"],
+                     "decisions_p99_ms_of_each_run": [p99_of_decisions(run) for run in half_runs]}
+    floor_side = {"concurrency": floor_peak["concurrency"], "target_requests_per_s": round(floor_half_rate, 1),
+                  "requests_per_s": floor_half["requests_per_s"], "latency": floor_half["latency"],
+                  "server_latency": floor_half["server_latency"]}
+    return terminal_side, floor_side, sum(run["errors"] for run in half_runs + floor_half_runs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     levels = [int(c) for c in args.concurrency.split(",")]
     load_before = [round(x, 2) for x in os.getloadavg()]
 
@@ -198,44 +268,21 @@ def main(argv: list[str] | None = None) -> int:
     terminal_load(args, 2, 3.0)
     floor_keys = issue_keys(args, "operator", max(levels))
     try:
+        check_floor(args, floor_keys[0])
         floor_load(args, floor_keys[:2], 2.0)
-
         sweep, errors = [], 0
         for concurrency in levels:
-            terminal, terminal_runs = best_of(args.repeats, lambda: terminal_load(args, concurrency, args.seconds),
-                                              key=lambda f: f["requests_per_s"])
-            floor, floor_runs = best_of(args.repeats, lambda: floor_load(args, floor_keys[:concurrency], args.seconds),
-                                        key=lambda f: f["requests_per_s"])
-            errors += sum(run["errors"] for run in terminal_runs + floor_runs)
-            sweep.append({"concurrency": concurrency, "terminal_requests_per_s": terminal["requests_per_s"],
-                          "terminal_rounds_per_s": terminal["rounds_per_s"],
-                          "terminal_decisions_per_s": terminal["decisions_per_s"],
-                          "floor_requests_per_s": floor["requests_per_s"],
-                          "terminal_cpu_ms_per_request": terminal["cpu_ms_per_request"],
-                          "floor_cpu_ms_per_request": floor["cpu_ms_per_request"],
-                          "terminal_runs_requests_per_s": [run["requests_per_s"] for run in terminal_runs],
-                          "floor_runs_requests_per_s": [run["requests_per_s"] for run in floor_runs],
-                          "load_average": terminal["load_average"]})
-            print(f"C={concurrency:<3} terminal {terminal['requests_per_s']:>7} req/s "
-                  f"{terminal['rounds_per_s']:>6} rounds/s {terminal['decisions_per_s']:>7} decisions/s | floor {floor['requests_per_s']:>7} req/s"
-                  f"   (load {terminal['load_average'][0]})", file=sys.stderr)
-
+            row, step_errors = sweep_step(args, concurrency, floor_keys)
+            sweep.append(row)
+            errors += step_errors
         peak = max(sweep, key=lambda row: row["terminal_requests_per_s"])
         floor_peak = max(sweep, key=lambda row: row["floor_requests_per_s"])
         paired, paired_errors = paired_load(args, peak["concurrency"], floor_keys[:floor_peak["concurrency"]])
         errors += paired_errors
         print(f"paired at the peaks: terminal over floor {paired['median_ratio']} (median of {paired['pairs']}; "
               f"{paired.get('least_ratio')} to {paired.get('greatest_ratio')})", file=sys.stderr)
-        half_rate = peak["terminal_requests_per_s"] / 2
-        floor_half_rate = floor_peak["floor_requests_per_s"] / 2
-        print(f"half of peak: {half_rate:.0f} req/s with {peak['concurrency']} terminals", file=sys.stderr)
-        half, half_runs = best_of(args.repeats, lambda: with_server_view(args, lambda: terminal_load(
-            args, peak["concurrency"], args.seconds * 2, rate=half_rate)), key=lambda f: -p99_of_decisions(f))
-        floor_half, floor_half_runs = best_of(
-            args.repeats, lambda: with_server_view(args, lambda: floor_load(
-                args, floor_keys[:floor_peak["concurrency"]], args.seconds * 2, rate=floor_half_rate)),
-            key=lambda f: -f["latency"].get(FLOOR, {}).get("p99_ms", float("inf")))
-        errors += sum(run["errors"] for run in half_runs + floor_half_runs)
+        half, floor_half, half_errors = half_loads(args, peak, floor_peak, floor_keys)
+        errors += half_errors
     finally:
         revoke(args, floor_keys)
 
@@ -248,14 +295,8 @@ def main(argv: list[str] | None = None) -> int:
                        "cpu_ms_per_request": floor_peak["floor_cpu_ms_per_request"]},
         "ratio_terminal_to_floor": round(peak["terminal_requests_per_s"] / floor_peak["floor_requests_per_s"], 3),
         "paired": paired,
-        "half_load": {"concurrency": peak["concurrency"], "target_requests_per_s": round(half_rate, 1),
-                      "requests_per_s": half["requests_per_s"], "rounds_per_s": half["rounds_per_s"],
-                      "decisions_per_s": half["decisions_per_s"], "latency": half["latency"],
-                      "server_latency": half["server_latency"],
-                      "decisions_p99_ms_of_each_run": [p99_of_decisions(run) for run in half_runs]},
-        "floor_half_load": {"concurrency": floor_peak["concurrency"], "target_requests_per_s": round(floor_half_rate, 1),
-                            "requests_per_s": floor_half["requests_per_s"], "latency": floor_half["latency"],
-                            "server_latency": floor_half["server_latency"]},
+        "half_load": half,
+        "floor_half_load": floor_half,
         "errors": errors,
         "method": f"each step measured {args.repeats} times for {args.seconds} s (half-load runs twice as long); "
                   "the best run counts (the machine is shared); then, at the two peaks, "

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: every figure beside its floor, measured in one run. Brings up a stack of its own
-# (fresh database, free port, private Redis), measures terminal load against the floor endpoint,
+# (fresh database, free port, private Redis) serving the benchmark's app, the product API with the
+# floor endpoint beside it (bench/floor_app.py), measures terminal load against that floor,
 # stops it, then runs the replay, settlement and house-edge benchmarks (each starts what it needs),
 # prints one table and writes bench/results/bench.json. Sub-benchmark output: run/bench/*.log.
 set -euo pipefail
@@ -43,7 +44,7 @@ trap 'exit 130' INT TERM
 echo "== terminal load (stack on $URL, database $DB_NAME)"
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize no >"$RUN_DIR/redis.log" 2>&1 &
 redis=$!
-PONTOON_RUN_DIR="$RUN_DIR/stack" PONTOON_STACK_QUIET=1 bash ops/stack.sh >"$RUN_DIR/stack.out" 2>&1 &
+PONTOON_WSGI_APP='bench.floor_app:create_app()' PONTOON_RUN_DIR="$RUN_DIR/stack" PONTOON_STACK_QUIET=1 bash ops/stack.sh >"$RUN_DIR/stack.out" 2>&1 &
 stack=$!
 for _ in $(seq 1 600); do
   grep -q "^API on" "$RUN_DIR/stack.out" && break

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -17,13 +18,13 @@ class Settings:
     audit_clock_margin: float = 1.0
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> "Settings":
-        env = os.environ if env is None else env
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        source: Mapping[str, str] = os.environ if env is None else env
         return cls(
-            database_url=env.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/pontoon"),
-            broker_url=env.get("BROKER_URL", "redis://127.0.0.1:6379/0"),
-            port=int(env.get("PORT", "8000")),
-            gaming_day_starts=env.get("GAMING_DAY_STARTS", "06:00"),
-            timezone=env.get("PONTOON_TZ", "Australia/Sydney"),
-            audit_clock_margin=float(env.get("PONTOON_AUDIT_CLOCK_MARGIN", "1.0")),
+            database_url=source.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/pontoon"),
+            broker_url=source.get("BROKER_URL", "redis://127.0.0.1:6379/0"),
+            port=int(source.get("PORT", "8000")),
+            gaming_day_starts=source.get("GAMING_DAY_STARTS", "06:00"),
+            timezone=source.get("PONTOON_TZ", "Australia/Sydney"),
+            audit_clock_margin=float(source.get("PONTOON_AUDIT_CLOCK_MARGIN", "1.0")),
         )

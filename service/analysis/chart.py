@@ -5,9 +5,26 @@ import csv
 import io
 from dataclasses import dataclass
 
+import numpy as np
+from matplotlib.colors import ListedColormap
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+
 from ..engine.cards import RANKS
-from .model import ACE, ACTION_LETTERS, ACTION_NAMES, DOUBLE, HIT, KIND_NAMES, SPLIT_ACE, SPLIT_HAND, STAND, \
-    SURRENDER, UNSPLIT, VALUES
+from .model import (
+    ACE,
+    ACTION_LETTERS,
+    ACTION_NAMES,
+    DOUBLE,
+    HIT,
+    KIND_NAMES,
+    SPLIT_ACE,
+    SPLIT_HAND,
+    STAND,
+    SURRENDER,
+    UNSPLIT,
+    VALUES,
+)
 from .strategy import Strategy
 
 LEGEND = "H hit, S stand, D double, R surrender, P split, F forfeit after a double, . never dealt"
@@ -38,35 +55,55 @@ def rows(strategy: Strategy) -> list[Row]:
 
     Consecutive card counts with the same decisions against every upcard share one row.
     """
+    u_index = [RANKS.index(u) for u in upcards(strategy)]
+    out = _play_rows(strategy, u_index) + _pair_rows(strategy, u_index) + _after_double_rows(strategy, u_index)
+    # Rows of one section together, sections in the order they first appear.
+    first: dict[str, int] = {}
+    for row in out:
+        first.setdefault(row.section, len(first))
+    return sorted(out, key=lambda row: first[row.section])
+
+
+def _cells(strategy: Strategy, u_index: list[int], kind: int, n: int, total: int, soft: int,
+           lid: int) -> tuple[str, ...]:
+    """A hand's decision against each upcard ('.' where the calculation never reached it)."""
+    return tuple(ACTION_LETTERS[strategy.play[u, kind, n, total, soft, lid]]
+                 if (u, kind, n, total, soft, lid) in strategy.states else "." for u in u_index)
+
+
+def _play_rows(strategy: Strategy, u_index: list[int]) -> list[Row]:
+    """Hands by kind, bonus cards, softness and total; card counts that play alike share a row."""
     m = strategy.model
-    ups = upcards(strategy)
-    u_index = [RANKS.index(u) for u in ups]
     out: list[Row] = []
     for kind in (UNSPLIT, SPLIT_HAND, SPLIT_ACE):
         hands = sorted({(lid, soft, total, n) for (u, k, n, total, soft, lid) in strategy.states if k == kind})
         groups: dict[tuple[int, int, int], list[int]] = {}
         for lid, soft, total, n in hands:
             groups.setdefault((lid, soft, total), []).append(n)
-        for (lid, soft, total), counts in sorted(groups.items(), key=lambda g: (g[0][0] != 0, g[0][0], g[0][1], g[0][2])):
-            def cells(n: int) -> tuple[str, ...]:
-                return tuple(ACTION_LETTERS[strategy.play[u, kind, n, total, soft, lid]]
-                             if (u, kind, n, total, soft, lid) in strategy.states else "." for u in u_index)
+        for (lid, soft, total), counts in sorted(groups.items(),
+                                                 key=lambda g: (g[0][0] != 0, g[0][0], g[0][1], g[0][2])):
+            if lid:
+                section = f"{KIND_NAMES[kind]} hands keeping a bonus"
+                label = f"{m.bonus.describe(lid)} ({total})"
+            else:
+                section = f"{KIND_NAMES[kind]} hands, {'soft' if soft else 'hard'} totals"
+                label = f"{'soft' if soft else 'hard'} {total}"
             counts.sort()
             start = counts[0]
             for i, n in enumerate(counts):
-                last = i + 1 == len(counts) or cells(counts[i + 1]) != cells(n) or counts[i + 1] != n + 1
-                if not last:
-                    continue
-                if lid:
-                    section = f"{KIND_NAMES[kind]} hands keeping a bonus"
-                    label = f"{m.bonus.describe(lid)} ({total})"
-                else:
-                    section = f"{KIND_NAMES[kind]} hands, {'soft' if soft else 'hard'} totals"
-                    label = f"{'soft' if soft else 'hard'} {total}"
-                out.append(Row(section, f"{label}, {_cards_label(start, n, m.n_cap)}", cells(n)))
+                cells = _cells(strategy, u_index, kind, n, total, soft, lid)
+                if i + 1 < len(counts) and counts[i + 1] == n + 1 and \
+                        _cells(strategy, u_index, kind, counts[i + 1], total, soft, lid) == cells:
+                    continue    # the next count plays alike: the row goes on
+                out.append(Row(section, f"{label}, {_cards_label(start, n, m.n_cap)}", cells))
                 if i + 1 < len(counts):
                     start = counts[i + 1]
-    # Pairs: P where the pair is split (when the rules still allow it), else the hand's play.
+    return out
+
+
+def _pair_rows(strategy: Strategy, u_index: list[int]) -> list[Row]:
+    """Pairs: P where the pair is split (when the rules still allow it), else the hand's play."""
+    out: list[Row] = []
     seen = set()
     for r, total, soft, lid in strategy.pair_hands:
         after = SPLIT_ACE if r == ACE else SPLIT_HAND
@@ -83,22 +120,22 @@ def rows(strategy: Strategy) -> list[Row]:
                 else:
                     letters.append(".")
             if lid:
-                label = m.bonus.describe(lid)
+                label = strategy.model.bonus.describe(lid)
             elif VALUES[r] == 10:
                 label = "ten-valued pair"
             else:
                 label = f"{RANKS[r]}-{RANKS[r]}"
             out.append(Row(section, label, tuple(letters)))
-    if strategy.rules.forfeit_after_double:
-        for kind in (UNSPLIT, SPLIT_HAND):
-            for total in range(4, 21):
-                out.append(Row(f"after a double, {KIND_NAMES[kind]} hand", f"total {total}",
-                               tuple(ACTION_LETTERS[strategy.after_double[u, kind, total]] for u in u_index)))
-    # Rows of one section together, sections in the order they first appear.
-    first: dict[str, int] = {}
-    for row in out:
-        first.setdefault(row.section, len(first))
-    return sorted(out, key=lambda row: first[row.section])
+    return out
+
+
+def _after_double_rows(strategy: Strategy, u_index: list[int]) -> list[Row]:
+    """Where the rules let a doubled hand forfeit: its decision by total after the double's card."""
+    if not strategy.rules.forfeit_after_double:
+        return []
+    return [Row(f"after a double, {KIND_NAMES[kind]} hand", f"total {total}",
+                tuple(ACTION_LETTERS[strategy.after_double[u, kind, total]] for u in u_index))
+            for kind in (UNSPLIT, SPLIT_HAND) for total in range(4, 21)]
 
 
 def text(strategy: Strategy) -> str:
@@ -151,14 +188,8 @@ def _ev(value: float | None) -> str:
 
 
 def png(strategy: Strategy, path: str) -> None:
-    """The chart as a colour-coded picture: one image for the colours, a letter in each cell."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-    from matplotlib.colors import ListedColormap
-    from matplotlib.patches import Patch
-
+    """The chart as a colour-coded picture: one image for the colours, a letter in each cell. Drawn on
+    a Figure of its own (no pyplot), so no GUI backend or global figure state is involved."""
     ups = upcards(strategy)
     letters = list(COLOURS)
     labels: list[str] = []
@@ -176,7 +207,7 @@ def png(strategy: Strategy, path: str) -> None:
         if cells is not None:
             codes[y] = [letters.index(c) for c in cells]
     height = 1.2 + 0.16 * len(labels)
-    fig = plt.figure(figsize=(2.6 + 0.36 * len(ups), height))
+    fig = Figure(figsize=(2.6 + 0.36 * len(ups), height))
     left, top, bottom = 1.9 / fig.get_figwidth(), 1 - 0.6 / height, 0.45 / height
     ax = fig.add_axes((left, bottom, 0.97 - left, top - bottom))
     cmap = ListedColormap([COLOURS[k] for k in letters])
@@ -201,4 +232,3 @@ def png(strategy: Strategy, path: str) -> None:
                (("H", "hit"), ("S", "stand"), ("D", "double"), ("R", "surrender"), ("P", "split"), ("F", "forfeit"))]
     fig.legend(handles=handles, loc="lower center", ncol=6, fontsize=6, frameon=False)
     fig.savefig(path, dpi=150)
-    plt.close(fig)

@@ -1,42 +1,19 @@
-"""The fast path: rounds played by a numba kernel from the rules, paytable and strategy as arrays.
+"""The fast path: the rules, paytable and strategy flattened into arrays for the kernel, and its runs.
 
-The kernel mirrors CanberraRound for the decisions a derived strategy takes (no insurance, no
-pair bet, doubles for the full wager) and settles in integer cents exactly as the engine does;
-the differential test holds it to the reference engine round by round. Shoes are shuffled as
-they are dealt (Fisher-Yates one card at a time, from a numpy Generator the caller seeds), so a
-shoe cut at 75% costs only the cards dealt.
+The kernel (kernel.py) settles in integer cents exactly as the engine does. Shoes are shuffled as
+they are dealt (Fisher-Yates one card at a time, from a numpy Generator the caller seeds), or
+replayed from given shoe orders.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
 
 from ..engine.cards import RANKS, SUITS
-from .model import (ACE, ALL_SPADES, DOUBLE, FORFEIT, MIXED, ONE_SUIT, ROOT, SPADE, SPLIT, SPLIT_ACE, SPLIT_HAND,
-                    STAND, SURRENDER, UNSPLIT)
+from . import kernel
+from .model import GameModel
 from .strategy import Strategy
-
-# Hand statuses, as in the engine's round.
-PLAYING, STOOD, WON21, PONTOON, BUST, FORFEITED, SURRENDERED = range(7)
-
-# Fields of one hand in the kernel's hand array H[seat, hand, field].
-F_N, F_HARD, F_ACE, F_NODE, F_SUIT0, F_SAME, F_R0, F_S0, F_R1, F_S1, F_DOUBLE, F_STATUS, F_SA, F_AFTER, \
-    F_DTOTAL, F_BASE = range(16)
-N_FIELDS = 16
-MAX_SEATS, MAX_HANDS = 9, 8
-
-# Indices of the integer parameter vector.
-(P_SEATS, P_WAGER, P_STAND_MIN, P_WINS21, P_SURR_RET, P_SURR_LOST, P_MAX_HANDS, P_RESPLIT_ACES,
- P_ACES_ONE_CARD, P_SAME_RANK, P_ACES_COUNT_ONE, P_FORFEIT, P_STANDS_ON, P_H17, P_DRAWS_NO_WAIT,
- P_TAKES_ALL, P_PONT_AT_ONCE, P_SPLIT_PONT, P_WIN, P_DWIN, P_PONT, P_NCAP, P_SUPER_UP, P_SUPER_N,
- P_SUPER_PRIZE, P_ENVY, P_CUT, P_SHUFFLE, P_RECORD, P_SUPER_LINE, P_ENVY_LINE, P_PONT_LINE) = range(32)
-N_PARAMS = 32
-
-# Accumulators: integer money and counts, then float sums of the per-round result per wager.
-A_NET, A_STAKED, A_ROUNDS, A_ABORTED, A_SHOES, A_WAGERED = range(6)
-S_SUM, S_SQ = range(2)
 
 
 def card_codes(cards: list[str]) -> np.ndarray:
@@ -46,374 +23,6 @@ def card_codes(cards: list[str]) -> np.ndarray:
 
 def card_names(codes) -> list[str]:
     return [RANKS[int(c) >> 2] + SUITS[int(c) & 3] for c in codes]
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _total(hard, ace):
-    if ace and hard <= 11:
-        return hard + 10
-    return hard
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _line_id(node, same, suit0):
-    """The strategy's line id of a hand from its bonus-card node and suits (0: keeps no bonus)."""
-    if node <= ROOT:
-        return 0
-    if same == 0:
-        klass = MIXED
-    elif suit0 == SPADE:
-        klass = ALL_SPADES
-    else:
-        klass = ONE_SUIT
-    return 1 + (node - 2) * 3 + klass
-
-
-# The kernel is one function on purpose: numba counts references to every array handed to a
-# helper, and those atomic counts cost more than the game itself. Helpers take scalars only.
-@nb.njit(cache=True, nogil=True)
-def _simulate(rng, work, given, n_rounds, ip, values, pmask, node_next, play, pair_split, after_double,
-              pay21, pay21_line, super_match, acc, sums, line_hits, line_extra, rec_orders, rec_shoe, rec_net):
-    """Play n_rounds (or until the given shoes run out), cutting each shoe at ip[P_CUT].
-
-    Returns the number of shoes used. A round the shoe cannot finish (many seats, deep cut) is
-    played out on dummy cards and then voided; the shoe is reshuffled.
-    """
-    shuffle = ip[P_SHUFFLE] != 0
-    record = ip[P_RECORD] != 0
-    cut = ip[P_CUT]
-    seats = ip[P_SEATS]
-    wager = ip[P_WAGER]
-    ncap = ip[P_NCAP]
-    win, dwin, pont = ip[P_WIN], ip[P_DWIN], ip[P_PONT]
-    size = work.shape[0]
-    H = np.zeros((MAX_SEATS, MAX_HANDS, N_FIELDS), dtype=np.int64)
-    n_hands = np.zeros(MAX_SEATS, dtype=np.int64)
-    super_seat = np.zeros(MAX_SEATS, dtype=np.int64)
-    pos = size
-    shoe = -1
-    per_round = seats * wager
-    for i in range(n_rounds):
-        if shoe < 0 or pos >= cut:
-            if record and shuffle and shoe >= 0:
-                rec_orders[shoe, :] = work
-            shoe += 1
-            if not shuffle:
-                if shoe >= given.shape[0]:
-                    break
-                work[:] = given[shoe]
-            pos = 0
-            acc[A_SHOES] += 1
-        aborted = False
-
-        # ----- the deal: a card to each seat, the upcard, a second card to each seat --------
-        up = 0
-        for k in range(2 * seats + 1):
-            if pos >= size:
-                aborted = True
-                c = 0
-            else:
-                if shuffle:
-                    j = pos + int(rng.random() * (size - pos))
-                    if j >= size:
-                        j = size - 1
-                    tmp = work[pos]
-                    work[pos] = work[j]
-                    work[j] = tmp
-                c = work[pos]
-                pos += 1
-            if k == seats:
-                up = c >> 2
-                continue
-            r = c >> 2
-            su = c & 3
-            if k < seats:
-                s = k
-                for f in range(N_FIELDS):
-                    H[s, 0, f] = 0
-                n_hands[s] = 1
-                H[s, 0, F_R0] = r
-                H[s, 0, F_S0] = su
-                H[s, 0, F_SUIT0] = su
-                H[s, 0, F_SAME] = 1
-                H[s, 0, F_NODE] = node_next[ROOT, r]
-            else:
-                s = k - seats - 1
-                H[s, 0, F_R1] = r
-                H[s, 0, F_S1] = su
-                if su != H[s, 0, F_SUIT0]:
-                    H[s, 0, F_SAME] = 0
-                H[s, 0, F_NODE] = node_next[H[s, 0, F_NODE], r]
-            H[s, 0, F_N] += 1
-            H[s, 0, F_HARD] += values[r]
-            if r == ACE:
-                H[s, 0, F_ACE] = 1
-        for s in range(seats):
-            r0, r1 = H[s, 0, F_R0], H[s, 0, F_R1]
-            if (r0 == ACE and pmask[r1]) or (r1 == ACE and pmask[r0]):
-                H[s, 0, F_STATUS] = PONTOON
-            elif _total(H[s, 0, F_HARD], H[s, 0, F_ACE]) == 21:
-                H[s, 0, F_STATUS] = WON21 if ip[P_WINS21] else STOOD
-
-        # ----- the players, seat by seat, each hand to the end -------------------------------
-        for s in range(seats):
-            h = 0
-            while h < n_hands[s]:
-                while H[s, h, F_STATUS] == PLAYING:
-                    doubling = False
-                    if H[s, h, F_N] >= 2:
-                        # The decision, looked up as Strategy.decide looks it up.
-                        if H[s, h, F_SA]:
-                            kind = SPLIT_ACE
-                        elif n_hands[s] > 1:
-                            kind = SPLIT_HAND
-                        else:
-                            kind = UNSPLIT
-                        if H[s, h, F_AFTER]:
-                            action = after_double[up, kind, H[s, h, F_DTOTAL]]
-                        else:
-                            hard, n = H[s, h, F_HARD], H[s, h, F_N]
-                            soft = 1 if (H[s, h, F_ACE] and hard <= 11) else 0
-                            total = hard + 10 * soft
-                            lid = _line_id(H[s, h, F_NODE], H[s, h, F_SAME], H[s, h, F_SUIT0])
-                            action = -1
-                            if n == 2 and n_hands[s] < ip[P_MAX_HANDS]:
-                                r0, r1 = H[s, h, F_R0], H[s, h, F_R1]
-                                if (r0 == r1 or (not ip[P_SAME_RANK] and values[r0] == values[r1])) and \
-                                        not (r0 == ACE and H[s, h, F_SA] and not ip[P_RESPLIT_ACES]) and \
-                                        pair_split[up, kind, total, soft, lid]:
-                                    action = SPLIT
-                            if action < 0:
-                                action = play[up, kind, min(n, ncap), total, soft, lid]
-                        if action == STAND:
-                            H[s, h, F_STATUS] = STOOD
-                            H[s, h, F_AFTER] = 0
-                            continue
-                        if action == SURRENDER:
-                            H[s, h, F_STATUS] = SURRENDERED
-                            continue
-                        if action == FORFEIT:
-                            H[s, h, F_STATUS] = FORFEITED
-                            H[s, h, F_AFTER] = 0
-                            continue
-                        if action == SPLIT:
-                            # The second card starts a new hand at the next index; this hand
-                            # keeps its first card and takes its next card straight away.
-                            k = n_hands[s]
-                            n_hands[s] = k + 1
-                            aces = 1 if H[s, h, F_R0] == ACE else 0
-                            for target, r, su in ((h, H[s, h, F_R0], H[s, h, F_S0]),
-                                                  (k, H[s, h, F_R1], H[s, h, F_S1])):
-                                for f in range(N_FIELDS):
-                                    H[s, target, f] = 0
-                                H[s, target, F_N] = 1
-                                H[s, target, F_HARD] = values[r]
-                                H[s, target, F_ACE] = 1 if r == ACE else 0
-                                H[s, target, F_R0] = r
-                                H[s, target, F_S0] = su
-                                H[s, target, F_SUIT0] = su
-                                H[s, target, F_SAME] = 1
-                                H[s, target, F_NODE] = node_next[ROOT, r]
-                                H[s, target, F_SA] = aces
-                            continue
-                        if action == DOUBLE:
-                            doubling = True
-                            H[s, h, F_DOUBLE] = wager
-                            H[s, h, F_BASE] = H[s, h, F_HARD]
-                    # A card for this hand: its second after a split, a hit, or a double's card.
-                    if pos >= size:
-                        aborted = True
-                        c = 0
-                    else:
-                        if shuffle:
-                            j = pos + int(rng.random() * (size - pos))
-                            if j >= size:
-                                j = size - 1
-                            tmp = work[pos]
-                            work[pos] = work[j]
-                            work[j] = tmp
-                        c = work[pos]
-                        pos += 1
-                    r = c >> 2
-                    su = c & 3
-                    n = H[s, h, F_N]
-                    if n == 1:
-                        H[s, h, F_R1] = r
-                        H[s, h, F_S1] = su
-                    if su != H[s, h, F_SUIT0]:
-                        H[s, h, F_SAME] = 0
-                    H[s, h, F_NODE] = node_next[H[s, h, F_NODE], r]
-                    H[s, h, F_N] = n + 1
-                    H[s, h, F_HARD] += values[r]
-                    if r == ACE:
-                        H[s, h, F_ACE] = 1
-                    if doubling:
-                        base = H[s, h, F_BASE]
-                        if ip[P_ACES_COUNT_ONE]:
-                            # Aces held before the double count one; its own ace may count eleven.
-                            if r == ACE and base + 11 <= 21:
-                                total = base + 11
-                            else:
-                                total = H[s, h, F_HARD]
-                        else:
-                            total = _total(H[s, h, F_HARD], H[s, h, F_ACE])
-                        H[s, h, F_DTOTAL] = total
-                        if total > 21:
-                            H[s, h, F_STATUS] = BUST
-                        elif total == 21 and ip[P_WINS21]:
-                            H[s, h, F_STATUS] = WON21
-                        elif ip[P_FORFEIT]:
-                            H[s, h, F_AFTER] = 1
-                        else:
-                            H[s, h, F_STATUS] = STOOD
-                    else:
-                        total = _total(H[s, h, F_HARD], H[s, h, F_ACE])
-                        if total > 21:
-                            H[s, h, F_STATUS] = BUST
-                        elif total == 21:
-                            r0, r1 = H[s, h, F_R0], H[s, h, F_R1]
-                            if H[s, h, F_N] == 2 and n_hands[s] > 1 and ip[P_SPLIT_PONT] and \
-                                    ((r0 == ACE and pmask[r1]) or (r1 == ACE and pmask[r0])):
-                                H[s, h, F_STATUS] = PONTOON
-                            elif ip[P_WINS21]:
-                                H[s, h, F_STATUS] = WON21
-                            else:
-                                H[s, h, F_STATUS] = STOOD
-                        elif H[s, h, F_SA] and ip[P_ACES_ONE_CARD] and H[s, h, F_N] == 2:
-                            H[s, h, F_STATUS] = STOOD
-                h += 1
-
-        # ----- the dealer: the second card, then to 17 if any hand waits -----------------------
-        d_hard = values[up]
-        d_ace = 1 if up == ACE else 0
-        d_n = 1
-        dealer_pontoon = False
-        while True:
-            if d_n == 2:
-                second = c >> 2
-                dealer_pontoon = (up == ACE and pmask[second] != 0) or (second == ACE and pmask[up] != 0)
-                if dealer_pontoon:
-                    break
-                waiting = ip[P_DRAWS_NO_WAIT] != 0
-                if not waiting:
-                    for s in range(seats):
-                        for h in range(n_hands[s]):
-                            if H[s, h, F_STATUS] == STOOD:
-                                waiting = True
-                if not waiting:
-                    break
-            if d_n >= 2:
-                total = _total(d_hard, d_ace)
-                soft = d_ace and d_hard <= 11
-                if not (total < ip[P_STANDS_ON] or (total == ip[P_STANDS_ON] and soft and ip[P_H17])):
-                    break
-            if pos >= size:
-                aborted = True
-                c = 0
-            else:
-                if shuffle:
-                    j = pos + int(rng.random() * (size - pos))
-                    if j >= size:
-                        j = size - 1
-                    tmp = work[pos]
-                    work[pos] = work[j]
-                    work[j] = tmp
-                c = work[pos]
-                pos += 1
-            d_hard += values[c >> 2]
-            if (c >> 2) == ACE:
-                d_ace = 1
-            d_n += 1
-        if aborted:
-            acc[A_ABORTED] += 1
-            pos = size
-            if record:
-                rec_shoe[i] = -1
-            continue
-        d_total = _total(d_hard, d_ace)
-        d_bust = d_total > 21
-
-        # ----- settlement in cents, as the engine settles ------------------------------------
-        net = 0
-        staked = 0
-        n_super = 0
-        for s in range(seats):
-            taken = False
-            super_seat[s] = 0
-            for h in range(n_hands[s]):
-                d = H[s, h, F_DOUBLE]
-                status = H[s, h, F_STATUS]
-                ret = 0
-                if status == PONTOON:
-                    if dealer_pontoon and not ip[P_PONT_AT_ONCE]:
-                        ret = wager + d
-                    else:
-                        ret = wager + pont + d
-                        line_hits[ip[P_PONT_LINE]] += 1
-                        line_extra[ip[P_PONT_LINE]] += pont - win
-                elif status == FORFEITED:
-                    ret = d
-                elif status == SURRENDERED:
-                    if not (dealer_pontoon and ip[P_SURR_LOST]):
-                        ret = ip[P_SURR_RET]
-                elif status == WON21:
-                    if d:
-                        ret = wager + dwin + d + dwin
-                    else:
-                        lid = _line_id(H[s, h, F_NODE], H[s, h, F_SAME], H[s, h, F_SUIT0])
-                        n = H[s, h, F_N]
-                        if n_hands[s] == 1 and super_match[lid] and up == ip[P_SUPER_UP] and n == ip[P_SUPER_N]:
-                            ret = wager + ip[P_SUPER_PRIZE]
-                            super_seat[s] = 1
-                            line_hits[ip[P_SUPER_LINE]] += 1
-                            line_extra[ip[P_SUPER_LINE]] += ip[P_SUPER_PRIZE] - win
-                        else:
-                            paid = pay21[min(n, ncap), lid]
-                            ret = wager + paid
-                            line = pay21_line[min(n, ncap), lid]
-                            if line >= 0:
-                                line_hits[line] += 1
-                                line_extra[line] += paid - win
-                elif status == STOOD:
-                    if dealer_pontoon:
-                        if ip[P_TAKES_ALL]:
-                            ret = 0
-                        elif not taken:
-                            taken = True      # the seat loses one original wager, no more
-                            ret = d
-                        else:
-                            ret = wager + d
-                    else:
-                        if d:
-                            total = H[s, h, F_DTOTAL]
-                        else:
-                            total = _total(H[s, h, F_HARD], H[s, h, F_ACE])
-                        if d_bust or total > d_total:
-                            ret = wager + dwin + d + dwin if d else wager + win
-                        elif total == d_total:
-                            ret = wager + d
-                net += ret - wager - d
-                staked += wager + d
-            n_super += super_seat[s]
-        if n_super and ip[P_ENVY]:
-            for s in range(seats):
-                if n_super - super_seat[s] > 0:
-                    net += ip[P_ENVY]
-                    line_hits[ip[P_ENVY_LINE]] += 1
-                    line_extra[ip[P_ENVY_LINE]] += ip[P_ENVY]
-        acc[A_NET] += net
-        acc[A_STAKED] += staked
-        acc[A_ROUNDS] += 1
-        acc[A_WAGERED] += per_round
-        x = net / per_round
-        sums[S_SUM] += x
-        sums[S_SQ] += x * x
-        if record:
-            rec_shoe[i] = shoe
-            rec_net[i] = net
-    if record and shuffle and shoe >= 0:
-        rec_orders[shoe, :] = work
-    return shoe + 1
 
 
 @dataclass
@@ -435,38 +44,45 @@ class Block:
     round_net: np.ndarray | None = None
 
 
+def parameters(model: GameModel, seats: int, cut: int) -> np.ndarray:
+    """The rules, the paytable's prizes and the table's seats as the kernel's integer vector."""
+    rules = model.rules
+    values = {
+        kernel.P_SEATS: seats, kernel.P_WAGER: model.wager, kernel.P_STAND_MIN: rules.stand_minimum,
+        kernel.P_WINS21: rules.twenty_one_wins_at_once, kernel.P_SURR_RET: model.surrender_returned,
+        kernel.P_SURR_LOST: rules.surrender_lost_to_dealer_pontoon, kernel.P_MAX_HANDS: rules.split_max_hands,
+        kernel.P_RESPLIT_ACES: rules.split_aces_resplit, kernel.P_ACES_ONE_CARD: rules.split_aces_one_card,
+        kernel.P_SAME_RANK: rules.split_same_rank_only, kernel.P_ACES_COUNT_ONE: rules.double_aces_count_one,
+        kernel.P_FORFEIT: rules.forfeit_after_double, kernel.P_STANDS_ON: rules.dealer_stands_on,
+        kernel.P_H17: rules.dealer_hits_soft_17, kernel.P_DRAWS_NO_WAIT: rules.dealer_draws_when_no_hand_waiting,
+        kernel.P_TAKES_ALL: rules.dealer_pontoon_takes == "all_stakes",
+        kernel.P_PONT_AT_ONCE: rules.player_pontoon_paid_at_once, kernel.P_SPLIT_PONT: rules.split_hand_pontoon,
+        kernel.P_WIN: model.win, kernel.P_DWIN: model.doubled_win, kernel.P_PONT: model.pontoon,
+        kernel.P_NCAP: model.n_cap, kernel.P_SUPER_UP: model.super_upcard, kernel.P_SUPER_N: model.super_cards,
+        kernel.P_SUPER_PRIZE: model.super_prize, kernel.P_ENVY: model.envy, kernel.P_CUT: cut,
+        kernel.P_SUPER_LINE: model.SUPER_LINE, kernel.P_ENVY_LINE: model.ENVY_LINE,
+        kernel.P_PONT_LINE: model.PONTOON_LINE,
+    }
+    ip = np.zeros(kernel.N_PARAMS, dtype=np.int64)
+    for index, value in values.items():
+        ip[index] = value
+    return ip
+
+
 class FastGame:
     """A strategy, the number of seats and the cut, flattened for the kernel."""
 
     def __init__(self, strategy: Strategy, seats: int = 1, fresh_shoe: bool = False) -> None:
         m = strategy.model
         rules = m.rules
-        if not 1 <= seats <= min(rules.max_seats, MAX_SEATS):
-            raise ValueError(f"seats must be from 1 to {min(rules.max_seats, MAX_SEATS)}")
-        if rules.split_max_hands > MAX_HANDS:
-            raise ValueError(f"the fast path plays at most {MAX_HANDS} hands a seat")
+        if not 1 <= seats <= min(rules.max_seats, kernel.MAX_SEATS):
+            raise ValueError(f"seats must be from 1 to {min(rules.max_seats, kernel.MAX_SEATS)}")
+        if rules.split_max_hands > kernel.MAX_HANDS:
+            raise ValueError(f"the fast path plays at most {kernel.MAX_HANDS} hands a seat")
         self.strategy, self.model, self.seats = strategy, m, seats
         self.base_shoe = card_codes(rules.shoe.ordered_cards())
         self.cut = 0 if fresh_shoe else int(len(self.base_shoe) * rules.shoe.penetration)
-        ip = np.zeros(N_PARAMS, dtype=np.int64)
-        ip[P_SEATS], ip[P_WAGER] = seats, m.wager
-        ip[P_STAND_MIN] = rules.stand_minimum
-        ip[P_WINS21] = rules.twenty_one_wins_at_once
-        ip[P_SURR_RET], ip[P_SURR_LOST] = m.surrender_returned, rules.surrender_lost_to_dealer_pontoon
-        ip[P_MAX_HANDS], ip[P_RESPLIT_ACES] = rules.split_max_hands, rules.split_aces_resplit
-        ip[P_ACES_ONE_CARD], ip[P_SAME_RANK] = rules.split_aces_one_card, rules.split_same_rank_only
-        ip[P_ACES_COUNT_ONE], ip[P_FORFEIT] = rules.double_aces_count_one, rules.forfeit_after_double
-        ip[P_STANDS_ON], ip[P_H17] = rules.dealer_stands_on, rules.dealer_hits_soft_17
-        ip[P_DRAWS_NO_WAIT] = rules.dealer_draws_when_no_hand_waiting
-        ip[P_TAKES_ALL] = rules.dealer_pontoon_takes == "all_stakes"
-        ip[P_PONT_AT_ONCE], ip[P_SPLIT_PONT] = rules.player_pontoon_paid_at_once, rules.split_hand_pontoon
-        ip[P_WIN], ip[P_DWIN], ip[P_PONT] = m.win, m.doubled_win, m.pontoon
-        ip[P_NCAP] = m.n_cap
-        ip[P_SUPER_UP], ip[P_SUPER_N], ip[P_SUPER_PRIZE], ip[P_ENVY] = \
-            m.super_upcard, m.super_cards, m.super_prize, m.envy
-        ip[P_CUT] = self.cut
-        ip[P_SUPER_LINE], ip[P_ENVY_LINE], ip[P_PONT_LINE] = m.SUPER_LINE, m.ENVY_LINE, m.PONTOON_LINE
-        self.ip = ip
+        self.ip = parameters(m, seats, self.cut)
         self.values = m.values.astype(np.int64)
         self.pmask = m.pontoon_mask.astype(np.int64)
         self.node_next = m.bonus.next.astype(np.int64)
@@ -481,8 +97,8 @@ class FastGame:
             shoes: np.ndarray | None = None) -> Block:
         """Play n_rounds from shoes shuffled as dealt (or through the given shoe orders)."""
         ip = self.ip.copy()
-        ip[P_SHUFFLE] = shoes is None
-        ip[P_RECORD] = record
+        ip[kernel.P_SHUFFLE] = shoes is None
+        ip[kernel.P_RECORD] = record
         size = len(self.base_shoe)
         work = self.base_shoe.copy()
         if shoes is not None and (shoes.ndim != 2 or shoes.shape[1] != size):
@@ -493,20 +109,17 @@ class FastGame:
         sums = np.zeros(2, dtype=np.float64)
         hits = np.zeros(n_lines, dtype=np.int64)
         extra = np.zeros(n_lines, dtype=np.int64)
-        if record:
-            max_shoes = n_rounds + 1 if shoes is None else 1
-            rec_orders = np.zeros((max_shoes, size), dtype=np.int8)
-            rec_shoe = np.full(n_rounds, -1, dtype=np.int64)
-            rec_net = np.zeros(n_rounds, dtype=np.int64)
-        else:
-            rec_orders = np.zeros((1, size), dtype=np.int8)
-            rec_shoe = np.zeros(1, dtype=np.int64)
-            rec_net = np.zeros(1, dtype=np.int64)
-        used = _simulate(rng, work, given, n_rounds, ip, self.values, self.pmask, self.node_next, self.play,
-                         self.pair_split, self.after_double, self.pay21, self.pay21_line, self.super_match,
-                         acc, sums, hits, extra, rec_orders, rec_shoe, rec_net)
-        block = Block(int(acc[A_ROUNDS]), int(acc[A_ABORTED]), int(acc[A_SHOES]), int(acc[A_NET]),
-                      int(acc[A_STAKED]), int(acc[A_WAGERED]), float(sums[S_SUM]), float(sums[S_SQ]), hits, extra)
+        # Recording keeps every shoe dealt and every round's net; otherwise the arrays are stubs.
+        kept_shoes = (n_rounds + 1 if shoes is None else 1) if record else 1
+        rec_orders = np.zeros((kept_shoes, size), dtype=np.int8)
+        rec_shoe = np.full(n_rounds if record else 1, -1 if record else 0, dtype=np.int64)
+        rec_net = np.zeros(n_rounds if record else 1, dtype=np.int64)
+        used = kernel.simulate(rng, work, given, n_rounds, ip, self.values, self.pmask, self.node_next, self.play,
+                               self.pair_split, self.after_double, self.pay21, self.pay21_line, self.super_match,
+                               acc, sums, hits, extra, rec_orders, rec_shoe, rec_net)
+        block = Block(int(acc[kernel.A_ROUNDS]), int(acc[kernel.A_ABORTED]), int(acc[kernel.A_SHOES]),
+                      int(acc[kernel.A_NET]), int(acc[kernel.A_STAKED]), int(acc[kernel.A_WAGERED]),
+                      float(sums[kernel.S_SUM]), float(sums[kernel.S_SQ]), hits, extra)
         if record:
             block.orders = rec_orders[:used] if shoes is None else None
             block.round_shoe = rec_shoe

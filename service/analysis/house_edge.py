@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -88,52 +88,20 @@ def compute(rules: CanberraRules, paytable: Paytable, precision: float = 0.0002,
     it). fresh_shoe: shuffle before every round (off the top, as combinatorial analyses assume)
     instead of dealing to the rules' cut card.
     """
-    if not isinstance(rules, CanberraRules) or not isinstance(paytable, Paytable):
-        raise ValueError("the house edge is computed for house-banked rules (game: canberra) with a paytable")
-    if not precision > 0:
-        raise ValueError("precision must be a positive standard error, such as 0.0002")
+    wager = _checked_wager(rules, paytable, precision, wager)
     started = time.perf_counter()
-    wager = wager or rules.main_limits.minimum
-    if not rules.main_limits.contains(wager):
-        raise ValueError(f"wager {wager} is outside the table limits {rules.main_limits.minimum} "
-                         f"to {rules.main_limits.maximum}")
     strategy = derive(rules, paytable, wager)
     game = FastGame(strategy, seats=seats, fresh_shoe=fresh_shoe)
     # The kernel compiles (or loads from numba's cache) on its first call: time that apart.
     game.run(np.random.default_rng(0), 1)
     warmed_up = time.perf_counter()
     seed_seq = np.random.SeedSequence(seed)
-    seed_used = seed_seq.entropy
-    threads = threads or _default_threads()
     totals = _Totals(len(strategy.model.line_names))
-    reached = False
-    next_block = 0
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        while True:
-            children = seed_seq.spawn(threads)
-            futures = [pool.submit(game.run, np.random.Generator(np.random.PCG64(child)), block_rounds)
-                       for child in children]
-            blocks = [f.result() for f in futures]
-            for block in blocks:
-                totals.add(block)
-                next_block += 1
-                if totals.rounds >= MIN_ROUNDS and totals.standard_error <= precision:
-                    reached = True
-                    break
-            elapsed = time.perf_counter() - started
-            if progress is not None:
-                rate = totals.rounds / max(time.perf_counter() - warmed_up, 1e-9)
-                progress(Progress(totals.rounds, totals.house_edge, totals.standard_error, elapsed, precision, rate))
-            if reached or totals.rounds >= max_rounds or elapsed >= max_seconds:
-                break
+    clock = _Clock(started, warmed_up, max_seconds)
+    reached, next_block = _play(game, totals, seed_seq, threads or _default_threads(), block_rounds, precision,
+                                max_rounds, clock, progress)
     elapsed = time.perf_counter() - started
-    model = strategy.model
     edge, se = totals.house_edge, totals.standard_error
-    lines = []
-    for i, name in enumerate(model.line_names):
-        lines.append({"line": name, "hits": int(totals.hits[i]),
-                      "per_million_rounds": totals.hits[i] / totals.rounds * 1e6 if totals.rounds else 0.0,
-                      "contribution_percent": totals.extra[i] / totals.wagered * 100 if totals.wagered else 0.0})
     return {
         "rules": rules.name,
         "paytable": paytable.name,
@@ -141,7 +109,7 @@ def compute(rules: CanberraRules, paytable: Paytable, precision: float = 0.0002,
         "wager_cents": wager,
         "shoe": "fresh shoe every round" if fresh_shoe else
                 f"cut card after {game.cut} of {len(game.base_shoe)} cards",
-        "seed": seed_used,
+        "seed": seed_seq.entropy,
         "precision": precision,
         "precision_reached": reached,
         "rounds": totals.rounds,
@@ -160,6 +128,64 @@ def compute(rules: CanberraRules, paytable: Paytable, precision: float = 0.0002,
         "strategy_estimate_percent": -strategy.estimate * 100,
         "net_cents": totals.net,
         "wagered_cents": totals.wagered,
-        "bonus_lines": lines,
+        "bonus_lines": _bonus_lines(strategy.model.line_names, totals),
         "side_bets": side_bets(rules, paytable),
     }
+
+
+def _checked_wager(rules: CanberraRules, paytable: Paytable | None, precision: float, wager: int | None) -> int:
+    """The wager each seat stakes (the table minimum unless given), once the arguments hold."""
+    # The simulation plays the house-banked game: other families' rules have no paytable to price.
+    if rules.game != "canberra" or paytable is None:
+        raise ValueError("the house edge is computed for house-banked rules (game: canberra) with a paytable")
+    if not precision > 0:
+        raise ValueError("precision must be a positive standard error, such as 0.0002")
+    wager = wager or rules.main_limits.minimum
+    if not rules.main_limits.contains(wager):
+        raise ValueError(f"wager {wager} is outside the table limits {rules.main_limits.minimum} "
+                         f"to {rules.main_limits.maximum}")
+    return wager
+
+
+@dataclass(frozen=True)
+class _Clock:
+    """When the computation started, when the kernel was ready, and how long it may run."""
+
+    started: float
+    warmed_up: float
+    max_seconds: float
+
+
+def _play(game: FastGame, totals: _Totals, seed_seq: np.random.SeedSequence, threads: int, block_rounds: int,
+          precision: float, max_rounds: int, clock: _Clock, progress: Callable[[Progress], None] | None,
+          ) -> tuple[bool, int]:
+    """Blocks of rounds on `threads` threads, each from its own child seed, merged in order into
+    `totals` until the standard error reaches `precision` (or the rounds or the time run out).
+    Returns whether the precision was reached and the number of blocks merged."""
+    blocks_merged = 0
+    reached = False
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        while True:
+            children = seed_seq.spawn(threads)
+            futures = [pool.submit(game.run, np.random.Generator(np.random.PCG64(child)), block_rounds)
+                       for child in children]
+            for block in [future.result() for future in futures]:
+                totals.add(block)
+                blocks_merged += 1
+                if totals.rounds >= MIN_ROUNDS and totals.standard_error <= precision:
+                    reached = True
+                    break
+            elapsed = time.perf_counter() - clock.started
+            if progress is not None:
+                rate = totals.rounds / max(time.perf_counter() - clock.warmed_up, 1e-9)
+                progress(Progress(totals.rounds, totals.house_edge, totals.standard_error, elapsed, precision, rate))
+            if reached or totals.rounds >= max_rounds or elapsed >= clock.max_seconds:
+                return reached, blocks_merged
+
+
+def _bonus_lines(names: list[str], totals: _Totals) -> list[dict]:
+    """Each paid line's hits and its share of the wagers."""
+    return [{"line": name, "hits": int(totals.hits[i]),
+             "per_million_rounds": totals.hits[i] / totals.rounds * 1e6 if totals.rounds else 0.0,
+             "contribution_percent": totals.extra[i] / totals.wagered * 100 if totals.wagered else 0.0}
+            for i, name in enumerate(names)]

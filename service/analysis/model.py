@@ -64,9 +64,9 @@ class BonusCards:
         self.multisets: list[tuple[str, ...] | None] = [None, ()]
         index: dict[tuple[str, ...], int] = {(): ROOT}
         edges: list[dict[int, int]] = [{}, {}]
-        frontier = [()]
+        frontier: list[tuple[str, ...]] = [()]
         while frontier:
-            nxt = []
+            nxt: list[tuple[str, ...]] = []
             for held in frontier:
                 node = index[held]
                 for r, rank in enumerate(RANKS):
@@ -112,9 +112,10 @@ class BonusCards:
 
     def describe(self, line_id: int) -> str:
         node, klass = self.node_and_class(line_id)
-        if node == OFF:
+        held = self.multisets[node]
+        if held is None:        # OFF: the hand keeps no bonus
             return ""
-        return "-".join(self.multisets[node]) + " " + SUIT_CLASS_NAMES[klass]
+        return "-".join(held) + " " + SUIT_CLASS_NAMES[klass]
 
 
 class GameModel:

@@ -1,7 +1,7 @@
 """The reference engine (CanberraRound) played by a small player that asks the strategy table."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..engine.actions import Action
 from ..engine.cards import parse_card
@@ -12,13 +12,16 @@ from .strategy import Strategy
 
 def decide(round_: CanberraRound, strategy: Strategy) -> Action:
     """The strategy's decision for the hand in turn, named from the round's own state."""
-    seat_no, hand_no = round_.in_turn()
+    turn, upcard = round_.in_turn(), round_.upcard_rank
+    if turn is None or upcard is None:
+        raise ValueError("the round awaits no decision")
+    seat_no, hand_no = turn
     seat = next(s for s in round_.seats if s.number == seat_no)
     hand = seat.hands[hand_no]
     kind = SPLIT_ACE if hand.split_aces else SPLIT_HAND if seat.split else UNSPLIT
     parsed = [parse_card(c) for c in hand.cards]
     after = round_.hand_total(hand)[0] if hand.after_double else None
-    action = strategy.decide(RANK_INDEX[round_.upcard_rank], kind, [RANK_INDEX[r] for r, _ in parsed],
+    action = strategy.decide(RANK_INDEX[upcard], kind, [RANK_INDEX[r] for r, _ in parsed],
                              [SUIT_INDEX[s] for _, s in parsed], after, round_.can_split(seat_no, hand_no))
     return Action(seat_no, ACTION_NAMES[action], hand_no, hand.wager if action == DOUBLE else None)
 
@@ -37,6 +40,8 @@ def play_round(strategy: Strategy, seats: int, wager: int, deal: Callable[[], st
 
 def round_net(round_: CanberraRound) -> int:
     """The players' net money over the round, in cents."""
+    if round_.bets is None:
+        raise ValueError("the round is not settled")
     return sum(line.returned - line.stake for line in round_.bets)
 
 
@@ -51,7 +56,7 @@ def play_shoe(strategy: Strategy, seats: int, wager: int, order: list[str], cut:
         position += 1
         return card
 
-    nets = []
+    nets: list[int] = []
     while (rounds is None and (not nets or position < cut)) or (rounds is not None and len(nets) < rounds):
         nets.append(round_net(play_round(strategy, seats, wager, deal)))
     return nets

@@ -2,18 +2,32 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from flask import Flask, Response
 
 from .. import metrics
 from ..config import Settings
-from ..reports.gaming_day import check_day_start, parse_day_start
 from ..observability import logs
+from ..reports.gaming_day import check_day_start, parse_day_start
 from ..store.pool import open_pool
-from . import transactions
+from . import request_scope
+from .blueprint import Blueprint
 from .errors import PontoonApi, register_error_handlers
-from .resources import (access, audit_export, bank, health, keys, ops, paytables, recall, reports, rounds, shoes,
-                        tables, voids)
+from .resources import (
+    access,
+    audit_export,
+    bank,
+    health,
+    keys,
+    paytables,
+    recall,
+    reports,
+    rounds,
+    shoes,
+    tables,
+    voids,
+)
 from .routing import TableIdConverter, table_id_param_schema
 
 API_TITLE = "Pontoon back office: dealer terminal API"
@@ -22,7 +36,7 @@ API_VERSION = "1"
 _SPEC_OPTIONS = {
     "info": {"description": "Tables, shoes and rounds of house-banked Pontoon. Every request needs "
                             "`Authorization: Bearer <key>`; every POST but a key's creation (whose answer, the "
-                            "secret, is never stored) and the benchmark floor takes an `Idempotency-Key`: "
+                            "secret, is never stored) takes an `Idempotency-Key`: "
                             "a retry with it changes nothing. "
                             "Money is integer cents."},
     "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
@@ -30,8 +44,10 @@ _SPEC_OPTIONS = {
 }
 
 
-def create_app(settings: Settings | None = None, *, connect: bool = True) -> Flask:
-    """The WSGI app. `connect=False` builds it without a pool (to print the OpenAPI spec)."""
+def create_app(settings: Settings | None = None, *, connect: bool = True,
+               extra_blueprints: Sequence[Blueprint] = ()) -> Flask:
+    """The WSGI app. `connect=False` builds it without a pool (to print the OpenAPI spec);
+    `extra_blueprints` are served beside the product's resources (the benchmark's floor, bench/)."""
     settings = settings or Settings.from_env()
     # A gaming day that cannot start is a configuration error: refused at start, not per report.
     check_day_start(parse_day_start(settings.gaming_day_starts), settings.timezone)
@@ -45,11 +61,13 @@ def create_app(settings: Settings | None = None, *, connect: bool = True) -> Fla
     api = PontoonApi(app)
     app.url_map.converters["table_id"] = TableIdConverter
     api.register_converter(TableIdConverter, table_id_param_schema)
-    for resource in (tables, shoes, rounds, bank, ops, paytables, audit_export, recall, reports, voids, access, keys):
+    for resource in (tables, shoes, rounds, bank, paytables, audit_export, recall, reports, voids, access, keys):
         api.register_blueprint(resource.blp)
+    for extra in extra_blueprints:
+        api.register_blueprint(extra)
     app.register_blueprint(health.blueprint())
     register_error_handlers(app)
-    transactions.install(app)
+    request_scope.install(app)
     metrics.install(app)
     logs.install(app)
     app.after_request(_served_by)

@@ -1,20 +1,21 @@
-"""Bearer-key authorization: `require(roles..., table_from=...)` checks the key on every request
-(no cache, so a revocation bites at once) and records each refusal in the audit log."""
+"""Bearer-key authorization: every request's key is checked (no cache, so a revocation bites at
+once) before anything is answered, and each refusal is recorded in the audit log."""
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
+from typing import Any, NoReturn
 
 from flask import g, request
 
-from ..audit.log import AuditRecord, append, chain_for
 from ..store.pending import Pending
+from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.keys import KeyGuard, KeyRow, hash_secret
 from ..store.uow import UnitOfWork
 from .errors import fail
-from .transactions import checking_key_first, is_command, request_uow
+from .request_scope import request_uow
 
 READERS = ("admin", "operator", "supervisor", "compliance", "terminal")
 
@@ -31,6 +32,19 @@ table_in_path = TableOf("table_id")
 
 
 @dataclass(frozen=True, slots=True)
+class Access:
+    """Who may make a request: a live key with one of `roles`; a terminal's key also needs the
+    request's table (found as `table_from` says; none found means no such resource: 404) to be
+    its own."""
+    roles: tuple[str, ...]
+    table_from: TableOf | None = None
+
+
+def access(*roles: str, table_from: TableOf | None = None) -> Access:
+    return Access(roles, table_from)
+
+
+@dataclass(frozen=True, slots=True)
 class Principal:
     key_id: uuid.UUID
     role: str
@@ -42,52 +56,80 @@ class Principal:
 
 
 def principal() -> Principal:
-    return g.principal
+    found: Principal = g.principal
+    return found
 
 
-def require(*roles: str, table_from: TableOf | None = None,
-            sent_with: Callable[[UnitOfWork, dict, KeyGuard], None] | None = None):
-    """Decorator: the request needs a live key with one of `roles`. A terminal key also needs the
-    request's table (found as `table_from` says; none found means no such resource: 404) to be its
-    own. Runs before the body is read, so an anonymous caller learns nothing from it. The key and
-    the table are found by one statement; the table is looked at only for a terminal key.
+class KeyCheck:
+    """A request's key check: its statement sent (send()), its answer read and judged once
+    (confirm()). The key and the table are found by one statement; the table is looked at only
+    for a terminal's key. A key used for the first time in a minute is marked used by that
+    statement, in the request's transaction (touch_pending until committed)."""
 
-    A command (transactions.command) runs the check first thing in its pipeline, so the
-    transaction's BEGIN and the key check go to the server in one round trip, together with what
-    `sent_with` sends (given the view's arguments and the key as a KeyGuard): the statements the
-    command reads first, which lock nothing unless the key passes. Any other view has the check
-    run before it."""
+    def __init__(self, uow: UnitOfWork, access: Access, view_args: dict[str, Any], secret: str,
+                 found: Pending[tuple[KeyRow, bool, str | None]]) -> None:
+        self._uow = uow
+        self._access = access
+        self._view_args = view_args
+        self._found: Pending[tuple[KeyRow, bool, str | None]] | None = found
+        self.guard = KeyGuard(hash_secret(secret), access.roles)
+        self.allowed = False
+        self.touch_pending = False
 
-    def check(uow: UnitOfWork, view_args: dict) -> None:
+    @classmethod
+    def send(cls, uow: UnitOfWork, access: Access, view_args: dict[str, Any]) -> KeyCheck:
+        """Send the check (a request without a bearer key is refused at once)."""
         secret = _secret(uow)
         table_of = None
-        if table_from is not None and table_from.query is not None:
-            table_of = (table_from.query, view_args[table_from.arg])
-        found = uow.keys.authenticate_pending(secret, table_of)
-        if sent_with is not None:
-            sent_with(uow, view_args, KeyGuard(hash_secret(secret), roles))
-        key, table_id = _live_key(uow, found)
+        if access.table_from is not None and access.table_from.query is not None:
+            table_of = (access.table_from.query, view_args[access.table_from.arg])
+        return cls(uow, access, view_args, secret, uow.keys.authenticate_pending(secret, table_of))
+
+    def confirm(self) -> Principal:
+        """The request's principal (also g.principal), or the refusal, recorded and raised. Reads
+        the check's answer the first time only."""
+        if self._found is None:
+            return principal()
+        found, self._found = self._found, None
+        key, touched, table_id = found.one() or (None, False, None)
+        self.touch_pending = touched
+        if key is None:
+            _deny(self._uow, 401, "unauthorized", "this key is not valid", None)
+        if key.revoked_at is not None:
+            _deny(self._uow, 401, "key_revoked", "this key has been revoked", key)
+        g.principal = Principal(key.key_id, key.role, key.table_id)
+        roles, table_from = self._access.roles, self._access.table_from
         if key.role not in roles:
             article = "an" if key.role[0] in "aeiou" else "a"
-            _deny(uow, 403, "forbidden", f"{article} {key.role} key may not do this", key)
+            _deny(self._uow, 403, "forbidden", f"{article} {key.role} key may not do this", key, touched)
         if key.role == "terminal":
             if table_from is not None and table_from.query is None:
-                table_id = view_args[table_from.arg]
+                table_id = self._view_args[table_from.arg]
             if table_from is not None and table_id is None:
                 fail(404, "not_found", "no such resource")
             if table_id != key.table_id:
-                _deny(uow, 403, "wrong_table", "this terminal key belongs to another table", key)
-        g.principal = Principal(key.key_id, key.role, key.table_id)
+                _deny(self._uow, 403, "wrong_table", "this terminal key belongs to another table", key, touched)
+        self.allowed = True
+        return g.principal
 
-    def decorator(view):
-        if is_command(view):
-            return checking_key_first(view, check)
-        if sent_with is not None:
-            raise TypeError("sent_with needs a command: only a command's pipeline carries statements with the key check")
+    def commit_touch(self) -> None:
+        """Commit the mark of the key's use now (it stands whatever the request's fate)."""
+        if self.touch_pending:
+            self._uow.commit()
+            self.touch_pending = False
 
+
+def require(*roles: str, table_from: TableOf | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator for a view that changes nothing: the key is checked before the view runs. (A
+    state-changing view is a transactions.command, which checks its own key.)"""
+    rule = Access(roles, table_from)
+
+    def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
         @wraps(view)
-        def wrapper(*args, **kwargs):
-            check(request_uow(), kwargs)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            check = KeyCheck.send(request_uow(), rule, kwargs)
+            check.confirm()
+            check.commit_touch()
             return view(*args, **kwargs)
 
         return wrapper
@@ -103,25 +145,14 @@ def _secret(uow: UnitOfWork) -> str:
     return secret
 
 
-def _live_key(uow: UnitOfWork, found: Pending[tuple[KeyRow, bool, str | None]]) -> tuple[KeyRow, str | None]:
-    """The live key, and the table its statement found for the request (if it looked for one)."""
-    key, touched, table_id = found.one() or (None, False, None)
-    if touched:
-        # last_used_at stands whatever the request's fate; nothing else is in the transaction yet
-        # but what `sent_with` sent, whose locks this commit releases (the unit of work forgets
-        # them, so the command takes them again), and this happens at most once a minute per key.
-        uow.commit()
-    if key is None:
-        _deny(uow, 401, "unauthorized", "this key is not valid", None)
-    if key.revoked_at is not None:
-        _deny(uow, 401, "key_revoked", "this key has been revoked", key)
-    return key, table_id
-
-
-def _deny(uow: UnitOfWork, status: int, code: str, message: str, key: KeyRow | None) -> None:
-    """Record the refusal (never the body or the secret), then refuse."""
+def _deny(uow: UnitOfWork, status: int, code: str, message: str, key: KeyRow | None,
+          touched: bool = False) -> NoReturn:
+    """Record the refusal (never the body or the secret), then refuse. A key's use marked by its
+    check stands."""
     uow.rollback()
-    append(uow.conn, chain_for(None), [AuditRecord("access_denied", {
+    if touched and key is not None:
+        uow.keys.touch(key.key_id)
+    uow.audit.append(chain_for(None), [AuditRecord("access_denied", {
         "status": status, "reason": code, "key_id": str(key.key_id) if key else None,
         "role": key.role if key else None, "method": request.method,
         "path": request.path.replace("\x00", "\\x00")[:512]},

@@ -2,11 +2,12 @@
 cannot decode as malformed, however deep it nests."""
 from __future__ import annotations
 
-import json
+from typing import Any
 
 import flask
 import flask_smorest
-from webargs.flaskparser import FlaskParser
+import marshmallow as ma
+from webargs.flaskparser import FlaskParser, abort
 
 
 class JsonBodyParser(FlaskParser):
@@ -14,11 +15,11 @@ class JsonBodyParser(FlaskParser):
     rather than a JSONDecodeError; a couple of kilobytes of brackets must get the same 400 as any
     other body that is not JSON, not a 500."""
 
-    def _raw_load_json(self, req: flask.Request):
+    def load_json(self, req: flask.Request, schema: ma.Schema) -> Any:
         try:
-            return super()._raw_load_json(req)
+            return super().load_json(req, schema)
         except RecursionError:
-            raise json.JSONDecodeError("nested too deeply", "(body)", 0) from None
+            abort(400, messages={"json": ["Invalid JSON body."]})
 
 
 class Blueprint(flask_smorest.Blueprint):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http
 import logging
+from typing import Any, NoReturn
 
 import marshmallow as ma
 import psycopg
@@ -24,9 +25,10 @@ _DEFAULT_CODES = {400: "malformed_request", 404: "not_found", 405: "method_not_a
                   415: "unsupported_media_type", 422: "invalid_request", 500: "internal_error"}
 
 
-def fail(status: int, code: str, message: str, **extra) -> None:
+def fail(status: int, code: str, message: str, **extra: Any) -> NoReturn:
     """Abort the request with this error body (extra: errors, legal_actions, headers)."""
     abort(status, code=code, message=message, **extra)
+    raise AssertionError("flask_smorest.abort returned")   # it raises; its signature does not say so
 
 
 def body(status: int, code: str, message: str, errors=None, legal_actions=None) -> dict:
@@ -54,13 +56,14 @@ class PontoonApi(Api):
     def handle_http_exception(self, error: HTTPException):
         data = getattr(error, "data", None) or {}
         status = error.code or 500
-        code = data.get("code") or _DEFAULT_CODES.get(status) or http.HTTPStatus(status).phrase.lower().replace(" ", "_")
+        code = (data.get("code") or _DEFAULT_CODES.get(status)
+                or http.HTTPStatus(status).phrase.lower().replace(" ", "_"))
         if status == 400 and "messages" in data:
             message = "the body is not valid JSON"
         elif status == 422 and "message" not in data:
             message = "the request is not valid: see errors"
         else:
-            message = data.get("message") or (error.description if status != 500 else "internal error")
+            message = str(data.get("message") or (error.description if status != 500 else "internal error"))
         return (body(status, code, message, _field_errors(data), data.get("legal_actions")),
                 status, data.get("headers") or {})
 

@@ -1,48 +1,32 @@
-"""One request, one transaction: the request's unit of work, and the `command` decorator that
-commits a POST together with its idempotent response (or records why it was refused)."""
+"""One request, one transaction: the `command` decorator that authorizes a POST, runs it, and
+commits it together with its idempotent response (or records why it was refused)."""
 from __future__ import annotations
 
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 import psycopg
-from flask import Flask, Response, current_app, g, request
+from flask import Response, current_app, g, request
 
-from ..audit.log import append, chain_for
-from ..metrics.collectors import connection_returned, connection_taken
 from ..metrics.flask_hooks import discard_deferred
 from ..rounds.errors import CommandRefused
+from ..store.repositories.audit import chain_for
 from ..store.repositories.idempotency import IDEMPOTENCY_KEYS_PRIMARY_KEY, StoredResponse
+from ..store.repositories.keys import KeyGuard
 from ..store.uow import UnitOfWork
+from .auth import Access, KeyCheck
 from .docs import IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_PATTERN, IF_MATCH
 from .errors import fail
+from .request_scope import request_uow
+
+__all__ = ["command", "expected_version", "key_guard", "request_uow"]
 
 _IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
 _VERSION = re.compile(r'^(?:W/)?"?(\d{1,9})"?$')
-
-
-def request_uow() -> UnitOfWork:
-    """The request's unit of work, opened on first use and closed (rolled back if uncommitted)
-    when the request ends."""
-    if "uow" not in g:
-        g.uow = UnitOfWork(current_app.extensions["pontoon.pool"]).__enter__()
-        connection_taken()
-    return g.uow
-
-
-def close_request_uow(_exc: BaseException | None = None) -> None:
-    uow = g.pop("uow", None)
-    if uow is not None:
-        try:
-            uow.__exit__(None, None, None)
-        finally:
-            connection_returned()
-
-
-def install(app: Flask) -> None:
-    app.teardown_appcontext(close_request_uow)
 
 
 def expected_version() -> int | None:
@@ -57,6 +41,12 @@ def expected_version() -> int | None:
     return int(match.group(1))
 
 
+def key_guard() -> KeyGuard:
+    """The request's key, for the handler's first statement to carry (command(key_in_handler=True))."""
+    guard: KeyGuard = g.key_guard
+    return guard
+
+
 def _request_hash() -> str:
     """What makes two requests the same: method, path and body (JSON compared by content)."""
     try:
@@ -68,84 +58,104 @@ def _request_hash() -> str:
     return hashlib.sha256(f"{request.method} {request.path}\n".encode() + content).hexdigest()
 
 
-def command(view):
-    """Run a state-changing view in the request's transaction and commit it. With an
-    Idempotency-Key, a retry gets the first successful response back and changes nothing.
-    A refused command rolls back; an audit record it carries is kept in a transaction of its own.
+def _check_idempotency_key(idem_key: str | None) -> None:
+    if idem_key is not None and not _IDEMPOTENCY_KEY.match(idem_key):
+        fail(422, "invalid_request", "Idempotency-Key must be 1 to 255 printable ASCII characters",
+             errors={IDEMPOTENCY_KEY: ["1 to 255 printable ASCII characters"]})
 
-    The command runs in pipeline mode (`uow.pipeline()`), from its key check (auth.require's, run
-    first) to its commit: a statement whose result is not read waits in the client and goes with
-    the next one that is, or with the commit, so a command costs a round trip, and a write to the
-    server, per read rather than per statement, and its transaction's BEGIN goes with the key
-    check. A statement that fails fails the request all the same, at the latest when it commits.
+
+def command(access: Access, *, key_in_handler: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: a state-changing view, for keys `access` allows, run in the request's transaction
+    and committed. With an Idempotency-Key, a retry gets the first successful response back and
+    changes nothing. A refused command rolls back; an audit record it carries is kept apart.
+
+    It runs in pipeline mode (UnitOfWork.pipeline) from its key check to its COMMIT, so it costs a
+    round trip per read rather than per statement, and its BEGIN goes with the key check. The check
+    is read before the view runs, unless `key_in_handler`: then the view hands the key's guard
+    (key_guard()) to its handler, whose first statement locks only for a key the check allows and
+    is read with the check in one round trip. No answer leaves before the key is confirmed.
 
     The Idempotency-Key is taken by inserting it, with the response, just before the commit. Two
-    requests with the same key take the same locks, so the second waits for the first and then
-    either finds the state the first left (and is refused, or acts again) or, taking no lock, does
-    its work beside it; either way its insert meets the first's key (waiting for it to commit) and
-    everything it did is rolled back unseen for the stored response."""
+    requests with the same key take the same locks, so the second waits for the first; either way
+    its insert meets the first's key (waiting for it to commit) and everything it did is rolled
+    back unseen for the stored response."""
 
-    @wraps(view)
-    def wrapper(*args, **kwargs):
-        uow = request_uow()
-        idem_key = request.headers.get(IDEMPOTENCY_KEY)
-        acting = False   # past the key and header checks: what fails now may be a retry's to answer
-        try:
-            with uow.pipeline():
-                if wrapper.key_check is not None:
-                    wrapper.key_check(uow, kwargs)
-                if idem_key is not None and not _IDEMPOTENCY_KEY.match(idem_key):
-                    fail(422, "invalid_request", "Idempotency-Key must be 1 to 255 printable ASCII characters",
-                         errors={IDEMPOTENCY_KEY: ["1 to 255 printable ASCII characters"]})
-                request_hash = _request_hash() if idem_key is not None else None
-                acting = True
-                response = current_app.make_response(view(*args, **kwargs))
-                if idem_key is not None:
-                    uow.idempotency.store(g.principal.key_id, idem_key, request_hash, response.status_code,
-                                          response.get_data(), response.content_type)
-                uow.commit_with_pipeline()
-        except psycopg.errors.UniqueViolation as exc:
-            if not acting or idem_key is None or exc.diag.constraint_name != IDEMPOTENCY_KEYS_PRIMARY_KEY:
-                raise
-            uow.rollback()
-            return _replay(uow.idempotency.stored(g.principal.key_id, idem_key), request_hash)
-        except Exception as exc:
-            audit = exc.audit if isinstance(exc, CommandRefused) else None
-            if not acting or (idem_key is None and audit is None):
-                raise   # nothing to look up or keep: the request's teardown rolls back
-            uow.rollback()
-            stored = uow.idempotency.find(g.principal.key_id, idem_key) if idem_key is not None else None
-            if stored is not None:
-                # A retry that found what its first request left: it answers as that one did, and
-                # leaves no refusal of its own in the audit log.
-                return _replay(stored, request_hash)
-            if audit is not None:
-                append(uow.conn, chain_for(audit.table_id), [audit])
+    def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(view)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            uow = request_uow()
+            idem_key = request.headers.get(IDEMPOTENCY_KEY)
+            key: KeyCheck | None = None
+            request_hash: str | None = None   # once the headers are checked: "" without an Idempotency-Key
+            try:
+                with uow.pipeline():
+                    key = KeyCheck.send(uow, access, kwargs)
+                    if key_in_handler:
+                        g.key_guard = key.guard
+                    else:
+                        key.confirm()
+                        key.commit_touch()   # goes with the next statement's round trip
+                    try:
+                        _check_idempotency_key(idem_key)
+                        request_hash = _request_hash() if idem_key is not None else ""
+                        response = current_app.make_response(view(*args, **kwargs))
+                    finally:
+                        key.confirm()   # a refused key's answer comes before anything else
+                    if idem_key is not None and request_hash:
+                        uow.idempotency.store(g.principal.key_id, idem_key, request_hash, response.status_code,
+                                              response.get_data(), response.content_type)
+                    uow.commit()
+            except psycopg.errors.UniqueViolation as exc:
+                if (key is None or not key.allowed or not request_hash or idem_key is None
+                        or exc.diag.constraint_name != IDEMPOTENCY_KEYS_PRIMARY_KEY):
+                    raise
+                _roll_back(uow, key)
+                first = uow.idempotency.stored(g.principal.key_id, idem_key)
                 uow.commit()
-            raise
-        return response
+                return _replay(first, request_hash)
+            except Exception as exc:
+                if key is None or not key.allowed or request_hash is None:
+                    raise   # refused before acting: the request's teardown rolls back
+                replayed = _after_failure(uow, key, exc, idem_key, request_hash)
+                if replayed is None:
+                    raise
+                return replayed
+            return response
 
-    wrapper.key_check = None   # set by auth.require: Callable[[UnitOfWork, dict], None]
-    wrapper.command_wrapper = wrapper
-    return wrapper
+        return wrapper
 
-
-def is_command(view) -> bool:
-    """Whether `view` is command()'s wrapper itself (a decorator around it copies its attributes,
-    but is not it: its key check would never run)."""
-    return getattr(view, "command_wrapper", None) is view
-
-
-def checking_key_first(view, key_check):
-    """The command `view`, running `key_check` (given the unit of work and the view's arguments)
-    first in its pipeline."""
-    if view.key_check is not None:
-        raise TypeError(f"{view.__qualname__} has a key check already")
-    view.key_check = key_check
-    return view
+    return decorator
 
 
-def _replay(stored: StoredResponse, request_hash: str):
+def _after_failure(uow: UnitOfWork, key: KeyCheck, exc: Exception, idem_key: str | None,
+                   request_hash: str) -> Any:
+    """What a command that failed after its checks leaves: the first response to its
+    Idempotency-Key if a first request took it (a retry answers as that one did, and leaves no
+    refusal of its own in the audit log), else None, once the refusal's audit record (and the mark
+    of the key's use) is kept in a transaction of its own."""
+    audit = exc.audit if isinstance(exc, CommandRefused) else None
+    if idem_key is None and audit is None and not key.touch_pending:
+        return None   # nothing to look up or keep: the request's teardown rolls back
+    _roll_back(uow, key)
+    stored = uow.idempotency.find(g.principal.key_id, idem_key) if idem_key is not None else None
+    if stored is not None:
+        uow.commit()
+        return _replay(stored, request_hash)
+    if audit is not None:
+        uow.audit.append(chain_for(audit.table_id), [audit])
+    uow.commit()
+    return None
+
+
+def _roll_back(uow: UnitOfWork, key: KeyCheck) -> None:
+    """Roll the request back, keeping the mark of its key's use (which stands whatever the
+    request's fate) when the key check made it in the request's transaction."""
+    uow.rollback()
+    if key.touch_pending:
+        uow.keys.touch(g.principal.key_id)
+
+
+def _replay(stored: StoredResponse, request_hash: str | None) -> Any:
     """The response first given to this Idempotency-Key, if this is the same request; nothing of
     this one is kept (its transaction was rolled back)."""
     discard_deferred()

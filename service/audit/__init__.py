@@ -1,1 +1,1 @@
-"""The tamper-evident audit log: hash-chained records, appended in the caller's transaction."""
+"""The tamper-evident audit log: exporting it and verifying its chains (the store appends to it)."""

@@ -1,22 +1,24 @@
 """Verifies the audit trail: the hash chains, the shoes' commitments, and settled rounds against the ledger."""
 from __future__ import annotations
 
-from functools import partial
-
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable, TextIO
+from functools import partial
+from typing import Any, TextIO
 
 import psycopg
 
 from ..compliance.void import REFUND_KIND
 from ..engine.shoe import verify_commitment
 from ..engine.transcript import TranscriptError
-from ..rules import RulesError
 from ..rounds.catalog import approved_paytable
+from ..rules import RulesError
 from ..settlement.ledger import NO_HAND
 from ..settlement.settle import CompletedRound, plan_settlement
-from .chain import GENESIS, record_hash
+from ..store.audit_hash import GENESIS, record_hash
+from ..store.repositories.audit import AuditRepository
+from ..store.repositories.paytables import PaytablesRepository
 from .export import COLUMNS, iter_records
 
 
@@ -89,7 +91,9 @@ class ChainWalker:
         last = self.last.get(record["chain"])
         if last is None:
             if record["seq"] == 1:
-                return None if record["prev_hash"] == GENESIS else "the chain's first record does not start from the genesis hash"
+                if record["prev_hash"] == GENESIS:
+                    return None
+                return "the chain's first record does not start from the genesis hash"
             if self.partial_start_allowed:
                 self.report.notes.append(f"chain {record['chain']} starts at seq {record['seq']} "
                                          "(a partial export: records before it are not verified)")
@@ -171,7 +175,7 @@ def verify_database(conn: psycopg.Connection, *, rounds: bool = True) -> Report:
         heads = {chain: (seq, digest) for chain, seq, digest in
                  conn.execute("SELECT chain, seq, hash FROM audit_chain_heads")}
         walker = ChainWalker(report, partial_start_allowed=False)
-        for record in iter_records(conn, order_by="chain"):
+        for record in iter_records(AuditRepository(conn), order_by="chain"):
             walker.check(record)
         walker.finish(heads)
         check_shoes(conn, report, walker.commitments)
@@ -195,7 +199,8 @@ def check_shoes(conn: psycopg.Connection, report: Report, audited: dict[str, str
         elif not verify_commitment(commitment, list(order), salt):
             report.problems.append(Problem(where, "the stored order and salt do not open the stored commitment"))
         elif shoe_id in audited and audited[shoe_id] != commitment:
-            report.problems.append(Problem(where, "its commitment differs from the one its shoe_started record published"))
+            report.problems.append(
+                Problem(where, "its commitment differs from the one its shoe_started record published"))
 
 
 _SETTLED_ROUNDS = """
@@ -216,7 +221,7 @@ def check_settled_rounds(conn: psycopg.Connection, report: Report) -> None:
     # A second connection looks up paytable versions while the named cursor streams rounds.
     # The DSN psycopg reports leaves the password out: it is passed on by itself.
     with psycopg.connect(conn.info.dsn, password=conn.info.password) as lookup:
-        paytables = partial(approved_paytable, lookup)
+        paytables = partial(approved_paytable, PaytablesRepository(lookup))
         _check_settled_rounds(conn, report, paytables)
 
 

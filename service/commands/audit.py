@@ -1,20 +1,26 @@
 """`pontoon audit verify [FILE]` and `pontoon audit export`: check the audit trail, stream it out."""
 from __future__ import annotations
 
+import argparse
 import os
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+
+from ..audit.export import export_end, export_lines
+from ..audit.verify import print_report, verify_database, verify_export
+from ..config import Settings
+from ..settlement.connection import connect
+from ..store.repositories.audit import AuditRepository
 
 
-def _connect():
-    from ..config import Settings
-    from ..settlement.connection import connect
+def _connect() -> psycopg.Connection[Any]:
     return connect(Settings.from_env().database_url)
 
 
-def _verify(args) -> int:
-    from ..audit.verify import print_report, verify_database, verify_export
-
+def _verify(args: argparse.Namespace) -> int:
     if args.file:
         try:
             handle = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
@@ -37,20 +43,19 @@ def _verify(args) -> int:
 def _timestamp(text: str) -> datetime:
     """ISO 8601; a time without an offset is taken as UTC."""
     value = datetime.fromisoformat(text)
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def _export(args) -> int:
-    from ..audit.export import export_end, export_lines
-    from ..config import Settings
-
+def _export(args: argparse.Namespace) -> int:
     with _connect() as conn:
-        until = export_end(conn, args.until, Settings.from_env().audit_clock_margin)
+        until = export_end(AuditRepository(conn), args.until, Settings.from_env().audit_clock_margin)
         print(f"records from {args.since.isoformat() if args.since else 'the start'} until {until.isoformat()} "
               "(every record before that has committed)", file=sys.stderr)
         try:
-            for line in export_lines(conn, fmt=args.format, since=args.since, until=until, table_id=args.table):
-                sys.stdout.write(line)
+            with conn.transaction():   # the export's server-side cursor lives in a transaction
+                for line in export_lines(AuditRepository(conn), fmt=args.format, since=args.since, until=until,
+                                         table_id=args.table):
+                    sys.stdout.write(line)
             sys.stdout.flush()
         except BrokenPipeError:
             # The reader stopped (`| head`): not an error of the export. Keep Python from
@@ -59,11 +64,11 @@ def _export(args) -> int:
     return 0
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     return args.action(args)
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("audit", help="verify the audit trail, or export it")
     actions = parser.add_subparsers(dest="audit_command", metavar="ACTION", required=True)
     verify = actions.add_parser("verify", help="check the hash chains, shoe commitments and settled rounds; "

@@ -1,21 +1,24 @@
 """`pontoon house-edge`: house edge and RTP of a rule set and paytable under the derived strategy."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+from typing import Any, TextIO
 
-from ..rules import RulesError, load_paytable, load_rules
+from ..analysis.house_edge import compute
+from ..rules import RulesError, load_house_banked_rules, load_paytable
 
 
 class _ProgressLine:
     """Progress on standard error: one line rewritten in place on a terminal, else a line a second."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.tty = stream.isatty()
         self.last = -1.0
 
-    def __call__(self, p) -> None:
+    def __call__(self, p: Any) -> None:
         if not self.tty and p.elapsed - self.last < 1.0:
             return
         self.last = p.elapsed
@@ -31,7 +34,7 @@ class _ProgressLine:
             self.stream.flush()
 
 
-def report(result: dict) -> str:
+def report(result: dict[str, Any]) -> str:
     """The result as text for a person."""
     lines = [f"House edge of {result['rules']} with {result['paytable']}: {result['seats']} seat(s), "
              f"wager {result['wager_cents']} cents, {result['shoe']}",
@@ -41,7 +44,8 @@ def report(result: dict) -> str:
              f"(set-up {result['set_up_seconds']:.1f}s, {result['rounds_per_second'] / 1e6:.1f}M rounds/s), "
              f"seed {result['seed']}"
              + ("" if result["precision_reached"] else "; the requested precision was NOT reached"),
-             f"              per total stake (splits and doubles counted) {result['house_edge_per_total_stake_percent']:+.4f}%;"
+             "              per total stake (splits and doubles counted) "
+             f"{result['house_edge_per_total_stake_percent']:+.4f}%;"
              f" the strategy's own calculation {result['strategy_estimate_percent']:+.4f}%",
              "  bonus lines (what each pays beyond even money, per initial wager)",
              f"    {'line':<16}{'hits':>12}{'per million':>14}{'RTP points':>12}"]
@@ -59,16 +63,12 @@ def report(result: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run(args) -> int:
-    from ..analysis.house_edge import compute
+def run(args: argparse.Namespace) -> int:
     try:
-        rules = load_rules(args.rules)
+        rules = load_house_banked_rules(args.rules)
         paytable = load_paytable(args.paytable)
     except RulesError as exc:
         print(f"pontoon house-edge: {' '.join(str(exc).split())}", file=sys.stderr)
-        return 2
-    if not hasattr(rules, "pontoon_ranks"):
-        print(f"pontoon house-edge: rules {args.rules} are not a house-banked game", file=sys.stderr)
         return 2
     progress = None if args.quiet else _ProgressLine(sys.stderr)
     try:
@@ -86,7 +86,7 @@ def run(args) -> int:
     return 0
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("house-edge", help="house edge and RTP of a rule set and paytable")
     parser.add_argument("--rules", required=True, help="rules file stem in rules_config/ (e.g. canberra)")
     parser.add_argument("--paytable", required=True, help="paytable file stem in paytables/")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 import uuid
+from typing import Any
 
 import psycopg
 
-from ..audit.log import AuditRecord, append, chain_for
 from ..config import Settings
+from ..store.repositories.audit import AuditRecord, AuditRepository, chain_for
 from ..store.repositories.keys import ROLES, KeysRepository
 from ..store.repositories.tables import TablesRepository
 
@@ -20,7 +21,7 @@ def _connect() -> psycopg.Connection:
     return psycopg.connect(Settings.from_env().database_url)
 
 
-def create(args) -> int:
+def create(args: argparse.Namespace) -> int:
     if args.role == "terminal" and not args.table:
         print("pontoon keys create: a terminal key needs --table", file=sys.stderr)
         return 2
@@ -34,7 +35,7 @@ def create(args) -> int:
         if args.table and TablesRepository(conn).get(args.table) is None:
             print(f"warning: table {args.table!r} does not exist yet", file=sys.stderr)
         key, secret = keys.create(role=args.role, table_id=args.table, name=args.name, created_by=_ACTOR)
-        append(conn, chain_for(None), [AuditRecord("key_created", {
+        AuditRepository(conn).append(chain_for(None), [AuditRecord("key_created", {
             "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name},
             actor=_ACTOR)])
         conn.commit()
@@ -43,7 +44,7 @@ def create(args) -> int:
     return 0
 
 
-def revoke(args) -> int:
+def revoke(args: argparse.Namespace) -> int:
     try:
         key_id = uuid.UUID(args.key_id)
     except ValueError:
@@ -54,13 +55,14 @@ def revoke(args) -> int:
         if key is None:
             print(f"pontoon keys revoke: no live key {key_id}", file=sys.stderr)
             return 1
-        append(conn, chain_for(None), [AuditRecord("key_revoked", {"key_id": str(key_id)}, actor=_ACTOR)])
+        AuditRepository(conn).append(chain_for(None),
+                                     [AuditRecord("key_revoked", {"key_id": str(key_id)}, actor=_ACTOR)])
         conn.commit()
     print(f"revoked {key_id}")
     return 0
 
 
-def list_keys(_args) -> int:
+def list_keys(_args: argparse.Namespace) -> int:
     with _connect() as conn:
         keys = KeysRepository(conn).all()
     print(f"{'key_id':36}  {'role':10}  {'table':12}  {'name':16}  {'last used':25}  revoked")
@@ -71,7 +73,7 @@ def list_keys(_args) -> int:
     return 0
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     try:
         return args.action(args)
     except psycopg.errors.UndefinedTable:
@@ -82,7 +84,7 @@ def run(args) -> int:
         return 1
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("keys", help="create, revoke and list API keys (DATABASE_URL)")
     actions = parser.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
     made = actions.add_parser("create", help="create a key and print its secret (once)")

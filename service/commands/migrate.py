@@ -1,7 +1,9 @@
 """`pontoon migrate`: create the database if missing and apply the SQL migrations not yet applied."""
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import Any
 
 import psycopg
 
@@ -9,7 +11,7 @@ from ..config import Settings
 from ..store.migrate import migrate
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     try:
         applied = migrate(settings.database_url)
@@ -20,7 +22,7 @@ def run(args) -> int:
     return 0
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("migrate", help="create the database if missing and apply migrations "
                                                    "(DATABASE_URL)")
     parser.set_defaults(run=run)

@@ -1,48 +1,71 @@
 """`pontoon replay`: play transcripts and print their money (one file, or a JSON-lines batch)."""
 from __future__ import annotations
 
+import argparse
 import functools
-import gc
+import itertools
 import json
 import os
+import stat
 import sys
-from collections import namedtuple
-from types import SimpleNamespace
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, replace
+from typing import Any, BinaryIO
 
 import orjson
+import psycopg
 
+from ..config import Settings
+from ..engine.games.canberra.paytable import Paytable
 from ..engine.play import play_transcript
-from ..engine.transcript import TranscriptError, parse_transcript
-from ..rules import RulesError, load_paytable, load_rules, parse_cache
-
-TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
-if TYPE_CHECKING:
-    from typing import Any, Callable
+from ..engine.transcript import Transcript, parse_transcript
+from ..rounds.catalog import approved_paytable
+from ..rules import Rules, RulesError, load_paytable, load_rules
+from ..store.repositories.paytables import PaytablesRepository
 
 
-def replay_data(data: Any, known: dict | None = None) -> dict:
-    """The result of one transcript (already parsed from JSON); raises TranscriptError or RulesError.
-    `known` remembers, for one batch, the rules and paytable each pair of names resolved to, or
-    why they could not be had: a batch never asks the database again, nor waits for it again,
-    for a paytable version it could not give."""
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Why a pair of rules and paytable names could not be had: kept for the batch, raised anew each
+    time (an error raised again would grow its traceback)."""
+
+    source: str
+    errors: dict[str, str]
+
+
+Game = tuple[Rules, Paytable | None]
+# For one batch, the rules and paytable each pair of names resolved to, or why they could not be
+# had: a batch never asks the database again, nor waits for it again, for a version it could not give.
+Known = dict[tuple[str, str | None], Game | Refused]
+
+
+def replay_data(data: Any, known: Known | None = None) -> dict[str, Any]:
+    """The result of one transcript (already parsed from JSON); raises TranscriptError or RulesError."""
     transcript = parse_transcript(data)
+    rules, paytable = _game(transcript, known)
+    result: dict[str, Any] = play_transcript(rules, paytable, transcript).result()
+    return result
+
+
+def _game(transcript: Transcript, known: Known | None) -> Game:
+    """The rules and paytable a transcript names (a transcript with its own options has its own rules)."""
+    remembered = known is not None and not transcript.options
     key = (transcript.rules, transcript.paytable)
-    game = known.get(key) if known is not None and not transcript.options else None
+    game = known.get(key) if known is not None and remembered else None
     if game is None:
         try:
             rules = load_rules(_rules_name(transcript.rules), transcript.options)
             game = rules, _paytable(transcript.paytable) if transcript.paytable else None
         except RulesError as exc:
-            game = _Refused(exc.source, exc.errors)
-        if known is not None and not transcript.options:
+            game = Refused(exc.source, exc.errors)
+        if known is not None and remembered:
             known[key] = game
-    if type(game) is _Refused:
-        raise RulesError(game.source, game.errors)   # a new error: one raised again grows its traceback
-    return play_transcript(game[0], game[1], transcript).result()
-
-
-# Why a pair of rules and paytable names could not be had: kept for the batch, raised anew each time.
-_Refused = namedtuple("_Refused", "source errors")
+    if isinstance(game, Refused):
+        raise RulesError(game.source, game.errors)
+    return game
 
 
 def _rules_name(ref: str) -> str:
@@ -54,7 +77,7 @@ def _rules_name(ref: str) -> str:
     return name
 
 
-def _paytable(ref: str):
+def _paytable(ref: str) -> Paytable:
     """Version 1 (or no version) is the YAML file; a later version is an approved row in the
     database named by DATABASE_URL, where operators stored it."""
     name, _, version = ref.partition("@")
@@ -66,20 +89,17 @@ def _paytable(ref: str):
 
 
 @functools.lru_cache(maxsize=64)
-def _stored_paytable(name: str, version: int):
-    import psycopg
-
-    from ..config import Settings
-    from ..rounds.catalog import approved_paytable
+def _stored_paytable(name: str, version: int) -> Paytable:
     try:
         with psycopg.connect(Settings.from_env().database_url, connect_timeout=5) as conn:
-            return approved_paytable(conn, name, version)
+            table: Paytable = approved_paytable(PaytablesRepository(conn), name, version)
+            return table
     except psycopg.Error as exc:
-        reason = " ".join(str(exc).split())
+        reason = _one_line(exc)
     raise RulesError(f"{name}@{version}", {"paytable": f"a stored version needs the database (DATABASE_URL): {reason}"})
 
 
-def _one_line(exc: Exception) -> str:
+def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
@@ -98,123 +118,188 @@ def replay_file(path: str) -> int:
     return 0
 
 
-def replay_lines(numbered: list[tuple[int, bytes]], write: Callable[[bytes], object]) -> bool:
-    """Write the result of each (line number, line) as a JSON line; whether any line failed.
-    Results go out as they come: orjson's buffers are larger than their text, so a batch's
-    results are not held in memory."""
+def replay_lines(numbered: Iterable[tuple[int, bytes]], write: Callable[[bytes], object],
+                 known: Known | None = None) -> int:
+    """Write the result of each (line number, line) as a JSON line; how many lines were refused."""
     refused = 0
-    known: dict = {}
-    loads, dumps, newline = orjson.loads, orjson.dumps, orjson.OPT_APPEND_NEWLINE
+    known = {} if known is None else known
     for number, line in numbered:
         try:
-            result = replay_data(loads(line), known)
+            result = replay_data(orjson.loads(line), known)
         except ValueError as exc:  # TranscriptError, RulesError, JSON errors (orjson's are ValueErrors)
             result = {"error": f"line {number}: {_one_line(exc)}"}
             refused += 1
-            if not refused % _COLLECT_EVERY_REFUSALS:
-                # A played round leaves no reference cycles, but a refusal raised from deep in a
-                # library may (an exception holds its frames): the batch's collector is off.
-                gc.collect()
-        write(dumps(result, option=newline))
-    return refused > 0
+        write(orjson.dumps(result, option=orjson.OPT_APPEND_NEWLINE))
+    return refused
 
 
-_COLLECT_EVERY_REFUSALS = 1000
+# --- batches -------------------------------------------------------------------------------------
+# A gaming day's file is cut into chunks of whole lines, played on every core in order: the parent
+# reads and cuts, each worker parses, plays and encodes a chunk, and the parent writes the encoded
+# chunks out in the order they were read.
+
+_CHUNK_BYTES = 1 << 20        # about two thousand rounds: a worker's share is many chunks
+_SMALLEST_CHUNK = 16 << 10
+_AHEAD_PER_WORKER = 3         # chunks in flight per worker, so none waits for the parent
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Whole lines of a batch: the first is line `first_line` of the file, and they lie `length`
+    bytes long from byte `start`. `lines` holds them, or is None where a worker reads them from
+    the file itself (the parent then sends no lines through the pipe, only where they lie)."""
+
+    first_line: int
+    start: int
+    length: int
+    lines: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A chunk's results, encoded as the lines to write, and how many of its lines were refused."""
+
+    output: bytes
+    refused: int
+
+
+def line_count(lines: bytes) -> int:
+    """Lines in whole lines of text, counted as bytes.splitlines counts them (\\r\\n is one break)."""
+    return lines.count(b"\n") + lines.count(b"\r") - lines.count(b"\r\n")
+
+
+def chunks(source: BinaryIO, size: int) -> Iterator[Chunk]:
+    """The source's whole lines, about `size` bytes at a time, each chunk numbered by its first line."""
+    first, start, carry = 1, 0, b""
+    while block := source.read(size):
+        block = carry + block
+        cut = block.rfind(b"\n") + 1
+        lines, carry = block[:cut], block[cut:]
+        if lines:
+            yield Chunk(first, start, len(lines), lines)
+            first, start = first + line_count(lines), start + len(lines)
+    if carry:
+        yield Chunk(first, start, len(carry), carry)
+
+
+def play_chunk(lines: bytes, first_line: int, known: Known) -> Played:
+    """Play every non-blank line; the results in order, encoded."""
+    numbered = ((number, line) for number, line in enumerate(lines.splitlines(), first_line) if line.strip())
+    out: list[bytes] = []
+    refused = replay_lines(numbered, out.append, known)
+    return Played(b"".join(out), refused)
+
+
+@dataclass(slots=True)
+class _Worker:
+    """What a worker process keeps for the whole batch: the rules and paytables it has loaded,
+    and the batch's file, open, when it reads its chunks itself."""
+
+    known: Known
+    file: int | None = None
+
+
+_worker = _Worker({})
+
+
+def _start_worker(path: str | None, first_line: bytes) -> None:
+    """A worker's start: open the batch's file, and load the rules and paytable its first line names."""
+    _worker.known, _worker.file = {}, os.open(path, os.O_RDONLY) if path is not None else None
+    try:
+        _game(parse_transcript(orjson.loads(first_line)), _worker.known)
+    except ValueError:
+        pass  # that line's own error is reported in order, on its line
+
+
+def _play_in_worker(chunk: Chunk) -> Played:
+    lines = chunk.lines
+    if lines is None:
+        assert _worker.file is not None, "a chunk without its lines is sent only to a worker with the file"
+        lines = os.pread(_worker.file, chunk.length, chunk.start)
+    return play_chunk(lines, chunk.first_line, _worker.known)
+
+
+def _play_here(pieces: Iterable[Chunk], write: Callable[[bytes], object]) -> int:
+    known: Known = {}
+    refused = 0
+    for chunk in pieces:
+        played = play_chunk(chunk.lines or b"", chunk.first_line, known)
+        write(played.output)
+        refused += played.refused
+    return refused
+
+
+def _play_in_pool(pieces: Iterator[Chunk], path: str | None, workers: int, write: Callable[[bytes], object]) -> int:
+    """Play the chunks on `workers` processes, writing each chunk's results in the chunks' order.
+    With `path`, workers read their lines from that file."""
+    refused = 0
+    first = next(pieces)
+    first_line = next((line for line in (first.lines or b"").splitlines() if line.strip()), b"")
+    with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(path, first_line)) as pool:
+        pending: deque[Future[Played]] = deque()
+        for chunk in itertools.chain([first], pieces):
+            sent = replace(chunk, lines=None) if path is not None else chunk
+            pending.append(pool.submit(_play_in_worker, sent))
+            if len(pending) >= workers * _AHEAD_PER_WORKER:
+                played = pending.popleft().result()
+                write(played.output)
+                refused += played.refused
+        while pending:
+            played = pending.popleft().result()
+            write(played.output)
+            refused += played.refused
+    return refused
+
+
+def _chunk_size(source: BinaryIO, workers: int) -> int:
+    """Chunks small enough that a short file still gives every worker a few."""
+    size = os.fstat(source.fileno()).st_size
+    if not size:  # a pipe: its length is not known in advance
+        return _CHUNK_BYTES
+    return max(_SMALLEST_CHUNK, min(_CHUNK_BYTES, size // (workers * 4)))
 
 
 def replay_batch(path: str, workers: int | None = None) -> int:
-    """One result per line, in order. A gaming day's file is split into contiguous parts played
-    on every core: forked children inherit the parsed lines and the rules, and each writes its
-    results to an in-memory file that the parent copies out in order after its own part."""
+    """One result per line, in order; status 2 if any line was refused."""
+    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    sys.stdout.flush()
+    out = sys.stdout.buffer
     try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read()
+        source = sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as exc:
         print(f"{path}: {_one_line(exc)}", file=sys.stderr)
         return 2
-    numbered = [(n, line) for n, line in enumerate(data.splitlines(), 1) if line.strip()]
-    workers = workers if workers is not None else (os.cpu_count() or 1)
-    parallel = workers > 1 and len(numbered) >= _PARALLEL_FROM and hasattr(os, "fork")
-    if parallel:
-        _warm_rules(numbered)
-    # What is loaded by now lives as long as the process: the collector need not walk it again
-    # (and a forked worker then does not copy the pages it would touch doing so).
-    gc.freeze()
-    # A played round leaves no reference cycles (a test holds the engine to that): counting
-    # references frees each round whole, and the cycle collector, which would find nothing, stays
-    # off for the batch (replay_lines collects after every thousand refused lines).
-    gc.disable()
     try:
-        return _replay_parts(path, numbered, workers if parallel else 1)
-    finally:
-        gc.enable()
-
-
-def _replay_parts(path: str, numbered: list[tuple[int, bytes]], workers: int) -> int:
-    """Play the lines on `workers` processes (1: this one alone) and write the results in order."""
-    sys.stdout.flush()
-    out = sys.stdout.buffer
-    if workers == 1:
-        failed = replay_lines(numbered, out.write)
+        with source:
+            # Workers read a regular file themselves; lines from a pipe come to them in the chunks.
+            readable = path if path != "-" and stat.S_ISREG(os.fstat(source.fileno()).st_mode) else None
+            pieces = chunks(source, _chunk_size(source, workers))
+            ahead = list(itertools.islice(pieces, 2))
+            if workers == 1 or len(ahead) < 2:  # one chunk: no other process would have any work
+                refused = _play_here(itertools.chain(ahead, pieces), out.write)
+            else:
+                refused = _play_in_pool(itertools.chain(ahead, pieces), readable, workers, out.write)
+    except OSError as exc:
         out.flush()
-        return 2 if failed else 0
-    size = -(-len(numbered) // workers)
-    parts = [numbered[i:i + size] for i in range(0, len(numbered), size)]
-    children = [_fork_part(part) for part in parts[1:]]
-    failed = replay_lines(parts[0], out.write)
-    for pid, spill in children:
-        _, status = os.waitpid(pid, 0)
-        code = os.waitstatus_to_exitcode(status)
-        if code not in (0, _PART_FAILED):
-            out.flush()
-            print(f"{path}: a replay worker stopped with status {code}", file=sys.stderr)
-            return 2
-        failed = failed or code == _PART_FAILED
-        os.lseek(spill, 0, os.SEEK_SET)
-        while chunk := os.read(spill, 1 << 20):
-            out.write(chunk)
-        os.close(spill)
+        print(f"{path}: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except BrokenProcessPool as exc:
+        out.flush()
+        print(f"{path}: a replay worker stopped: {_one_line(exc)}", file=sys.stderr)
+        return 2
     out.flush()
-    return 2 if failed else 0
+    return 2 if refused else 0
 
 
-_PARALLEL_FROM = 1000
-_PART_FAILED = 3   # a child's exit status when one of its lines was refused
+# --- the command ---------------------------------------------------------------------------------
+
+def _process_count(text: str) -> int:
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}")
+    return int(text)
 
 
-def _fork_part(part: list[tuple[int, bytes]]) -> tuple[int, int]:
-    spill = os.memfd_create("pontoon-replay") if hasattr(os, "memfd_create") else _temporary_fd()
-    pid = os.fork()
-    if pid == 0:  # the child: play its part, write it, and leave without running the parent's exit code
-        status = 70
-        try:
-            with open(spill, "wb", closefd=False) as sink:
-                failed = replay_lines(part, sink.write)
-            status = _PART_FAILED if failed else 0
-        finally:
-            os._exit(status)
-    return pid, spill
-
-
-def _temporary_fd() -> int:
-    import tempfile
-    handle = tempfile.TemporaryFile()
-    return os.dup(handle.fileno())
-
-
-def _warm_rules(numbered: list[tuple[int, bytes]]) -> None:
-    """Parse the first line's rules and paytable once, before the fork, so workers share them."""
-    try:
-        replay_data(orjson.loads(numbered[0][1]))
-    except ValueError:
-        pass  # that line's own error is reported in order by the worker that plays it
-
-
-def run(args) -> int:
-    parse_cache.use_default_directory()   # the YAML parser's import would be most of the start-up
+def run(args: argparse.Namespace) -> int:
     if args.batch:
         return replay_batch(args.batch, args.workers)
     if not args.file:
@@ -223,33 +308,22 @@ def run(args) -> int:
     return replay_file(args.file)
 
 
-def main(argv: list[str]) -> int:
-    """`pontoon replay [FILE] [--batch FILE.jsonl] [--workers N]` (the same options as its help lists)."""
-    import getopt
-    try:
-        options, files = getopt.gnu_getopt(argv, "", ["batch=", "workers="])
-    except getopt.GetoptError as exc:
-        print(f"pontoon replay: error: {exc}", file=sys.stderr)
-        return 2
-    named = dict(options)
-    workers = named.get("--workers")
-    if workers is not None and not workers.isdigit():
-        print(f"pontoon replay: error: --workers must be a whole number, not {workers!r}", file=sys.stderr)
-        return 2
-    if len(files) > 1:
-        print(f"pontoon replay: error: one FILE at most, not {' '.join(files)}", file=sys.stderr)
-        return 2
-    return run(SimpleNamespace(batch=named.get("--batch"), workers=int(workers) if workers else None,
-                               file=files[0] if files else None))
+def refuse_extra(extra: list[str], args: argparse.Namespace) -> str:
+    """Why arguments the parser did not take are refused (the command's error line)."""
+    options = [arg for arg in extra if arg.startswith("-") and arg != "-"]
+    if options:
+        return f"option {options[0]} not recognized"
+    files = ([args.file] if args.file else []) + extra
+    return f"one FILE at most, not {' '.join(files)}"
 
 
-def add_parser(subparsers) -> None:
-    add_arguments(subparsers.add_parser("replay", help="play round transcripts and print their money"))
-
-
-def add_arguments(parser) -> None:
-    parser.add_argument("file", nargs="?", help="a transcript (JSON)")
+def add_parser(subparsers: Any) -> None:
+    # exit_on_error=False: a bad option is one line on standard error (pontoon's main writes it),
+    # as every other refusal of this command is, for the scripts that re-verify a gaming day.
+    parser = subparsers.add_parser("replay", help="play round transcripts and print their money",
+                                   exit_on_error=False)
+    parser.add_argument("file", nargs="?", metavar="FILE", help="a transcript (JSON)")
     parser.add_argument("--batch", metavar="FILE.jsonl", help="one transcript per line ('-' for standard input)")
-    parser.add_argument("--workers", type=int, default=None,
+    parser.add_argument("--workers", type=_process_count, default=None, metavar="N",
                         help="processes for --batch (default: one per core)")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, refuse_extra=refuse_extra)

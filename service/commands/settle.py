@@ -1,27 +1,31 @@
 """`pontoon settle relay|sweep`: the outbox relay process, and a one-off sweep of stale rounds."""
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import signal
 import sys
+from typing import Any
+
+import psycopg
+
+from ..config import Settings
+from ..settlement.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
+from ..settlement.connection import connect
+from ..settlement.relay import run_relay
+from ..settlement.startup import record_service_start
+from ..settlement.sweep import sweep_stale_rounds
 
 
-def _relay(args) -> int:
-    from ..config import Settings
-    from ..settlement.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
-    from ..settlement.connection import connect
-    from ..settlement.relay import run_relay
-    from ..settlement.startup import record_service_start
-    from ..settlement.sweep import sweep_stale_rounds
-
+def _relay(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     app = make_celery(settings)
-    stopping = []
+    stopping: list[bool] = []
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopping.append(True))
 
-    def sweep(conn) -> None:
+    def sweep(conn: psycopg.Connection[Any]) -> None:
         # Kept running after a refusal: one bad round must not stop every other round's settlement.
         outcome = sweep_stale_rounds(conn, args.sweep_after)
         outcome.log(logging.getLogger("pontoon.sweep"), "settled by the sweep")
@@ -35,11 +39,7 @@ def _relay(args) -> int:
     return 0
 
 
-def _sweep(args) -> int:
-    from ..config import Settings
-    from ..settlement.connection import connect
-    from ..settlement.sweep import sweep_stale_rounds
-
+def _sweep(args: argparse.Namespace) -> int:
     with connect(Settings.from_env().database_url, "pontoon-sweep") as conn:
         outcome = sweep_stale_rounds(conn, args.older_than)
     print(json.dumps(outcome.summary()))
@@ -48,18 +48,19 @@ def _sweep(args) -> int:
     return 1 if outcome.refused else 0
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return args.action(args)
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("settle", help="the settlement outbox relay and sweep")
     actions = parser.add_subparsers(dest="settle_command", metavar="ACTION", required=True)
     relay = actions.add_parser("relay", help="publish completed rounds from the outbox to the Celery workers, forever")
     relay.add_argument("--interval", type=float, default=1.0, help="seconds between outbox passes (default 1)")
     relay.add_argument("--sweep-after", type=float, default=60.0,
-                       help="settle directly rounds complete for longer than this many seconds (0: no sweep; default 60)")
+                       help="settle directly rounds complete for longer than this many seconds "
+                            "(0: no sweep; default 60)")
     relay.add_argument("--sweep-every", type=float, default=10.0, help="seconds between sweeps (default 10)")
     relay.set_defaults(action=_relay)
     sweep = actions.add_parser("sweep", help="settle stale complete rounds once, here, and print a summary")

@@ -1,22 +1,21 @@
 """`pontoon strategy`: derive the player strategy for a rule set and paytable; print, CSV, PNG."""
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import Any
 
-from ..rules import RulesError, load_paytable, load_rules
+from ..analysis import chart
+from ..analysis.strategy import derive
+from ..rules import RulesError, load_house_banked_rules, load_paytable
 
 
-def run(args) -> int:
-    from ..analysis import chart
-    from ..analysis.strategy import derive
+def run(args: argparse.Namespace) -> int:
     try:
-        rules = load_rules(args.rules)
+        rules = load_house_banked_rules(args.rules)
         paytable = load_paytable(args.paytable)
     except RulesError as exc:
         print(f"pontoon strategy: {' '.join(str(exc).split())}", file=sys.stderr)
-        return 2
-    if not hasattr(rules, "pontoon_ranks"):
-        print(f"pontoon strategy: rules {args.rules} are not a house-banked game", file=sys.stderr)
         return 2
     wager = args.wager or rules.main_limits.minimum
     if not rules.main_limits.contains(wager):
@@ -36,7 +35,7 @@ def run(args) -> int:
     return 0
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("strategy", help="derive the player strategy for a rule set and paytable")
     parser.add_argument("--rules", required=True, help="rules file stem in rules_config/ (e.g. canberra)")
     parser.add_argument("--paytable", required=True, help="paytable file stem in paytables/ (e.g. canberra-standard)")

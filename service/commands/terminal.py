@@ -5,12 +5,14 @@ import argparse
 import json
 import os
 import sys
+from typing import Any
+
+from ..terminal.simulator import SetupError, SimulatorConfig
+from ..terminal.simulator import run as simulate
+from ..terminal.stats import summary, summary_text
 
 
-def run(args) -> int:
-    from ..terminal.simulator import SetupError, SimulatorConfig, run as simulate
-    from ..terminal.stats import summary, summary_text
-
+def run(args: argparse.Namespace) -> int:
     if args.rounds is None and args.duration is None:
         args.rounds = 200
     urls = tuple(args.url or [os.environ.get("PONTOON_URL") or f"http://127.0.0.1:{os.environ.get('PORT', '8000')}"])
@@ -39,7 +41,6 @@ def run(args) -> int:
 
 def _at_least_one(text: str) -> int:
     """A whole number of terminals, one at least: none would play nothing and report no error."""
-    import argparse
     try:
         value = int(text)
     except ValueError:
@@ -49,7 +50,7 @@ def _at_least_one(text: str) -> int:
     return value
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "terminal", help="simulated dealer terminals playing rounds through the API",
         description="Drive the API as dealer terminals would: open shoes, take wagers, report cards "

@@ -8,13 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from psycopg.rows import class_row
-
+from ..games import family_of
 from ..rounds.catalog import resolve
 from ..rounds.errors import NotFound
-from ..rounds.games import player_banked
 from ..rounds.state import rebuild
-from ..traditional.rounds import kitty_before
 from ..store.repositories.rounds import RoundEvent, RoundRow
 from ..store.uow import UnitOfWork
 
@@ -45,36 +42,18 @@ class _Recalled:
                         self.completed_at, self.settled_at, self.voided_at)
 
 
-# The last N by opening time (the index rounds_table_opened), returned oldest first.
-_LAST_ROUNDS = """
-SELECT * FROM (
-    SELECT r.round_id, r.table_id, r.shoe_id, s.mode AS shoe_mode, r.status, r.rules_ref, r.paytable_ref,
-           r.wagers, r.version, r.result, r.opened_at, r.completed_at, r.settled_at, r.voided_at, r.void_reason
-    FROM rounds r LEFT JOIN shoes s ON s.shoe_id = r.shoe_id
-    WHERE r.table_id = %s
-    ORDER BY r.opened_at DESC, r.round_id DESC
-    LIMIT %s
-) last_rounds ORDER BY opened_at, round_id
-"""
-
-
 def recall(uow: UnitOfWork, table_id: str, last: int) -> dict:
     table = uow.tables.get(table_id)
     if table is None:
         raise NotFound(f"no table {table_id!r}")
     last = max(1, min(last, MAX_ROUNDS))
-    with uow.conn.cursor(row_factory=class_row(_Recalled)) as cur:
-        rounds = cur.execute(_LAST_ROUNDS, (table_id, last)).fetchall()
+    rounds = uow.rounds.last_on_table(table_id, last, _Recalled)
     ids = [r.round_id for r in rounds]
     events: dict[uuid.UUID, list[tuple[RoundEvent, datetime]]] = defaultdict(list)
-    for round_id, seq, kind, payload, created_at in uow.conn.execute(
-            "SELECT round_id, seq, kind, payload, created_at FROM round_events WHERE round_id = ANY(%s) "
-            "ORDER BY round_id, seq", (ids,)):
-        events[round_id].append((RoundEvent(seq, kind, payload), created_at))
+    for round_id, event, created_at in uow.rounds.events_of(ids):
+        events[round_id].append((event, created_at))
     bets: dict[uuid.UUID, list[dict]] = defaultdict(list)
-    for round_id, seat, hand, kind, stake, returned, outcome in uow.conn.execute(
-            "SELECT round_id, seat, hand, kind, stake, returned, outcome FROM ledger_entries "
-            "WHERE round_id = ANY(%s) ORDER BY round_id, seat, hand, id", (ids,)):
+    for round_id, seat, hand, kind, stake, returned, outcome in uow.ledger.bets_of(ids):
         bets[round_id].append({"seat": seat, "hand": None if hand < 0 else hand, "kind": kind, "stake": stake,
                                "returned": returned, "outcome": outcome})
     return {"table_id": table_id, "last": last,
@@ -83,9 +62,10 @@ def recall(uow: UnitOfWork, table_id: str, last: int) -> dict:
 
 def _recalled_round(uow: UnitOfWork, row: _Recalled, events: list[tuple[RoundEvent, datetime]],
                     bets: list[dict], limits: dict) -> dict:
-    game_rules = resolve(uow.conn, row.rules_ref, row.paytable_ref)
+    game_rules = resolve(uow.paytables, row.rules_ref, row.paytable_ref)
+    family = family_of(game_rules.rules)
     # A Shoot round was played against a kitty; its transcript needs it to replay.
-    kitty = kitty_before(uow.conn, row.round_id) if player_banked(game_rules.rules) else None
+    kitty = family.kitty_before(uow, row.round_id)
     game = rebuild(game_rules, row.as_round_row(), [event for event, _ in events], limits, kitty)
     snapshot = game.snapshot()
     staked = sum(bet["stake"] for bet in bets)
@@ -100,9 +80,7 @@ def _recalled_round(uow: UnitOfWork, row: _Recalled, events: list[tuple[RoundEve
         "dealer": snapshot.get("dealer"), "seats": snapshot.get("seats", []),
         "bets": bets,
         "money": {"staked": staked, "returned": returned, "net": returned - staked} if bets else None,
-        # Player-banked games have no paytable, and their transcript takes the rules alone.
-        "transcript": (game.transcript(game_rules.rules_ref, game_rules.paytable_ref) if game_rules.paytable_ref
-                       else game.transcript(game_rules.rules_ref)),
+        "transcript": family.transcript(game, game_rules.rules_ref, game_rules.paytable_ref),
     }
 
 

@@ -1,24 +1,22 @@
 """Decisions, legal-decision descriptions, the immutable records a round logs, and rule errors.
 
-Records and legal decisions are named tuples: immutable like frozen dataclasses, several times
-cheaper to build on the replay path, which makes a record per card, and cheaper to define at
-start-up. They come from collections rather than typing, whose import a batch replay would
-otherwise pay for at every start."""
+A round makes a record for every card and every decision, so these are named tuples, built
+through their own constructors: immutable, compared by value, and the cheapest immutable record
+to build."""
 from __future__ import annotations
 
-from collections import namedtuple
-from functools import partial
-
-TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
-if TYPE_CHECKING:
-    from typing import Callable
+from collections.abc import Callable
+from typing import NamedTuple
 
 
-class Action(namedtuple("Action", "seat action hand amount", defaults=(None, None))):
-    """One decision as the transcript and the terminal protocol write it (immutable): seat (int),
-    action (str), hand and amount (int or None)."""
+class Action(NamedTuple):
+    """One decision as the transcript and the terminal protocol write it: the seat, the decision's
+    name, the hand where it names one and the amount where it takes one."""
 
-    __slots__ = ()
+    seat: int
+    action: str
+    hand: int | None = None
+    amount: int | None = None
 
     def describe(self) -> str:
         where = f"seat {self.seat}" + (f" hand {self.hand}" if self.hand is not None else "")
@@ -26,14 +24,18 @@ class Action(namedtuple("Action", "seat action hand amount", defaults=(None, Non
         return f"{where} {self.action}{amount}"
 
 
-class LegalAction(namedtuple("LegalAction", "seat action hand min_amount max_amount", defaults=(None, None, None))):
+class LegalAction(NamedTuple):
     """A decision the rules allow now (seat, action, and the hand where it names one), with the
     amount range (min_amount to max_amount) when it takes an amount."""
 
-    __slots__ = ()
+    seat: int
+    action: str
+    hand: int | None = None
+    min_amount: int | None = None
+    max_amount: int | None = None
 
-    def as_dict(self) -> dict:
-        out: dict = {"seat": self.seat, "action": self.action}
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"seat": self.seat, "action": self.action}
         if self.hand is not None:
             out["hand"] = self.hand
         if self.min_amount is not None:
@@ -42,37 +44,37 @@ class LegalAction(namedtuple("LegalAction", "seat action hand min_amount max_amo
         return out
 
 
-class CardDealt(namedtuple("CardDealt", "card to")):
-    """Record: a card (str) left the shoe and went to `to` ("dealer", "banker" or "seat S hand H")."""
+class CardDealt(NamedTuple):
+    """Record: a card left the shoe and went to `to` ("dealer", "banker" or "seat S hand H")."""
 
-    __slots__ = ()
+    card: str
+    to: str
 
 
-class DecisionTaken(namedtuple("DecisionTaken", "seat hand action amount", defaults=(None,))):
+class DecisionTaken(NamedTuple):
     """Record: a decision applied (seat, hand or None, action), with the amount it staked where
     it takes one."""
 
-    __slots__ = ()
+    seat: int
+    hand: int | None
+    action: str
+    amount: int | None = None
 
 
-# Builders from one tuple of the fields in order, for the paths that make a record per card or
-# decision: a named tuple's own constructor is a Python function and costs twice as much.
-new_action = partial(tuple.__new__, Action)
-new_card_dealt = partial(tuple.__new__, CardDealt)
-new_decision_taken = partial(tuple.__new__, DecisionTaken)
+LegalList = list[LegalAction] | Callable[[], list[LegalAction]] | None
 
 
 class RuleViolation(Exception):
     """A decision or card the rules do not allow at this point; carries the legal decisions."""
 
-    def __init__(self, reason: str, legal: "list[LegalAction] | Callable[[], list[LegalAction]] | None" = None) -> None:
+    def __init__(self, reason: str, legal: LegalList = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self._legal = legal
 
     @property
     def legal(self) -> list[LegalAction]:
-        """Computed when read, so that probing (can_x) never pays for listing the legal decisions."""
+        """Listed when first read: a probe (can_x) that is refused never needs them."""
         if callable(self._legal):
             self._legal = self._legal()
         return self._legal or []

@@ -63,7 +63,7 @@ ACES = frozenset(token for token, (rank, _) in _TOKENS.items() if rank == "A")
 
 
 def is_card(token: object) -> bool:
-    return token in _TOKENS  # type: ignore[operator]
+    return token in _TOKENS
 
 
 _points_of = CARD_POINTS.__getitem__

@@ -1,10 +1,11 @@
 """Stake limits as a frozen min/max pair of whole cents, shared by every game."""
 from __future__ import annotations
 
-from .frozen import FrozenRecord
+from dataclasses import dataclass
 
 
-class Limits(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Limits:
     """A bet's table limits: the least and the most it may be, in cents (both allowed)."""
 
     minimum: int

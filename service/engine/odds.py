@@ -1,14 +1,25 @@
 """Odds such as 3:2 as exact integer ratios, and payouts in whole cents rounded by rule."""
 from __future__ import annotations
 
-from .frozen import FrozenRecord
+from dataclasses import dataclass
+from enum import StrEnum
 
 # No line pays more than this on either side: a payout (a stake up to 10^12 cents times it) stays
 # inside 64 bits, where the house-edge simulation and PostgreSQL's bigint both work.
 MAX_ODDS_TERM = 10_000
 
 
-class Odds(FrozenRecord):
+class Rounding(StrEnum):
+    """How a payout's fraction of a cent is settled: always down (the house keeps it), always up,
+    or to the nearest cent with a half cent up."""
+
+    DOWN = "down"
+    UP = "up"
+    HALF_UP = "half_up"
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
     """Winnings per unit staked, as numerator:denominator (3:2 pays 3 for every 2)."""
 
     numerator: int
@@ -24,7 +35,7 @@ class Odds(FrozenRecord):
             raise ValueError(f"odds {self.numerator}:{self.denominator} must be at most {MAX_ODDS_TERM} on either side")
 
     @classmethod
-    def parse(cls, text: object) -> "Odds":
+    def parse(cls, text: object) -> Odds:
         if isinstance(text, (list, tuple)) and len(text) == 2:
             return cls(text[0], text[1])
         if isinstance(text, str) and ":" in text:
@@ -36,19 +47,17 @@ class Odds(FrozenRecord):
             return cls(int(left), int(right))
         raise ValueError(f"{text!r} is not odds: write them as \"3:2\"")
 
-    def winnings(self, stake: int, rounding: str = "down") -> int:
+    def winnings(self, stake: int, rounding: str = Rounding.DOWN) -> int:
         """The amount won on top of the stake, rounded to the cent as the rules say."""
         whole, remainder = divmod(stake * self.numerator, self.denominator)
-        if remainder and rounding == "up":
-            return whole + 1
-        if remainder and rounding == "half_up" and remainder * 2 >= self.denominator:
+        if remainder and (rounding == _UP or rounding == _HALF_UP and remainder * 2 >= self.denominator):
             return whole + 1
         return whole
 
     def __str__(self) -> str:
         return f"{self.numerator}:{self.denominator}"
 
-    def pays_more_than(self, other: "Odds") -> bool:
+    def pays_more_than(self, other: Odds) -> bool:
         """Exactly, as integers: two lines' odds are compared to choose the one that pays."""
         return self.numerator * other.denominator > other.numerator * self.denominator
 
@@ -56,4 +65,6 @@ class Odds(FrozenRecord):
         return self.numerator / self.denominator
 
 
-ROUNDING_MODES = ("down", "up", "half_up")
+ROUNDING_MODES = tuple(mode.value for mode in Rounding)
+# The choices a payout compares its rounding with, bound once by name (every payout reads them).
+_UP, _HALF_UP = Rounding.UP, Rounding.HALF_UP

@@ -15,7 +15,7 @@ class Rng(Protocol):
     def randrange(self, n: int) -> int: ...
 
 
-def random_wagers(rules: CanberraRules, rng: Rng, max_seats: int | None = None) -> list[dict]:
+def random_wagers(rules: CanberraRules, rng: Rng, max_seats: int | None = None) -> list[dict[str, int]]:
     count = rng.randint(1, max_seats or rules.max_seats)
     seats = sorted(_sample(range(1, rules.max_seats + 1), count, rng))
     out = []
@@ -54,13 +54,13 @@ def choose_action(round_: CanberraRound, rng: Rng) -> Action:
         if option.action == "stand" and rng.random() < 0.5:
             pick = option
     amount = None
-    if pick.min_amount is not None:
+    if pick.min_amount is not None and pick.max_amount is not None:
         amount = rng.randint(pick.min_amount, pick.max_amount)
     return Action(pick.seat, pick.action, pick.hand, amount)
 
 
 def play_random_round(rules: CanberraRules, paytable: Paytable, rng: Rng, *,
-                      wagers: list[dict] | None = None, shoe: VirtualShoe | None = None) -> CanberraRound:
+                      wagers: list[dict[str, int]] | None = None, shoe: VirtualShoe | None = None) -> CanberraRound:
     shoe = shoe or VirtualShoe(rules.shoe, _RngSource(rng))
     round_ = CanberraRound(rules, paytable, wagers or random_wagers(rules, rng))
     while round_.awaiting is not None:

@@ -1,28 +1,60 @@
-"""What every game's round shares: decisions dispatched by name, the verify/can pattern,
-refusals that carry the legal decisions, and the record kept of each decision."""
+"""What every game's round shares: decisions dispatched by name, the verify/can pattern, the
+seat/hand cursor and its turn check, wager checks, and the record kept of each decision."""
 from __future__ import annotations
 
-from .actions import Action, DecisionTaken, LegalAction, RuleViolation, new_action, new_decision_taken
+from collections.abc import Callable, Sequence
+from enum import StrEnum
+from typing import Any, ClassVar, NoReturn, Protocol, TypeGuard
 
-TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
-if TYPE_CHECKING:
-    from typing import Callable
+from .actions import Action, CardDealt, DecisionTaken, LegalAction, RuleViolation
+from .shoe import ShoeSpec
 
-    from .shoe import ShoeSpec
+
+class Awaiting(StrEnum):
+    """What a round waits for next (a complete round waits for nothing: None)."""
+
+    CARD = "card"
+    DECISION = "decision"
+
+
+def whole_cents(value: object) -> TypeGuard[int]:
+    """An amount of money as a transcript or a terminal may give it: a whole number, never a
+    boolean (which Python counts as an int, and true would be one cent)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class SeatLike(Protocol):
+    """What the cursor needs of a game's seat: its number and the hands it holds now."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def hands(self) -> Sequence[object]: ...
 
 
 class RoundCore:
     """Base of a game's round. A game lists its decision names; each name `x` has `verify_x`,
-    `can_x` and `x` on the game's class, and `x` returns the DecisionTaken it logged."""
+    `can_x` and `x` on the game's class, and `x` returns the DecisionTaken it logged.
 
-    DECISIONS: tuple[str, ...] = ()
-    TAKES_AMOUNT: frozenset[str] = frozenset()
-    _acts: dict[str, tuple[Callable[..., DecisionTaken], bool]] = {}
+    Players act seat by seat in seat order and, within a seat, hand by hand (a split's new hand
+    after the one split). `_seat_pos`/`_hand_pos` are that cursor over `seats` (the game's
+    __init__ sets both to 0); `_next_hand` moves it and `_check_turn` refuses a decision from
+    anyone but the hand it points at."""
+
+    DECISIONS: ClassVar[tuple[str, ...]] = ()
+    TAKES_AMOUNT: ClassVar[frozenset[str]] = frozenset()
+    _acts: ClassVar[dict[str, tuple[Callable[..., DecisionTaken], bool]]] = {}
     # The shoe this round's cards come from, where the table decides it rather than the rules
     # (a big player-banked school plays with two packs); None: the rules' own.
     shoe_spec: ShoeSpec | None = None
 
-    log: list
+    # Set by each game's __init__ (the cursor at 0, 0), so that every round holds the same
+    # attributes from the start.
+    log: list[CardDealt | DecisionTaken]
+    seats: Sequence[SeatLike]
+    _seat_pos: int
+    _hand_pos: int
 
     def legal_actions(self) -> list[LegalAction]:
         raise NotImplementedError
@@ -35,7 +67,8 @@ class RoundCore:
     def _advance(self) -> None:
         raise NotImplementedError
 
-    def _refuse(self, reason: str) -> None:
+    # ----- refusals and probes ------------------------------------------------------------
+    def _refuse(self, reason: str) -> NoReturn:
         # The legal decisions are listed only when someone reads them (probing never does).
         raise RuleViolation(reason, self.legal_actions)
 
@@ -47,21 +80,45 @@ class RoundCore:
             return False
         return True
 
+    def _check_amount(self, action: str, amount: object, low: int, high: int) -> None:
+        """Refuse an amount a decision cannot stake: not whole cents, or outside low to high."""
+        if not whole_cents(amount) or not low <= amount <= high:
+            self._refuse(f"{action} amount {amount!r} is outside {low} to {high}")
+
+    # ----- the seat/hand cursor -----------------------------------------------------------
+    def _next_hand(self) -> bool:
+        """Move play on to the next hand: the seat's next one, else the next seat's first.
+        False once play has passed the last seat."""
+        if self._hand_pos + 1 < len(self.seats[self._seat_pos].hands):
+            self._hand_pos += 1
+        else:
+            self._seat_pos, self._hand_pos = self._seat_pos + 1, 0
+        return self._seat_pos < len(self.seats)
+
+    def _check_turn(self, action: str, seat: int, hand: int | None) -> None:
+        """Refuse a decision by any seat or hand but the one in turn (no hand named: hand 0)."""
+        number = self.seats[self._seat_pos].number
+        index = 0 if hand is None else hand
+        if seat != number or index != self._hand_pos:
+            self._refuse(f"{action} by seat {seat} hand {index} is out of turn: "
+                         f"seat {number} hand {self._hand_pos} is in turn")
+
+    # ----- decisions ----------------------------------------------------------------------
     @property
     def actions(self) -> list[Action]:
         """The decisions taken so far, in the transcript's form (read from the log)."""
-        return [new_action((r.seat, r.action, r.hand, r.amount)) for r in self.log if type(r) is DecisionTaken]
+        return [Action(r.seat, r.action, r.hand, r.amount) for r in self.log if type(r) is DecisionTaken]
 
     def _record(self, seat: int, hand: int | None, action: str, amount: int | None = None,
                 advance: bool = True) -> DecisionTaken:
-        """Log a decision just applied and move the round on."""
-        record = new_decision_taken((seat, hand, action, amount))
+        """Log a decision just applied and, unless told not to, move the round on."""
+        record = DecisionTaken(seat, hand, action, amount)
         self.log.append(record)
         if advance:
             self._advance()
         return record
 
-    def __init_subclass__(cls, **kwargs: object) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # Each decision's act method by name, looked up once per class rather than per decision.
         cls._acts = {name: (getattr(cls, name), name in cls.TAKES_AMOUNT) for name in cls.DECISIONS}
@@ -80,9 +137,9 @@ class RoundCore:
         return method(self, action.seat, action.hand)
 
 
-def action_dict(action: Action, amount_field: str = "amount") -> dict:
+def action_dict(action: Action, amount_field: str = "amount") -> dict[str, object]:
     """A decision in the transcript's form (`amount_field` names where its amount goes)."""
-    out: dict = {"seat": action.seat}
+    out: dict[str, object] = {"seat": action.seat}
     if action.hand is not None:
         out["hand"] = action.hand
     out["action"] = action.action

@@ -11,5 +11,6 @@ class RuleFieldError(ValueError):
         self.field = field
         self.reason = reason
 
-    def __reduce__(self):  # the two arguments, not the one message ValueError would pickle
+    def __reduce__(self) -> tuple[type[RuleFieldError], tuple[str, str]]:
+        # The two arguments, not the one message ValueError would pickle.
         return type(self), (self.field, self.reason)

@@ -2,28 +2,34 @@
 physical shoe fed card by card that refuses cards it cannot hold."""
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from collections import Counter
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from operator import eq
+from typing import Protocol
 
 from .cards import CANONICAL, RANKS, SUITS, CardError, parse_card
-from .frozen import FrozenRecord
 from .rule_errors import RuleFieldError
 
-TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
-if TYPE_CHECKING:
-    from typing import Protocol
 
-    class RandomSource(Protocol):
-        def randbelow(self, n: int) -> int: ...
+class RandomSource(Protocol):
+    """Where a shuffle's randomness comes from: the CSPRNG in production, a seeded one in tests."""
+
+    def randbelow(self, n: int) -> int: ...
 
 
-class ShoeSpec(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class ShoeSpec:
     """What a shoe holds: how many packs, which ranks are taken out, and where the cut card goes."""
 
     decks: int
     ranks_removed: tuple[str, ...] = ()
     penetration: float = 0.75
+    # Derived once from the ranks: the cards (each in its one spelling) a shoe of this kind holds.
+    card_set: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.decks, int) or not 1 <= self.decks <= 16:
@@ -32,13 +38,16 @@ class ShoeSpec(FrozenRecord):
         if unknown:
             raise RuleFieldError("ranks_removed", f"names unknown ranks {unknown}; ranks are {' '.join(RANKS)}")
         if not 0.1 <= self.penetration <= 1.0:
-            raise RuleFieldError("penetration", "must be between 0.1 and 1.0 (fraction of the shoe dealt before the cut card)")
+            raise RuleFieldError("penetration",
+                                 "must be between 0.1 and 1.0 (fraction of the shoe dealt before the cut card)")
+        # A derived table, not a field given: set as a frozen dataclass's own __init__ sets fields.
+        object.__setattr__(self, "card_set", frozenset(rank + suit for rank in self.ranks for suit in SUITS))
 
     @property
     def ranks(self) -> tuple[str, ...]:
         return tuple(r for r in RANKS if r not in self.ranks_removed)
 
-    def composition(self) -> Counter:
+    def composition(self) -> Counter[str]:
         return Counter(_composition(self))
 
     def ordered_cards(self) -> list[str]:
@@ -54,21 +63,16 @@ def _composition(spec: ShoeSpec) -> dict[str, int]:
     return {r + s: spec.decks for r in spec.ranks for s in SUITS}
 
 
-@lru_cache(maxsize=32)
-def _card_set(spec: ShoeSpec) -> frozenset[str]:
-    return frozenset(_composition(spec))
-
-
 def fits_in_shoe(spec: ShoeSpec, cards: list[str]) -> bool:
     """Whether a full shoe of this description holds all these cards together."""
-    held = _card_set(spec)
+    held = spec.card_set
     if held.issuperset(cards):   # as transcripts mostly write them: each card in its one spelling
         keys = sorted(cards)
     else:
-        keys = list(map(CANONICAL.get, cards))
-        if not held.issuperset(keys):  # a token that is no card (None), or a removed rank
+        spelt = [CANONICAL.get(card) for card in cards]
+        if not held.issuperset(spelt):  # a token that is no card (None), or a removed rank
             return False
-        keys.sort()
+        keys = sorted(card for card in spelt if card is not None)
     # Sorted, a card held more often than the shoe's decks meets its own copy `decks` places on.
     return not any(map(eq, keys, keys[spec.decks:]))
 
@@ -81,7 +85,6 @@ class SecureRandom:
     """The production source: the operating system's CSPRNG via `secrets`."""
 
     def randbelow(self, n: int) -> int:
-        import secrets  # imported where used: replaying a physical shoe never needs it
         return secrets.randbelow(n)
 
 
@@ -96,7 +99,6 @@ def shuffled(cards: list[str], rng: RandomSource) -> list[str]:
 
 def commitment_of(order: list[str], salt: str) -> str:
     """SHA-256 over the salt and the order, published before the first card is dealt."""
-    import hashlib
     return hashlib.sha256((salt + ":" + ",".join(order)).encode("ascii")).hexdigest()
 
 
@@ -108,7 +110,6 @@ class VirtualShoe:
         self.spec = spec
         if order is None:
             order = shuffled(spec.ordered_cards(), rng or SecureRandom())
-            import secrets
             salt = salt or secrets.token_hex(16)
         elif salt is None:
             raise ShoeError("a restored shoe needs its salt")
@@ -143,7 +144,6 @@ class VirtualShoe:
 
 
 def verify_commitment(commitment: str, order: list[str], salt: str) -> bool:
-    import hmac
     return hmac.compare_digest(commitment, commitment_of(order, salt))
 
 
@@ -152,7 +152,6 @@ class PhysicalShoe:
 
     def __init__(self, spec: ShoeSpec, dealt: list[str] | None = None) -> None:
         self.spec = spec
-        self._held = _card_set(spec)        # the cards the shoe holds, `decks` copies each
         self._decks = spec.decks
         self._out: dict[str, int] = {}      # copies of each card dealt so far
         self.dealt: list[str] = []
@@ -184,10 +183,8 @@ class PhysicalShoe:
         return fits_in_shoe(self.spec, [*self.dealt, *cards])
 
     def accept(self, card: str) -> str:
-        key = CANONICAL.get(card)
-        out = self._out.get(key, 0)
-        if out >= self._decks or key not in self._held:  # not a card (None), a removed rank, or one too many
-            self.verify_accept(card)  # raises with the reason
-        self._out[key] = out + 1
+        """Take a card out of the shoe; ShoeError if the shoe cannot hold it."""
+        key = self.verify_accept(card)
+        self._out[key] = self._out.get(key, 0) + 1
         self.dealt.append(card)
         return card

@@ -1,43 +1,47 @@
 """Round transcripts: parsing the JSON form, and the replay driver every game's round shares."""
 from __future__ import annotations
 
-from collections import namedtuple
-from functools import partial
+from collections.abc import Callable
+from typing import Any, NamedTuple, Protocol
 
-from .actions import Action, RuleViolation, new_action
+from .actions import Action, RuleViolation
 from .cards import CardError
+from .round_core import Awaiting
 from .shoe import PhysicalShoe, ShoeError
 
-TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
-if TYPE_CHECKING:
-    from typing import Any, Callable, Protocol
+CARD, DECISION = Awaiting
 
-    class PlayableRound(Protocol):
-        """What the replay driver needs of a game's round."""
 
-        @property
-        def awaiting(self) -> str | None: ...
-        def deal_card(self, card: str) -> Any: ...
-        def act(self, action: Action) -> Any: ...
-        def in_turn(self) -> Any: ...
-        def takes_when_complete(self, action: Action) -> bool: ...
+class PlayableRound(Protocol):
+    """What the replay driver needs of a game's round."""
+
+    @property
+    def awaiting(self) -> Awaiting | None: ...
+    def deal_card(self, card: str) -> object: ...
+    def act(self, action: Action) -> object: ...
+    def in_turn(self) -> tuple[int, int | None] | None: ...
+    def takes_when_complete(self, action: Action) -> bool: ...
 
 
 class TranscriptError(ValueError):
     """A transcript that cannot be played: malformed, against the rules, or incomplete."""
 
 
-class Transcript(namedtuple("Transcript", "rules paytable seats cards actions options kitty players limits",
-                            defaults=(None, None, None, None))):
+class Transcript(NamedTuple):
     """A parsed transcript (immutable): what `parse_transcript` checked, ready to play. `rules`
     and `paytable` are names, `seats` the opening wagers, `cards` and `actions` in order;
     `options`, `kitty` and `players` where the game has them, and `limits` a table's own limits
     where they differ from the rules'."""
 
-    __slots__ = ()
-
-
-_new_transcript = partial(tuple.__new__, Transcript)   # every field given: cheaper, as in actions.py
+    rules: str
+    paytable: str | None
+    seats: list[dict[str, Any]]
+    cards: list[str]
+    actions: list[Action]
+    options: dict[str, Any] | None = None
+    kitty: int | None = None
+    players: list[dict[str, Any]] | None = None
+    limits: dict[str, dict[str, int]] | None = None
 
 
 def _int(value: Any, what: str) -> int:
@@ -46,7 +50,7 @@ def _int(value: Any, what: str) -> int:
     return value
 
 
-def _all_of_type(items: list, kind: type) -> bool:
+def _all_of_type(items: list[Any], kind: type) -> bool:
     # Exact types, as JSON gives them. A plain loop: building a set of the types costs more for
     # the dozen cards of a round (this runs for every round replayed).
     for item in items:
@@ -63,23 +67,13 @@ _ACTION_FIELDS = frozenset({"seat", "action", "hand", "amount", "shoot"})
 
 
 def parse_action(raw: Any, position: int) -> Action:
+    """One decision of a transcript's `actions`, checked field by field (the first check that
+    fails names the reason); a split's `shoot` bet is read as its amount."""
     # `type(x) is int` on purpose: it refuses booleans, which isinstance would let through.
-    if type(raw) is dict:
-        get = raw.get
-        seat, name, hand, amount = get("seat"), get("action"), get("hand"), get("amount")
-        # A seat and an action (None when absent fails their checks), and no field besides them but
-        # a hand and an amount: counted rather than compared as sets, which costs more per decision.
-        if (type(seat) is int and type(name) is str and (hand is None or type(hand) is int and hand >= 0)
-                and (amount is None or type(amount) is int) and len(raw) == 2 + ("hand" in raw) + ("amount" in raw)):
-            return new_action((seat, name, hand, amount))
-    return _parse_action_checked(raw, position)
-
-
-def _parse_action_checked(raw: Any, position: int) -> Action:
-    """The same checks one by one, naming the first that fails (and reading a shoot bet)."""
     if type(raw) is not dict:
         raise TranscriptError(f"action {position}: must be an object")
-    seat, name, hand, amount = raw.get("seat"), raw.get("action"), raw.get("hand"), raw.get("amount")
+    get = raw.get
+    seat, name, hand, amount = get("seat"), get("action"), get("hand"), get("amount")
     if type(seat) is not int:
         raise TranscriptError(f"action {position}: seat must be a number, not {seat!r}")
     if type(name) is not str:
@@ -88,11 +82,13 @@ def _parse_action_checked(raw: Any, position: int) -> Action:
         raise TranscriptError(f"action {position}: hand must be 0 or more, not {hand!r}")
     if amount is not None and type(amount) is not int:
         raise TranscriptError(f"action {position}: amount must be a whole number of cents, not {amount!r}")
-    if not _ACTION_FIELDS.issuperset(raw):
-        raise TranscriptError(f"action {position}: unknown fields {sorted(set(raw) - _ACTION_FIELDS)}")
-    if "shoot" in raw:  # a split's shoot bet for the new hand (Shoot Pontoon)
-        return new_action((seat, name, hand, amount if amount is not None else _int(raw["shoot"], "shoot")))
-    return new_action((seat, name, hand, amount))
+    # Seat and action are there: any field but hand and amount makes the object longer.
+    if len(raw) != 2 + ("hand" in raw) + ("amount" in raw):
+        if not _ACTION_FIELDS.issuperset(raw):
+            raise TranscriptError(f"action {position}: unknown fields {sorted(set(raw) - _ACTION_FIELDS)}")
+        if "shoot" in raw:  # a split's shoot bet for the new hand (Shoot Pontoon)
+            amount = amount if amount is not None else _int(raw["shoot"], "shoot")
+    return Action(seat, name, hand, amount)
 
 
 def parse_transcript(data: Any) -> Transcript:
@@ -133,7 +129,7 @@ def parse_transcript(data: Any) -> Transcript:
                 type(v) is dict and v.keys() == {"min", "max"} and all(type(x) is int for x in v.values())
                 for v in limits.values()):
             raise TranscriptError('limits must map bet kinds to {"min": cents, "max": cents}')
-    return _new_transcript((rules, paytable, seats or [], cards, actions, options, kitty, players, limits))
+    return Transcript(rules, paytable, seats or [], cards, actions, options, kitty, players, limits)
 
 
 def replay(round_: PlayableRound, cards: list[str], actions: list[Action], shoe: PhysicalShoe | None) -> PlayableRound:
@@ -142,7 +138,7 @@ def replay(round_: PlayableRound, cards: list[str], actions: list[Action], shoe:
     deal, act = round_.deal_card, round_.act
     next_card = 0
     for position, action in enumerate(actions, 1):
-        if round_.awaiting == "card":
+        if round_.awaiting is CARD:
             next_card = _deal_owed(round_, cards, next_card, accept, deal, actions, position - 1)
         if round_.awaiting is None and not round_.takes_when_complete(action):
             raise TranscriptError(f"{_where(position, action)}: the round is already complete")
@@ -151,19 +147,19 @@ def replay(round_: PlayableRound, cards: list[str], actions: list[Action], shoe:
         except RuleViolation as exc:
             raise TranscriptError(f"{_where(position, action)}: {exc.reason}") from None
     _deal_owed(round_, cards, next_card, accept, deal, actions, len(actions))
-    if round_.awaiting == "decision":
-        seat, hand = round_.in_turn()
-        whose = f"seat {seat}" + (f" hand {hand}" if hand is not None else "")
+    if round_.awaiting is DECISION:
+        turn = round_.in_turn()
+        whose = "" if turn is None else f"seat {turn[0]}" + (f" hand {turn[1]}" if turn[1] is not None else "")
         raise TranscriptError(f"{_after(len(actions), actions)}: the transcript ends before every hand is finished: "
                               f"a decision is awaited from {whose}")
     return round_
 
 
-def _deal_owed(round_: PlayableRound, cards: list[str], next_card: int, accept: Callable[[str], Any] | None,
-               deal: Callable[[str], Any], actions: list[Action], taken: int) -> int:
+def _deal_owed(round_: PlayableRound, cards: list[str], next_card: int, accept: Callable[[str], object] | None,
+               deal: Callable[[str], object], actions: list[Action], taken: int) -> int:
     """Deal every card the round is owed once the first `taken` actions are taken; the next card's
     index. Run out, the error names the action that left the card owed (the last one taken)."""
-    while round_.awaiting == "card":
+    while round_.awaiting is CARD:
         if next_card >= len(cards):
             after = _after(taken, actions) if taken else "in the opening deal"
             raise TranscriptError(f"{after}: the transcript ran out of cards")

@@ -36,24 +36,24 @@ def metrics() -> Metrics:
     belong to no registry (a scrape reads the files); otherwise to a private registry that
     /metrics serves."""
     registry = None if multiprocess_dir() else CollectorRegistry(auto_describe=True)
-    kw = {"registry": registry}
     return Metrics(
         registry=registry,
         http_requests=Counter("pontoon_http_requests", "HTTP requests answered",
-                              ["method", "endpoint", "status"], **kw),
+                              ["method", "endpoint", "status"], registry=registry),
         http_latency=Histogram("pontoon_http_request_duration_seconds", "Time to answer an HTTP request",
-                               ["method", "endpoint"], buckets=LATENCY_BUCKETS, **kw),
+                               ["method", "endpoint"], buckets=LATENCY_BUCKETS, registry=registry),
         rounds_completed=Counter("pontoon_rounds_completed", "Rounds completed (committed), by table and outcome",
-                                 ["table", "outcome"], **kw),
-        rounds_settled=Counter("pontoon_rounds_settled", "Rounds settled into the ledger", ["table"], **kw),
+                                 ["table", "outcome"], registry=registry),
+        rounds_settled=Counter("pontoon_rounds_settled", "Rounds settled into the ledger", ["table"],
+                               registry=registry),
         money_staked=Counter("pontoon_money_staked_cents", "Cents staked, from the ledger as rounds settle",
-                             ["table", "kind"], **kw),
+                             ["table", "kind"], registry=registry),
         money_returned=Counter("pontoon_money_returned_cents", "Cents returned to players, from the ledger "
-                               "as rounds settle", ["table", "kind"], **kw),
+                               "as rounds settle", ["table", "kind"], registry=registry),
         settlement_lag=Histogram("pontoon_settlement_lag_seconds", "Seconds from a round's completion to its "
-                                 "settlement", buckets=SETTLEMENT_LAG_BUCKETS, **kw),
+                                 "settlement", buckets=SETTLEMENT_LAG_BUCKETS, registry=registry),
         pool_connections=Gauge("pontoon_db_pool_connections", "Database pool connections by state, summed over "
-                               "the live API processes", ["state"], multiprocess_mode="livesum", **kw),
+                               "the live API processes", ["state"], multiprocess_mode="livesum", registry=registry),
         pool_requests_waiting=Gauge("pontoon_db_pool_requests_waiting", "Checkouts waiting for a pool connection",
-                                    multiprocess_mode="livesum", **kw),
+                                    multiprocess_mode="livesum", registry=registry),
     )

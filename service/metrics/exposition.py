@@ -2,7 +2,7 @@
 scrape-time database figures, in the Prometheus text format."""
 from __future__ import annotations
 
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest, multiprocess
 from psycopg_pool import ConnectionPool
 
 from .collectors import SettlementBacklogCollector, record_pool_usage
@@ -28,11 +28,11 @@ def scrape(pool: ConnectionPool | None) -> tuple[bytes, str]:
     if pool is not None:
         record_pool_usage(pool)
     if directory:
-        from prometheus_client import multiprocess
-
         multiprocess.MultiProcessCollector(registry, path=directory)
     else:
-        registry.register(_RegistryOf(metrics().registry))
+        own = metrics().registry
+        assert own is not None, "a single process's metrics have a registry of their own"
+        registry.register(_RegistryOf(own))
     if pool is not None:
         registry.register(SettlementBacklogCollector(pool))
     return generate_latest(registry), CONTENT_TYPE_LATEST

@@ -4,7 +4,7 @@ from __future__ import annotations
 import hmac
 import os
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
@@ -24,7 +24,8 @@ def install(app: Flask) -> None:
     """Count and time every request, and serve /metrics (outside the versioned API and its spec)."""
     app.extensions[EXTENSION] = True
     app.after_request(_note_route_and_flush)
-    app.wsgi_app = _Timed(app.wsgi_app, app)
+    # WSGI middleware wraps the app's wsgi_app, as Flask documents; mypy sees a method assigned.
+    app.wsgi_app = _Timed(app.wsgi_app, app)  # type: ignore[method-assign]
     app.add_url_rule("/metrics", "metrics", _metrics_view, methods=["GET"])
 
 
@@ -60,9 +61,11 @@ def _route() -> str:
         return request.url_rule.rule
     refused = request.routing_exception
     if isinstance(refused, MethodNotAllowed) and refused.valid_methods:
+        adapter = current_app.create_url_adapter(request)
+        if adapter is None:
+            return UNMATCHED
         try:
-            rule, _ = current_app.create_url_adapter(request).match(method=refused.valid_methods[0],
-                                                                    return_rule=True)
+            rule, _ = adapter.match(method=next(iter(refused.valid_methods)), return_rule=True)
         except HTTPException:
             return UNMATCHED
         return rule.rule

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import os
 
+from prometheus_client import multiprocess
+
 ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
@@ -19,6 +21,4 @@ def worker_exited(pid: int) -> None:
     directory = multiprocess_dir()
     if directory is None:
         return
-    from prometheus_client import multiprocess
-
     multiprocess.mark_process_dead(pid, directory)

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import logging
 from collections import Counter as Tally
+from collections.abc import Iterable
 from functools import partial
-from typing import Any, Iterable
+from typing import Any
 
 import psycopg
 

@@ -7,6 +7,8 @@ import signal
 import sys
 import threading
 
+from prometheus_client import CollectorRegistry, multiprocess, start_http_server
+
 from .multiproc import multiprocess_dir
 
 
@@ -19,8 +21,6 @@ def main(argv: list[str] | None = None) -> int:
     if directory is None:
         print("set PROMETHEUS_MULTIPROC_DIR to the directory the workers write their metrics to", file=sys.stderr)
         return 2
-    from prometheus_client import CollectorRegistry, multiprocess, start_http_server
-
     registry = CollectorRegistry(auto_describe=False)
     multiprocess.MultiProcessCollector(registry, path=directory)
     server, thread = start_http_server(args.port, addr=args.bind, registry=registry)

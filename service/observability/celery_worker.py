@@ -5,16 +5,16 @@ from __future__ import annotations
 import os
 from functools import cache
 
+from celery import signals
+
+from ..metrics import worker_exited
+from ..settlement.celery_app import default_app
 from .logs import configure_logging, level_named
 
 
 @cache
 def instrumented_app():
     """The settlement Celery app with the logging and metrics signals connected (first use only)."""
-    from celery import signals
-
-    from ..settlement.celery_app import default_app
-
     # Celery leaves logging alone when setup_logging has a receiver: it gets ours instead of its own.
     signals.setup_logging.connect(_json_logging, weak=False)
     # The worker checks its privileges (and warns when run as root) before it sets up logging:
@@ -33,8 +33,6 @@ def _json_logging_at_start(options=None, **_kwargs) -> None:
 
 
 def _pool_process_exited(pid=None, **_kwargs) -> None:
-    from ..metrics import worker_exited
-
     worker_exited(pid or os.getpid())
 
 

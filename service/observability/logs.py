@@ -8,7 +8,7 @@ import re
 import secrets
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import orjson
 from flask import Flask, Response, g, has_request_context, request
@@ -26,7 +26,7 @@ class JsonFormatter(logging.Formatter):
     """A record as one JSON object on one line."""
 
     def format(self, record: logging.LogRecord) -> str:
-        line = {"ts": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
+        line = {"ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
                 "level": record.levelname.lower(), "logger": record.name, "message": record.getMessage(),
                 "pid": record.process}
         for name in _EXTRA_FIELDS:

@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import sys
 
+from ..cli import main as pontoon
 from .logs import configure_logging, level_from_env
 
 
 def main(argv: list[str] | None = None) -> int:
     # Configured first, so the command's own logging.basicConfig finds a handler and changes nothing.
     configure_logging(level_from_env())
-    from ..cli import main as pontoon
-
     return pontoon(["settle", "relay", *(sys.argv[1:] if argv is None else argv)])
 
 

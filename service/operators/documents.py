@@ -9,9 +9,9 @@ from typing import Any
 
 import yaml
 
+from ..rounds.errors import Invalid
 from ..rules import RulesError, parse_paytable
 from ..rules.registry import parse_yaml
-from ..rounds.errors import Invalid
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 MAX_SOURCE_CHARS = 65_536

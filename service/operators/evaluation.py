@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.games.canberra import CanberraRules
+from ..analysis.house_edge import compute
+from ..games import family_of
 from ..rounds.errors import Invalid
-from ..rules import RulesError, load_rules
+from ..rules import RulesError, load_house_banked_rules
 from .documents import NAME
 
 # A standard error of 0.1 percentage points: about 2 million simulated rounds, a second or two.
@@ -27,15 +28,13 @@ def evaluate_paytable(paytable: Any) -> Evaluation:
     """Simulate the paytable under the house-banked rules it names as its own (`measured_under`,
     the Canberra game's unless it says otherwise), at the table minimum, one seat, dealing to the
     cut card. Other errors propagate: an approval without its figures is not an approval."""
-    from ..analysis.house_edge import compute  # numpy and numba load only when someone approves
-
     rules = None
     if NAME.fullmatch(paytable.measured_under):   # a file's stem: no version, no path
         try:
-            rules = load_rules(paytable.measured_under)
+            rules = load_house_banked_rules(paytable.measured_under)
         except (RulesError, OSError):
             pass
-    if not isinstance(rules, CanberraRules):
+    if rules is None or not family_of(rules).evaluates_paytables:
         raise Invalid(f"{paytable.name}: measured_under must name the house-banked rules it is dealt under, "
                       f"not {paytable.measured_under!r}", code="paytable_unmeasurable",
                       errors={"measured_under": ["a house-banked rules file in rules_config/"]})

@@ -2,8 +2,8 @@
 access list compliance reads. Every change is an audit record; a secret never is."""
 from __future__ import annotations
 
-from ..audit.log import AuditRecord, append, chain_for
 from ..rounds.errors import Conflict, Invalid, NotFound
+from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.keys import KeyRow
 from ..store.uow import UnitOfWork
 from .commands import CreateKey, RevokeKey
@@ -21,7 +21,7 @@ def create_key(cmd: CreateKey, uow: UnitOfWork) -> dict:
     if errors:
         raise Invalid("the key cannot be created as asked", code="invalid_key", errors=errors)
     key, secret = uow.keys.create(role=cmd.role, table_id=cmd.table_id, name=cmd.name, created_by=cmd.actor)
-    append(uow.conn, chain_for(None), [AuditRecord("key_created", {
+    uow.audit.append(chain_for(None), [AuditRecord("key_created", {
         "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name},
         actor=cmd.actor)])
     return {**key_view(key), "secret": secret}
@@ -31,10 +31,10 @@ def revoke_key(cmd: RevokeKey, uow: UnitOfWork) -> dict:
     """Revoke a live key; the next request it signs is refused (keys are checked on every request)."""
     key = uow.keys.revoke(cmd.key_id)
     if key is None:
-        if uow.conn.execute("SELECT 1 FROM api_keys WHERE key_id = %s", (cmd.key_id,)).fetchone() is None:
+        if not uow.keys.exists(cmd.key_id):
             raise NotFound(f"no key {cmd.key_id}")
         raise Conflict(f"key {cmd.key_id} was revoked already", code="key_revoked_already")
-    append(uow.conn, chain_for(None), [AuditRecord("key_revoked", {
+    uow.audit.append(chain_for(None), [AuditRecord("key_revoked", {
         "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name,
         "reason": cmd.reason}, actor=cmd.actor)])
     return key_view(key)

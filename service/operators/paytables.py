@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..audit.log import AuditRecord, append, chain_for
-from ..rules import parse_paytable
 from ..rounds.catalog import ref
 from ..rounds.errors import Conflict, Invalid, NotFound
+from ..rules import parse_paytable
+from ..store.repositories.audit import AuditRecord, chain_for
+from ..store.repositories.paytables import AssignmentRow, VersionRow
 from ..store.uow import UnitOfWork
 from .commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
 from .documents import NAME, changes, read_submitted
 from .errors import Forbidden
 from .evaluation import evaluate_paytable
-from .paytable_store import AssignmentRow, PaytableStore, VersionRow
 from .seed import seed_file_versions
 
 APPLIES_FROM = "the table's next round (never a round already in play)"
@@ -23,7 +23,7 @@ HOUSE_EDGE_PERCENT_BOUND = 10_000   # what the versions' numeric(9, 4) holds, an
 # ----- commands -------------------------------------------------------------------------------
 def submit_version(cmd: SubmitPaytableVersion, uow: UnitOfWork) -> dict:
     """A new draft, numbered after the paytable's last version and validated as the engine reads it."""
-    store = PaytableStore(uow.conn)
+    store = uow.paytables
     _known_name(uow, cmd.name)
     store.lock_numbering(cmd.name)
     latest = store.latest_number(cmd.name)
@@ -34,7 +34,7 @@ def submit_version(cmd: SubmitPaytableVersion, uow: UnitOfWork) -> dict:
     row = store.add(name=cmd.name, version=latest + 1, content=document.content, source=document.source,
                     source_format=document.source_format, based_on_version=base.version if base else None,
                     author=cmd.actor, reason=cmd.reason)
-    append(uow.conn, chain_for(None), [AuditRecord("paytable_version_submitted", {
+    uow.audit.append(chain_for(None), [AuditRecord("paytable_version_submitted", {
         "paytable": row.name, "version": row.version, "status": "draft", "reason": cmd.reason,
         "based_on_version": row.based_on_version, "before": base.content if base else None, "after": row.content,
         "changes": changes(base.content if base else None, row.content)}, actor=cmd.actor)])
@@ -43,7 +43,7 @@ def submit_version(cmd: SubmitPaytableVersion, uow: UnitOfWork) -> dict:
 
 def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
     """Approve (not one's own draft; the house edge is measured and kept) or reject a draft."""
-    store = PaytableStore(uow.conn)
+    store = uow.paytables
     _known_name(uow, cmd.name)
     draft = store.get(cmd.name, cmd.version)
     if draft is None:
@@ -77,7 +77,7 @@ def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
              "house_edge_percent": evaluation.house_edge_percent if evaluation else None,
              "rtp_percent": evaluation.rtp_percent if evaluation else None}
     before = {"status": "draft", "decided_by": None, "house_edge_percent": None, "rtp_percent": None}
-    append(uow.conn, chain_for(None), [AuditRecord(f"paytable_version_{decided.status}", {
+    uow.audit.append(chain_for(None), [AuditRecord(f"paytable_version_{decided.status}", {
         "paytable": cmd.name, "version": cmd.version, "reason": cmd.reason, "author": draft.author,
         "before": before, "after": after, "changes": changes(before, after)}, actor=cmd.actor)])
     return version_view(uow, decided)
@@ -92,8 +92,8 @@ def assign_paytable(cmd: AssignPaytable, uow: UnitOfWork) -> dict:
         raise NotFound(f"no table {cmd.table_id!r}")
     if table.paytable is None:
         raise Conflict(f"table {cmd.table_id!r} plays a game without a paytable", code="no_paytable")
-    store = PaytableStore(uow.conn)
-    seed_file_versions(uow.conn, [table.paytable])
+    store = uow.paytables
+    seed_file_versions(uow.paytables, uow.audit, [table.paytable])
     target = store.get(table.paytable, cmd.version)
     if target is None:
         raise Invalid(f"no version {cmd.version} of paytable {table.paytable!r}", code="invalid_request",
@@ -115,7 +115,7 @@ def assign_paytable(cmd: AssignPaytable, uow: UnitOfWork) -> dict:
     replaced = store.get(table.paytable, pending or current)
     before = {"paytable_version": current, "pending_version": pending}
     after = {"paytable_version": current, "pending_version": None if in_force_now else cmd.version}
-    append(uow.conn, chain_for(cmd.table_id), [AuditRecord("paytable_assigned", {
+    uow.audit.append(chain_for(cmd.table_id), [AuditRecord("paytable_assigned", {
         "paytable": target.name, "version": target.version, "reason": cmd.reason, "assignment_id": assignment.id,
         "applies_from": "now: the pending version is withdrawn" if in_force_now else APPLIES_FROM,
         "before": before, "after": after,
@@ -128,21 +128,21 @@ def _known_name(uow: UnitOfWork, name: str) -> None:
     """A well-formed name, with its file's version 1 in the database if there is a file."""
     if not NAME.fullmatch(name):
         raise NotFound(f"no paytable {name!r}")
-    seed_file_versions(uow.conn, [name])
+    seed_file_versions(uow.paytables, uow.audit, [name])
 
 
 # ----- queries --------------------------------------------------------------------------------
 def list_paytables(uow: UnitOfWork) -> list[dict]:
-    seed_file_versions(uow.conn)
+    seed_file_versions(uow.paytables, uow.audit)
     by_name: dict[str, list[dict]] = {}
-    for row in PaytableStore(uow.conn).all():
+    for row in uow.paytables.all():
         by_name.setdefault(row.name, []).append(version_summary(row))
     return [{"name": name, "versions": versions} for name, versions in by_name.items()]
 
 
 def list_versions(uow: UnitOfWork, name: str) -> dict:
     _known_name(uow, name)
-    rows = PaytableStore(uow.conn).all(name)
+    rows = uow.paytables.all(name)
     if not rows:
         raise NotFound(f"no paytable {name!r}")
     return {"name": name, "versions": [version_summary(row) for row in rows]}
@@ -150,7 +150,7 @@ def list_versions(uow: UnitOfWork, name: str) -> dict:
 
 def version(uow: UnitOfWork, name: str, number: int) -> dict:
     _known_name(uow, name)
-    row = PaytableStore(uow.conn).get(name, number)
+    row = uow.paytables.get(name, number)
     if row is None:
         raise NotFound(f"no version {number} of paytable {name!r}")
     return version_view(uow, row)
@@ -189,7 +189,7 @@ def odds_view(paytable: Any) -> dict:
 def version_view(uow: UnitOfWork, row: VersionRow) -> dict:
     """A version: its odds, its document, its house edge, and its trail from submission to the
     tables it runs on."""
-    store = PaytableStore(uow.conn)
+    store = uow.paytables
     # Every stored version was read this way when it went in; a RulesError here is a defect.
     odds = odds_view(parse_paytable(ref(row.name, row.version), row.content))
     base = store.get(row.name, row.based_on_version) if row.based_on_version else None
@@ -202,7 +202,7 @@ def version_view(uow: UnitOfWork, row: VersionRow) -> dict:
 
 
 def _trail(row: VersionRow, assignments: list[AssignmentRow]) -> list[dict]:
-    steps = [{"step": "seeded" if row.source_format == "file" else "submitted", "by": row.author,
+    steps: list[dict[str, Any]] = [{"step": "seeded" if row.source_format == "file" else "submitted", "by": row.author,
               "at": row.created_at, "reason": row.reason}]
     if row.status != "draft" and row.source_format != "file":
         steps.append({"step": row.status, "by": row.decided_by, "at": row.decided_at, "reason": row.decision_reason})
@@ -220,7 +220,9 @@ def _trail(row: VersionRow, assignments: list[AssignmentRow]) -> list[dict]:
 
 def table_paytable_view(uow: UnitOfWork, table_id: str) -> dict:
     table = uow.tables.get(table_id)
-    store = PaytableStore(uow.conn)
+    if table is None:
+        raise NotFound(f"no table {table_id!r}")
+    store = uow.paytables
     return {"table_id": table_id, "paytable": table.paytable,
             "version": (table.paytable_version or 1) if table.paytable else None,
             "pending_version": table.pending_paytable_version,

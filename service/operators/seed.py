@@ -3,31 +3,29 @@ idempotent and safe to run from several processes at once (INSERT ... ON CONFLIC
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
-import psycopg
 import yaml
 
-from ..audit.log import AuditRecord, append, chain_for
 from ..rules import RulesError, load_paytable
 from ..rules.registry import paytables_dir
+from ..store.repositories.audit import AuditRecord, AuditRepository, chain_for
+from ..store.repositories.paytables import PaytablesRepository
 from .documents import NAME, changes
-from .paytable_store import PaytableStore
 
 log = logging.getLogger(__name__)
 SYSTEM = "system"
 
 
-def seed_file_versions(conn: psycopg.Connection, names: Iterable[str] | None = None) -> list[str]:
+def seed_file_versions(paytables: PaytablesRepository, audit: AuditRepository,
+                       names: Iterable[str] | None = None) -> list[str]:
     """Insert version 1 of the named paytables (all files when None) that the database lacks, in
     the caller's transaction, with an audit record for each one inserted; returns their names.
     A file that does not read as a paytable is skipped (and logged): it can never be played."""
     folder = Path(paytables_dir())
     wanted = sorted(path.stem for path in folder.glob("*.yaml")) if names is None else sorted(set(names))
-    store = PaytableStore(conn)
-    present = {name for (name,) in conn.execute(
-        "SELECT name FROM paytable_versions WHERE version = 1 AND name = ANY(%s)", (wanted,))}
+    present = paytables.seeded_names(wanted)
     records, seeded = [], []
     for name in (name for name in wanted if name not in present):
         path = folder / f"{name}.yaml"
@@ -41,12 +39,12 @@ def seed_file_versions(conn: psycopg.Connection, names: Iterable[str] | None = N
         text = path.read_text(encoding="utf-8")
         content = {**yaml.safe_load(text), "name": name, "version": 1}
         reason = f"version 1 seeded from paytables/{path.name}"
-        row = store.seed(name=name, content=content, source=text, reason=reason)
+        row = paytables.seed(name=name, content=content, source=text, reason=reason)
         if row is None:
             continue
         seeded.append(name)
         records.append(AuditRecord("paytable_version_seeded", {
             "paytable": name, "version": 1, "status": "approved", "reason": reason,
             "before": None, "after": content, "changes": changes(None, content)}, actor=SYSTEM))
-    append(conn, chain_for(None), records)
+    audit.append(chain_for(None), records)
     return seeded

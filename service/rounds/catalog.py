@@ -8,9 +8,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import psycopg
-
 from ..rules import RulesError, load_paytable, load_rules, parse_paytable
+from ..store.repositories.paytables import PaytablesRepository
 from ..store.repositories.tables import TableRow
 
 
@@ -31,37 +30,34 @@ def split_ref(reference: str) -> tuple[str, int]:
     return name, int(version) if version.isdigit() else 1
 
 
-def rules_and_paytable(conn: psycopg.Connection, table: TableRow) -> GameRules:
+def rules_and_paytable(paytables: PaytablesRepository, table: TableRow) -> GameRules:
     """The versions in force for the table's next round: the paytable version an operator assigned
     if one is pending, else the current one. The round that opens under a pending version makes it
     current in the opener's own transaction (migration 0004's trigger on rounds), so an assignment
     never reaches a round already in play."""
     paytable_version = table.pending_paytable_version or table.paytable_version
-    return resolve(conn, ref(table.rules, table.rules_version),
+    return resolve(paytables, ref(table.rules, table.rules_version),
                    ref(table.paytable, paytable_version) if table.paytable else None)
 
 
-def resolve(conn: psycopg.Connection, rules_ref: str, paytable_ref: str | None) -> GameRules:
+def resolve(paytables: PaytablesRepository, rules_ref: str, paytable_ref: str | None) -> GameRules:
     """The objects a stored reference names. Rules exist as version 1 (the file) only."""
     rules_name, rules_version = split_ref(rules_ref)
     if rules_version != 1:
         raise RulesError(rules_ref, {"(version)": "only version 1 (the file) exists"})
     paytable = None
     if paytable_ref is not None:
-        paytable = approved_paytable(conn, *split_ref(paytable_ref))
+        paytable = approved_paytable(paytables, *split_ref(paytable_ref))
     return GameRules(load_rules(rules_name), paytable, rules_ref, paytable_ref)
 
 
-def approved_paytable(conn: psycopg.Connection, name: str, version: int) -> Any:
+def approved_paytable(paytables: PaytablesRepository, name: str, version: int) -> Any:
     """The paytable object of an approved version. Version 1 not seeded into this database yet is
     the file it will be seeded from; any other version must be a row, and approved."""
-    key = _approved_key(conn, name, version)
-    if key is not None and (cached := _APPROVED.get(key)) is not None:
+    key = (*paytables.database(), name, version)
+    if (cached := _APPROVED.get(key)) is not None:
         return cached
-    row = conn.execute("SELECT status, content::text, "
-                       "xmin::text::bigint = txid_current_if_assigned() %% 4294967296 "
-                       "FROM paytable_versions WHERE name = %s AND version = %s",
-                       (name, version)).fetchone()
+    row = paytables.approved_row(name, version)
     if row is None:
         if version == 1:
             return load_paytable(name)  # not cached: the seed will put a row here
@@ -72,21 +68,13 @@ def approved_paytable(conn: psycopg.Connection, name: str, version: int) -> Any:
     paytable = _parse_stored(ref(name, version), content)
     # An approved version never changes (migration 0004's trigger refuses edits), so it is read
     # once per process; not one approved by this very transaction, which might still roll back.
-    if key is not None and not decided_here:
+    if not decided_here:
         _APPROVED[key] = paytable
     return paytable
 
 
 # (host, port, dbname, name, version) -> parsed approved paytable; filled on first use.
 _APPROVED: dict[tuple, Any] = {}
-
-
-def _approved_key(conn: Any, name: str, version: int) -> tuple | None:
-    # Keyed by the database too: tests (and tools) talk to several databases from one process.
-    info = getattr(conn, "info", None)
-    if info is None:
-        return None
-    return (info.host, info.port, info.dbname, name, version)
 
 
 @lru_cache(maxsize=128)

@@ -2,30 +2,26 @@
 commit to its caller (which stores the idempotent response in the same transaction)."""
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..audit.log import AuditRecord, LockedHead, append, chain_for, lock_table_head
 from ..engine.actions import Action, CardDealt, RuleViolation
 from ..engine.cards import canonical
-from ..engine.shoe import PhysicalShoe, ShoeError, VirtualShoe
+from ..engine.shoe import ShoeError, VirtualShoe
+from ..games import SHOE_DEALT_GAMES, GameFamily, family_named, family_of, table_limits
 from ..metrics import observe_round_completed
 from ..rules import RulesError, load_paytable, load_rules
 from ..store.pending import Pending
+from ..store.repositories.audit import AuditRecord, LockedHead, chain_for
 from ..store.repositories.keys import KeyGuard
 from ..store.repositories.rounds import LockedRound, RoundEvent, RoundRow
-from ..store.repositories.shoes import ShoeRow
 from ..store.uow import UnitOfWork
-from ..traditional import bank as traditional_bank
-from ..traditional import pack as traditional_pack
-from ..traditional import rounds as traditional_rounds
 from . import views
 from .catalog import GameRules, rules_and_paytable
 from .commands import CreateTable, OpenRound, OpenShoe, PostAction, PostCard
 from .errors import Conflict, Invalid, NotFound
-from .games import (SHOE_DEALT_GAMES, effective_limits, game_of, needs_paytable, new_round, player_banked,
-                    table_limits)
 from .state import action_payload, load_game
 
 
@@ -35,26 +31,26 @@ def create_table(cmd: CreateTable, uow: UnitOfWork) -> dict:
     rules = _load_named(load_rules, cmd.rules, "rules", errors)
     if cmd.paytable is not None:
         _load_named(load_paytable, cmd.paytable, "paytable", errors)
-    if rules is not None and needs_paytable(rules) and cmd.paytable is None:
-        errors["paytable"] = [f"the {game_of(rules)} game needs a paytable"]
-    if rules is not None and not needs_paytable(rules) and cmd.paytable is not None:
-        errors["paytable"] = [f"the {game_of(rules)} game takes no paytable"]
+    family = family_of(rules) if rules is not None else None
+    if family is not None and family.needs_paytable != (cmd.paytable is not None):
+        errors["paytable"] = [f"the {family.game} game "
+                              + ("needs a paytable" if family.needs_paytable else "takes no paytable")]
     for kind, entry in cmd.limits.items():
         try:
             table_limits({kind: entry})
         except ValueError as exc:
             errors[f"limits.{kind}"] = [str(exc)]
-    if errors:
+    if errors or family is None:   # no family: the rules were refused, and errors says why
         raise Invalid("the table cannot be created as asked", code="invalid_table", errors=errors)
-    row = uow.tables.add(table_id=cmd.table_id, game=game_of(rules), rules=cmd.rules, rules_version=1,
+    row = uow.tables.add(table_id=cmd.table_id, game=family.game, rules=cmd.rules, rules_version=1,
                          paytable=cmd.paytable, paytable_version=1 if cmd.paytable else None,
                          limits=cmd.limits, created_by=cmd.actor)
     if row is None:
         raise Conflict(f"table {cmd.table_id!r} exists already", code="table_exists")
-    append(uow.conn, chain_for(row.table_id), [AuditRecord(
+    uow.audit.append(chain_for(row.table_id), [AuditRecord(
         "table_created", {"rules": cmd.rules, "paytable": cmd.paytable, "limits": cmd.limits},
         actor=cmd.actor, table_id=row.table_id)])
-    return views.table_view(row, effective_limits(rules, row.limits), None, None)
+    return views.table_view(row, family.effective_limits(rules, row.limits), None, None)
 
 
 def _load_named(loader, name: str, field_name: str, errors: dict) -> Any:
@@ -87,12 +83,11 @@ def open_shoe(cmd: OpenShoe, uow: UnitOfWork) -> dict:
                             card_order=order, salt=salt)
     else:
         row = uow.shoes.add(table_id=cmd.table_id, mode="physical", commitment=None, card_order=None, salt=None)
-    if player_banked(game_rules.rules):  # the new shoe is the table's pack from its next round on
-        traditional_pack.shoe_opened(uow, cmd.table_id, row, game_rules.rules.shoe)
+    family_named(table.game).shoe_opened(uow, cmd.table_id, row, game_rules.rules)
     records.append(AuditRecord("shoe_started", {"shoe_id": row.shoe_id, "mode": row.mode,
                                                 "commitment": row.commitment},
                                actor=cmd.actor, table_id=cmd.table_id))
-    append(uow.conn, chain_for(cmd.table_id), records)
+    uow.audit.append(chain_for(cmd.table_id), records)
     return {**views.shoe_view(row), "closed_shoe": views.shoe_view(closed) if closed else None}
 
 
@@ -105,7 +100,7 @@ def _lock_table(uow: UnitOfWork, table_id: str):
 
 def _in_force(uow: UnitOfWork, table) -> GameRules:
     try:
-        return rules_and_paytable(uow.conn, table)
+        return rules_and_paytable(uow.paytables, table)
     except RulesError as exc:
         raise Conflict(f"the table's rules or paytable cannot be played: {exc}", code="rules_unavailable") from None
 
@@ -119,65 +114,46 @@ def _refuse_if_round_open(uow: UnitOfWork, table_id: str, what: str, open_round:
 
 
 # ----- rounds -------------------------------------------------------------------------------
-def open_round(cmd: OpenRound, uow: UnitOfWork) -> dict:
-    """A round on the table's current shoe, under the rules and paytable versions in force."""
+def open_round(cmd: OpenRound, uow: UnitOfWork, guard: KeyGuard | None = None) -> dict:
+    """A round on the table's current shoe, under the rules and paytable versions in force. With
+    `guard`, the request's key check is answered with the locks, which a refused key never takes;
+    the round is then opened by that key."""
     # One round trip (the request's pipeline): the table's lock, then its shoe's, then whether a
     # round is open, read once both locks are held, then the audit chain's head for a house-banked
     # game (the order every writer takes them in). The round is then written in one round trip with
     # the commit.
-    table_lock = uow.tables.lock_pending(cmd.table_id)
-    shoe_lock = uow.shoes.lock_current_pending(cmd.table_id)
+    table_lock = uow.tables.lock_pending(cmd.table_id, guard)
+    shoe_lock = uow.shoes.lock_current_pending(cmd.table_id, guard)
     open_round = uow.rounds.open_on_table_pending(cmd.table_id)
-    head_lock = lock_table_head(uow.conn, cmd.table_id, SHOE_DEALT_GAMES)
-    table = table_lock.one()
-    if table is None:
+    head_lock = uow.audit.lock_table_head(cmd.table_id, SHOE_DEALT_GAMES, guard)
+    locked = table_lock.one()
+    if locked is None:
         raise NotFound(f"no table {cmd.table_id!r}")
+    table = locked.row
+    if locked.key_id is not None:
+        cmd = dataclasses.replace(cmd, actor=str(locked.key_id))
     shoe = shoe_lock.one()
     if shoe is None:
         raise Conflict(f"table {cmd.table_id!r} has no shoe: open one first", code="no_shoe")
     _refuse_if_round_open(uow, cmd.table_id, "another", open_round)
-    head = head_lock()
+    head = head_lock.one()
     game_rules = _in_force(uow, table)
-    if player_banked(game_rules.rules):
-        return _open_player_banked_round(cmd, uow, shoe, game_rules)
-    if cmd.wagers is None:
-        raise Invalid("this table's game is house-banked: open its rounds with wagers", code="invalid_request",
-                      errors={"wagers": ["Missing data for required field."]})
-    game = new_round(game_rules.rules, game_rules.paytable, cmd.wagers, table.limits)
-    if shoe.mode == "virtual" and _virtual(game_rules, shoe).past_cut_card:
-        raise Conflict("the shoe is past its cut card: open a new shoe", code="shoe_past_cut_card")
-    row = uow.rounds.add(table_id=cmd.table_id, shoe_id=shoe.shoe_id, shoe_mode=shoe.mode,
-                         rules_ref=game_rules.rules_ref, paytable_ref=game_rules.paytable_ref, wagers=cmd.wagers,
+    family = family_named(table.game)
+    opening = family.open_round(uow, cmd, shoe, game_rules, table.limits)
+    row = uow.rounds.add(table_id=cmd.table_id, shoe_id=opening.shoe.shoe_id, shoe_mode=opening.shoe.mode,
+                         rules_ref=game_rules.rules_ref, paytable_ref=opening.paytable_ref, wagers=opening.entries,
                          now=head.now if head is not None else None)
-    change = _RoundChange(uow, row, game_rules, game, first_seq=0, actor=cmd.actor, locked_head=head)
-    change.note("round_opened", {"shoe_id": shoe.shoe_id, "rules": game_rules.rules_ref,
-                                 "paytable": game_rules.paytable_ref})
-    for wager in cmd.wagers:
-        change.note("wager", wager)
-    if shoe.mode == "virtual":
-        _deal_from_virtual_shoe(change, shoe)
-    return change.save()
-
-
-def _open_player_banked_round(cmd: OpenRound, uow: UnitOfWork, shoe, game_rules: GameRules) -> dict:
-    """A round of the player-banked game: its players against the table's banker, with the kitty
-    and the pack the table carries from round to round."""
-    if cmd.players is None:
-        raise Invalid("this table's game is player-banked: open its rounds with players", code="invalid_request",
-                      errors={"players": ["Missing data for required field."]})
-    prepared = traditional_rounds.prepare_round(uow, cmd.table_id, shoe, game_rules, cmd.players, cmd.banker_place)
-    row = uow.rounds.add(table_id=cmd.table_id, shoe_id=prepared.shoe.shoe_id, shoe_mode=prepared.shoe.mode,
-                         rules_ref=game_rules.rules_ref, paytable_ref=None, wagers=cmd.players)
-    traditional_rounds.record_round(uow, row.round_id, cmd.table_id, prepared.setup)
-    change = _RoundChange(uow, row, game_rules, prepared.game, first_seq=0, actor=cmd.actor)
-    for kind, payload in prepared.notes:
+    if opening.stored is not None:
+        opening.stored(uow, row)
+    change = _RoundChange(uow, row, game_rules, opening.game, first_seq=0, actor=cmd.actor, locked_head=head)
+    for kind, payload in opening.notes:
         change.note(kind, payload)
-    change.note("round_opened", {"shoe_id": prepared.shoe.shoe_id, "rules": game_rules.rules_ref, "paytable": None,
-                                 "banker_place": prepared.setup.banker_place, "kitty": prepared.setup.kitty_before})
-    for player in cmd.players:
-        change.note("wager", player)
-    if prepared.shoe.mode == "virtual":
-        traditional_pack.deal_from_pack(change)
+    change.note("round_opened", {"shoe_id": opening.shoe.shoe_id, "rules": game_rules.rules_ref,
+                                 "paytable": opening.paytable_ref, **opening.opened})
+    for entry in opening.entries:
+        change.note("wager", entry)
+    if opening.shoe.mode == "virtual":
+        family.deal(change, opening.shoe)
     return change.save()
 
 
@@ -187,50 +163,41 @@ _CARD_LOCKS: tuple[str, ...] = ()
 _DECISION_LOCKS = SHOE_DEALT_GAMES
 
 
-def lock_ahead_for_card(uow: UnitOfWork, round_id: uuid.UUID, guard: KeyGuard) -> None:
-    """post_card()'s lock of the round and reads under it, sent with the request's key check."""
-    uow.rounds.send_lock_with_events(round_id, shoe_games=_CARD_LOCKS, guard=guard)
-
-
-def lock_ahead_for_action(uow: UnitOfWork, round_id: uuid.UUID, guard: KeyGuard) -> None:
-    """post_action()'s lock of the round and reads under it, sent with the request's key check."""
-    uow.rounds.send_lock_with_events(round_id, shoe_games=_DECISION_LOCKS, guard=guard)
-
-
-def post_card(cmd: PostCard, uow: UnitOfWork) -> dict:
-    """The next card out of a physical shoe, given to whoever the rules say is owed one."""
-    row, events, limits, _, _ = _lock_open_round(uow, cmd.round_id, cmd.expected_version, shoe_games=_CARD_LOCKS)
-    if row.shoe_mode != "physical":
+def post_card(cmd: PostCard, uow: UnitOfWork, guard: KeyGuard | None = None) -> dict:
+    """The next card out of a physical shoe, given to whoever the rules say is owed one. With
+    `guard`, the request's key check is answered with the round's lock (_lock_open_round)."""
+    row, locked = _lock_open_round(uow, cmd.round_id, cmd.expected_version, shoe_games=_CARD_LOCKS, guard=guard)
+    actor = _actor(cmd.actor, locked)
+    if row.shoe_id is None or row.shoe_mode != "physical":
         raise Conflict("this round's shoe is virtual: it deals by itself", code="virtual_shoe")
-    change = _RoundChange.load(uow, row, events, limits, cmd.actor)
+    change = _RoundChange.load(uow, row, locked.events, locked.limits, actor)
     game = change.game
     if game.awaiting != "card":
         raise Conflict("no card is owed now: the round awaits " + (game.awaiting or "nothing, it is complete"),
                        code="not_awaiting_card", legal_actions=_legal(game))
-    shoe = _physical_shoe(change)
+    shoe = change.family.physical_shoe(change)
     try:
         card = shoe.accept(canonical(cmd.card))
     except ShoeError as exc:
         raise Conflict(str(exc), code="card_refused", audit=AuditRecord(
             "card_refused", {"card": cmd.card, "reason": str(exc), "shoe_id": row.shoe_id},
-            actor=cmd.actor, table_id=row.table_id, round_id=str(row.round_id))) from None
+            actor=actor, table_id=row.table_id, round_id=str(row.round_id))) from None
     change.card(game.deal_card(card))
     uow.shoes.record_dealt(row.shoe_id, card)
     return change.save()
 
 
-def post_action(cmd: PostAction, uow: UnitOfWork) -> dict:
-    """A player's decision, verified by the engine; a virtual shoe then deals what it makes owed."""
+def post_action(cmd: PostAction, uow: UnitOfWork, guard: KeyGuard | None = None) -> dict:
+    """A player's decision, verified by the engine; a virtual shoe then deals what it makes owed.
+    With `guard`, the request's key check is answered with the round's lock (_lock_open_round)."""
     # The virtual shoe is locked with the round (most decisions leave a card owed), and so is the
     # audit chain's head: nothing is locked after them, and the change then goes in one round trip
     # with the commit.
-    row, events, limits, shoe, head = _lock_open_round(uow, cmd.round_id, cmd.expected_version,
-                                                       shoe_games=_DECISION_LOCKS)
-    change = _RoundChange.load(uow, row, events, limits, cmd.actor)
-    change.locked_head = head
-    if cmd.seat == 0 and not player_banked(change.game_rules.rules):
-        raise Invalid("seat 0 is the banker's, and this game has no banker", code="invalid_request",
-                      errors={"seat": ["Must be greater than or equal to 1 and less than or equal to 9."]})
+    row, locked = _lock_open_round(uow, cmd.round_id, cmd.expected_version, shoe_games=_DECISION_LOCKS, guard=guard)
+    shoe = locked.shoe
+    change = _RoundChange.load(uow, row, locked.events, locked.limits, _actor(cmd.actor, locked))
+    change.locked_head = locked.head
+    change.family.check_seat(cmd.seat)
     action = Action(cmd.seat, cmd.action, cmd.hand, cmd.amount)
     try:
         change.game.act(action)
@@ -239,15 +206,17 @@ def post_action(cmd: PostAction, uow: UnitOfWork) -> dict:
                        legal_actions=[legal.as_dict() for legal in exc.legal]) from None
     change.decision(action)
     if row.shoe_mode == "virtual":
-        _deal_from_virtual_shoe(change, shoe)
+        change.family.deal(change, shoe)
     return change.save()
 
 
 def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_version: int | None, *,
-                     shoe_games: tuple[str, ...]) -> LockedRound:
+                     shoe_games: tuple[str, ...], guard: KeyGuard | None) -> tuple[RoundRow, LockedRound]:
     """The round locked, with its events, its table's limits and, for `shoe_games`, its virtual
-    shoe and its audit chain's head locked (one round trip, or none if sent with the key check)."""
-    locked = uow.rounds.lock_with_events(round_id, shoe_games=shoe_games)
+    shoe and its audit chain's head locked, in one round trip, which with `guard` also answers the
+    request's key check sent before it: the round is then found, and locked, only for a key the
+    check allows (a refused key is answered by its check as the request ends, never by this)."""
+    locked = uow.rounds.lock_with_events(round_id, shoe_games=shoe_games, guard=guard)
     row = locked.row
     if row is None:
         raise NotFound(f"no round {round_id}")
@@ -256,54 +225,16 @@ def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_version: int
                        code="version_conflict")
     if row.status != "open":
         raise Conflict(f"the round is {row.status}: it takes no more cards or decisions", code="round_not_open")
-    return locked
+    return row, locked
+
+
+def _actor(actor: str | None, locked: LockedRound) -> str | None:
+    """Who acts: the command's actor or, for a command carrying the key's guard, that key."""
+    return actor if locked.key_id is None else str(locked.key_id)
 
 
 def _legal(game) -> list[dict]:
     return [legal.as_dict() for legal in game.legal_actions()]
-
-
-def _physical_shoe(change: "_RoundChange") -> PhysicalShoe:
-    """What a reported card must fit, its shoe row locked: the table's shoe less every card it has
-    given; in the player-banked game, the round's pack less the cards on the table (used cards go
-    back under the pack). That game locks the table first, in the order the round's end takes them."""
-    if player_banked(change.game_rules.rules):
-        change.uow.tables.lock(change.row.table_id)
-        change.uow.shoes.lock(change.row.shoe_id)
-        return traditional_pack.physical_pack(change.game)
-    shoe_row = change.uow.shoes.lock(change.row.shoe_id)
-    return PhysicalShoe(change.game_rules.rules.shoe, dealt=shoe_row.dealt)
-
-
-def _virtual(game_rules: GameRules, shoe_row) -> VirtualShoe:
-    return VirtualShoe(game_rules.rules.shoe, order=shoe_row.card_order, salt=shoe_row.salt,
-                       position=shoe_row.position)
-
-
-def _deal_from_virtual_shoe(change: "_RoundChange", shoe_row: ShoeRow | None = None) -> None:
-    """Deal from the top of the table's virtual shoe for as long as the round awaits a card
-    (`shoe_row`: the shoe, when the caller holds its lock already). With the table's shoe in hand,
-    the answer then says whether it has passed its cut card: the terminal opens a new shoe after
-    the round instead of being refused the next one."""
-    owed = change.game.awaiting == "card"
-    if player_banked(change.game_rules.rules):  # the pack carries over from round to round
-        if owed:
-            traditional_pack.deal_from_pack(change)
-        return
-    if not owed and shoe_row is None:
-        return
-    if shoe_row is None:
-        shoe_row = change.uow.shoes.lock(change.row.shoe_id)
-    shoe = _virtual(change.game_rules, shoe_row)
-    while change.game.awaiting == "card":
-        try:
-            card = shoe.deal()
-        except ShoeError:
-            raise Conflict("the shoe ran out of cards in the middle of the round", code="shoe_empty") from None
-        change.card(change.game.deal_card(card))
-    if owed:
-        change.shoe_position = (shoe_row.shoe_id, shoe.position)  # written by save(), with the events
-    change.shoe_past_cut_card = shoe.past_cut_card
 
 
 @dataclass
@@ -325,9 +256,13 @@ class _RoundChange:
 
     @classmethod
     def load(cls, uow: UnitOfWork, row: RoundRow, events: list[RoundEvent], limits: dict | None,
-             actor: str | None) -> "_RoundChange":
+             actor: str | None) -> _RoundChange:
         game_rules, game, next_seq = load_game(uow, row, (events, limits))
         return cls(uow, row, game_rules, game, first_seq=next_seq, actor=actor)
+
+    @property
+    def family(self) -> GameFamily:
+        return family_of(self.game_rules.rules)
 
     def note(self, kind: str, payload: dict) -> None:
         self.records.append(AuditRecord(kind, payload, actor=self.actor, table_id=self.row.table_id,
@@ -348,10 +283,9 @@ class _RoundChange:
         complete and queue its settlement. Returns the round's new state."""
         complete = self.game.awaiting is None
         result = self.game.result() if complete else None
-        if complete:
+        if result is not None:   # complete
             self.note("round_completed", result)
-            if player_banked(self.game_rules.rules):  # the bank, kitty and pack move on to the next round
-                traditional_bank.round_completed(self)
+            self.family.round_completed(self)
             observe_round_completed(self.row.table_id, result)  # counted once the request commits
             self.uow.outbox.add("settle_round", self.row.round_id)
         chain = chain_for(self.row.table_id)
@@ -361,13 +295,12 @@ class _RoundChange:
             saved, _ = self.uow.rounds.save(self.row, events=self.events, first_seq=self.first_seq,
                                             shoe_position=self.shoe_position, complete=complete, result=result,
                                             now=self.locked_head.now)
-            position = self.locked_head.position
-            append(self.uow.conn, chain, self.records, head=lambda: position)
+            self.uow.audit.append(chain, self.records, head=self.locked_head.position)
             return views.round_state(saved(), self.game, self.shoe_past_cut_card)
         # Otherwise the save (and the settlement's outbox row) goes in one round trip with the
         # audit chain's head, which the save's statement locks; the audit records go with the commit.
         saved, head = self.uow.rounds.save(self.row, events=self.events, first_seq=self.first_seq,
                                            shoe_position=self.shoe_position, complete=complete, result=result,
                                            audit_chain=chain)
-        append(self.uow.conn, chain, self.records, head=head)
+        self.uow.audit.append(chain, self.records, head=head())
         return views.round_state(saved(), self.game, self.shoe_past_cut_card)

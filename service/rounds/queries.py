@@ -3,14 +3,11 @@ from __future__ import annotations
 
 import uuid
 
-from ..store.repositories.traditional import TraditionalRepository
+from ..games import family_named, family_of
 from ..store.uow import UnitOfWork
-from ..traditional.bank_state import BankState
-from ..traditional.views import bank_view
 from . import views
 from .catalog import ref, resolve
 from .errors import NotFound
-from .games import effective_limits, player_banked, transcript_of
 from .state import load_game
 
 
@@ -29,19 +26,18 @@ def round_transcript(uow: UnitOfWork, round_id: uuid.UUID) -> dict:
     if row is None:
         raise NotFound(f"no round {round_id}")
     game_rules, game, _ = load_game(uow, row)
-    return transcript_of(game, game_rules.rules_ref, game_rules.paytable_ref)
+    return family_of(game_rules.rules).transcript(game, game_rules.rules_ref, game_rules.paytable_ref)
 
 
 def table(uow: UnitOfWork, table_id: str) -> dict:
     row = uow.tables.get(table_id)
     if row is None:
         raise NotFound(f"no table {table_id!r}")
-    rules = resolve(uow.conn, ref(row.rules, row.rules_version), None).rules  # limits need no paytable
-    limits = effective_limits(rules, row.limits)
-    view = views.table_view(row, limits, uow.shoes.current(table_id), uow.rounds.open_on_table(table_id))
-    if player_banked(rules):
-        view["bank"] = bank_view(table_id, rules, BankState.of(TraditionalRepository(uow.conn).state(table_id)))
-    return view
+    rules = resolve(uow.paytables, ref(row.rules, row.rules_version), None).rules  # limits need no paytable
+    family = family_named(row.game)
+    view = views.table_view(row, family.effective_limits(rules, row.limits), uow.shoes.current(table_id),
+                            uow.rounds.open_on_table(table_id))
+    return {**view, **family.table_fields(uow, table_id, rules)}
 
 
 def current_shoe(uow: UnitOfWork, table_id: str) -> dict:

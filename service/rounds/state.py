@@ -4,11 +4,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.actions import Action, RuleViolation
+from ..games import family_of
 from ..store.repositories.rounds import RoundEvent, RoundRow
-from ..traditional.rounds import kitty_before
+from ..store.uow import UnitOfWork
 from .catalog import GameRules, resolve
 from .errors import Invalid
-from .games import new_round, player_banked
 
 
 class CorruptRound(RuntimeError):
@@ -33,7 +33,7 @@ def rebuild(game_rules: GameRules, row: RoundRow, events: list[RoundEvent], limi
     """A fresh engine round with every stored card and decision applied, in order (`kitty`: the
     Shoot kitty a player-banked round was played against)."""
     try:
-        game = new_round(game_rules.rules, game_rules.paytable, row.wagers, limits, kitty=kitty)
+        game = family_of(game_rules.rules).start(game_rules.rules, game_rules.paytable, row.wagers, limits, kitty)
         for event in events:
             if event.kind == "card":
                 record = game.deal_card(event.payload["card"])
@@ -47,12 +47,12 @@ def rebuild(game_rules: GameRules, row: RoundRow, events: list[RoundEvent], limi
     return game
 
 
-def load_game(uow, row: RoundRow, events_and_limits: tuple[list[RoundEvent], dict | None] | None = None
+def load_game(uow: UnitOfWork, row: RoundRow, events_and_limits: tuple[list[RoundEvent], dict | None] | None = None
               ) -> tuple[GameRules, Any, int]:
     """The round's rules (as it opened with them), its engine state rebuilt from its events, and
     the sequence number the next event takes. `events_and_limits`: the round's events and its
     table's limits, when the caller has read them already (with the round's lock)."""
-    game_rules = resolve(uow.conn, row.rules_ref, row.paytable_ref)
+    game_rules = resolve(uow.paytables, row.rules_ref, row.paytable_ref)
     events, limits = events_and_limits or uow.rounds.events_and_limits(row.round_id, row.table_id)
-    kitty = kitty_before(uow.conn, row.round_id) if player_banked(game_rules.rules) else None
+    kitty = family_of(game_rules.rules).kitty_before(uow, row.round_id)
     return game_rules, rebuild(game_rules, row, events, limits, kitty), (events[-1].seq + 1 if events else 0)

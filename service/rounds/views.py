@@ -4,12 +4,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from ..games import family_of
 from ..store.repositories.rounds import RoundRow
 from ..store.repositories.shoes import ShoeRow
 from ..store.repositories.tables import TableRow
-from ..traditional import views as traditional_views
 from .catalog import ref
-from .games import player_banked
 
 
 def round_state(row: RoundRow, game: Any, shoe_past_cut_card: bool | None = None) -> dict:
@@ -36,19 +35,9 @@ def round_state(row: RoundRow, game: Any, shoe_past_cut_card: bool | None = None
         "opened_at": row.opened_at, "completed_at": row.completed_at, "settled_at": row.settled_at,
         "voided_at": row.voided_at, "shoe_past_cut_card": shoe_past_cut_card,
     }
-    if player_banked(game.rules):  # banker, players and kitty in place of the dealer and seats
-        view.update(traditional_views.round_fields(row, game, snapshot))
-    else:
-        view.update({"dealer": snapshot["dealer"], "seats": snapshot["seats"], "settlement": settlement(row)})
+    # The game's own part: the dealer and seats, or the banker, players and kitty, and the money.
+    view.update(family_of(game.rules).round_fields(row, game, snapshot))
     return view
-
-
-def settlement(row: RoundRow) -> dict | None:
-    """Each seat's money, shown only once the settlement worker has written the ledger."""
-    if row.status != "settled" or not row.result:
-        return None
-    return {"seats": [{key: seat[key] for key in ("seat", "staked", "returned", "net")}
-                      for seat in row.result["seats"]]}
 
 
 def shoe_view(shoe: ShoeRow) -> dict:

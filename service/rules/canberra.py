@@ -1,10 +1,13 @@
 """Builds the house-banked game's rules and paytable objects from their YAML documents."""
 from __future__ import annotations
 
+from enum import StrEnum
+
 from ..engine.games.canberra.paytable import FIXED_LINES, BonusLine, Paytable, SuperBonus, SuperBonusPrize
-from ..engine.games.canberra.rules import CanberraRules, Limits
+from ..engine.games.canberra.rules import CanberraRules, DealerPontoonTakes, DoubleMaximum, DoubleMinimum, Limits
+from ..engine.odds import Rounding
 from ..engine.shoe import ShoeSpec
-from .reader import Reader
+from .reader import RANKS, Reader, rank_of
 
 
 def _limits(reader: Reader, key: str) -> Limits | None:
@@ -12,6 +15,15 @@ def _limits(reader: Reader, key: str) -> Limits | None:
     low, high = section.integer("min", minimum=1), section.integer("max", minimum=1)
     section.refuse_unknown()
     return reader.build(key, Limits, low, high)
+
+
+# The rule choices a file writes as text, and the enum each becomes.
+_CHOICES: dict[str, type[StrEnum]] = {"double_minimum": DoubleMinimum, "double_maximum": DoubleMaximum,
+                                      "dealer_pontoon_takes": DealerPontoonTakes, "rounding": Rounding}
+
+
+def _choices(choice: type[StrEnum]) -> tuple[str, ...]:
+    return tuple(member.value for member in choice)
 
 
 def read_canberra_rules(doc: Reader) -> CanberraRules | None:
@@ -45,8 +57,8 @@ def read_canberra_rules(doc: Reader) -> CanberraRules | None:
         double_after_split=double.boolean("after_split"),
         double_on_split_aces=double.boolean("on_split_aces"),
         double_max_cards=double.integer("max_cards", None, minimum=2, allow_none=True),
-        double_minimum=double.text("minimum", choices=("table_minimum", "wager", "one_cent")),
-        double_maximum=double.text("maximum", choices=("wager",)),
+        double_minimum=double.text("minimum", choices=_choices(DoubleMinimum)),
+        double_maximum=double.text("maximum", choices=_choices(DoubleMaximum)),
         double_aces_count_one=double.boolean("aces_count_one"),
         forfeit_after_double=double.boolean("forfeit"),
         split_max_hands=split.integer("max_hands", minimum=1),
@@ -60,13 +72,17 @@ def read_canberra_rules(doc: Reader) -> CanberraRules | None:
         dealer_stands_on=dealer.integer("stands_on", minimum=12),
         dealer_hits_soft_17=dealer.boolean("hits_soft_17"),
         dealer_draws_when_no_hand_waiting=dealer.boolean("draws_when_no_hand_waiting", False),
-        dealer_pontoon_takes=dealer.text("pontoon_takes", choices=("one_original_wager", "all_stakes")),
-        rounding=doc.text("rounding", "down", choices=("down", "up", "half_up")),
+        dealer_pontoon_takes=dealer.text("pontoon_takes", choices=_choices(DealerPontoonTakes)),
+        rounding=doc.text("rounding", "down", choices=_choices(Rounding)),
     )
     for section in (pontoon, surrender, double, split, insurance, dealer, doc):
         section.refuse_unknown()
     if doc.errors:
         return None
+    # The file names each choice as text (checked above against the choices); the rules hold the
+    # choice itself.
+    for key, choice in _CHOICES.items():
+        fields[key] = choice(fields[key])
     return doc.build("(rules)", CanberraRules, paths=RULES_FIELD_PATHS, **fields)
 
 
@@ -107,7 +123,7 @@ def read_paytable(doc: Reader) -> Paytable | None:
     super_bonus = None
     if "super_bonus" in doc.data and doc.data["super_bonus"] is not None:
         sb = doc.section("super_bonus")
-        prizes_raw = sb._get("prizes", [])
+        prizes_raw = sb.value("prizes", [])
         prizes = []
         if not isinstance(prizes_raw, list):
             sb.fail("prizes", "must be a list of {wager_below?, prize}")
@@ -122,9 +138,9 @@ def read_paytable(doc: Reader) -> Paytable | None:
                 pr.fail("prize", "must be a positive amount of cents")
             pr.refuse_unknown()
             prizes.append(SuperBonusPrize(below, prize))
-        ranks, upcard_r = sb.ranks("ranks"), sb._get("upcard", None)
-        upcard = "T" if str(upcard_r) == "10" else str(upcard_r).upper()
-        if upcard not in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"):
+        ranks, upcard_r = sb.ranks("ranks"), sb.value("upcard", None)
+        upcard = rank_of(upcard_r)
+        if upcard not in RANKS:
             sb.fail("upcard", f"{upcard_r!r} is not a rank")
         one_suit, envy = sb.boolean("one_suit", True), sb.integer("envy", 0, minimum=0)
         sb.refuse_unknown()

@@ -1,18 +1,27 @@
 """Reads a YAML mapping field by field, collecting every bad or unknown field with its path."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from ..engine.odds import Odds
 from ..engine.rule_errors import RuleFieldError
 
-TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
-if TYPE_CHECKING:
-    from typing import Any, Callable
+T = TypeVar("T")
 
-_MISSING = object()
+# A field's absence, told apart from a field written as null.
+_MISSING: Any = object()
 
 # No count or amount in a rules file or paytable is larger: amounts stay inside PostgreSQL's bigint
 # and the house-edge simulation's 64-bit arithmetic, and JSON readers keep them exact.
 LARGEST_WHOLE_NUMBER = 10**12
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+
+
+def rank_of(item: object) -> str:
+    """A rank as a file may write it (10 for T, lower case) in the engine's spelling."""
+    return "T" if str(item) == "10" else str(item).upper()
 
 
 class Reader:
@@ -25,30 +34,32 @@ class Reader:
         if not isinstance(data, dict):
             self.errors[path or "(document)"] = "must be a mapping of fields"
             data = {}
-        self.data = data
+        self.data: dict[Any, Any] = data
 
-    def _where(self, key: str) -> str:
+    def where(self, key: str) -> str:
+        """The field's path in the whole document."""
         return f"{self.path}.{key}" if self.path else key
 
-    def _get(self, key: str, default: Any) -> Any:
+    def value(self, key: str, default: Any = _MISSING) -> Any:
+        """The field as written (marked as read); a missing field without a default is an error."""
         self.seen.add(key)
         value = self.data.get(key, _MISSING)
         if value is _MISSING:
             if default is _MISSING:
-                self.errors[self._where(key)] = "is required"
+                self.errors[self.where(key)] = "is required"
             return default
         return value
 
     def fail(self, key: str, why: str) -> None:
-        self.errors.setdefault(self._where(key), why)
+        self.errors.setdefault(self.where(key), why)
 
-    def section(self, key: str, default: Any = _MISSING) -> "Reader":
-        value = self._get(key, default)
-        return Reader({} if value is _MISSING else value, self._where(key), self.errors)
+    def section(self, key: str, default: Any = _MISSING) -> Reader:
+        value = self.value(key, default)
+        return Reader({} if value is _MISSING else value, self.where(key), self.errors)
 
     def integer(self, key: str, default: Any = _MISSING, minimum: int | None = None,
                 allow_none: bool = False, maximum: int = LARGEST_WHOLE_NUMBER) -> Any:
-        value = self._get(key, default)
+        value = self.value(key, default)
         if value is _MISSING or (value is None and allow_none):
             return value if value is not _MISSING else None
         if not isinstance(value, int) or isinstance(value, bool):
@@ -61,7 +72,7 @@ class Reader:
         return value
 
     def number(self, key: str, default: Any = _MISSING) -> float:
-        value = self._get(key, default)
+        value = self.value(key, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             if value is not _MISSING:
                 self.fail(key, f"must be a number, not {value!r}")
@@ -69,7 +80,7 @@ class Reader:
         return float(value)
 
     def boolean(self, key: str, default: Any = _MISSING) -> bool:
-        value = self._get(key, default)
+        value = self.value(key, default)
         if not isinstance(value, bool):
             if value is not _MISSING:
                 self.fail(key, f"must be true or false, not {value!r}")
@@ -77,7 +88,7 @@ class Reader:
         return value
 
     def text(self, key: str, default: Any = _MISSING, choices: tuple[str, ...] | None = None) -> str:
-        value = self._get(key, default)
+        value = self.value(key, default)
         if value is _MISSING:
             return ""
         if not isinstance(value, str):
@@ -88,7 +99,7 @@ class Reader:
         return value
 
     def ranks(self, key: str, default: Any = _MISSING) -> tuple[str, ...]:
-        value = self._get(key, default)
+        value = self.value(key, default)
         if value is _MISSING:
             return ()
         if not isinstance(value, list):
@@ -96,15 +107,15 @@ class Reader:
             return ()
         out = []
         for item in value:
-            rank = "T" if str(item) == "10" else str(item).upper()
-            if rank not in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"):
+            rank = rank_of(item)
+            if rank not in RANKS:
                 self.fail(key, f"{item!r} is not a rank (A 2-9 T J Q K)")
                 return ()
             out.append(rank)
         return tuple(out)
 
     def odds(self, key: str, default: Any = _MISSING) -> Odds:
-        value = self._get(key, default)
+        value = self.value(key, default)
         if value is _MISSING:
             return Odds(1, 1)
         try:
@@ -113,8 +124,8 @@ class Reader:
             self.fail(key, str(exc))
             return Odds(1, 1)
 
-    def build(self, key: str, factory: Callable[..., Any], *args: Any, paths: dict[str, str] | None = None,
-              **kwargs: Any) -> Any:
+    def build(self, key: str, factory: Callable[..., T], *args: Any, paths: dict[str, str] | None = None,
+              **kwargs: Any) -> T | None:
         """Construct an engine object; its own validation message is filed under the field it
         names: by `paths` (the object's field name to its path below this mapping), else a field
         of this mapping by the same name, else `key`."""
@@ -134,4 +145,4 @@ class Reader:
     def refuse_unknown(self) -> None:
         for key in self.data:
             if key not in self.seen:
-                self.errors[self._where(str(key))] = "is not a known field"
+                self.errors[self.where(str(key))] = "is not a known field"

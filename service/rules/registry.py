@@ -2,17 +2,22 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
-from . import parse_cache
+import yaml
+
+from ..engine.games.canberra.paytable import Paytable
+from ..engine.games.canberra.rules import CanberraRules
+from ..engine.games.traditional.rules import TraditionalRules
+from .canberra import read_canberra_rules, read_paytable
 from .errors import RulesError
 from .reader import Reader
+from .traditional import read_traditional_rules
 
-TYPE_CHECKING = False   # typing.TYPE_CHECKING, without importing typing on replay's start-up path
-if TYPE_CHECKING:
-    from typing import Any
+Rules = CanberraRules | TraditionalRules
 
-# os.path rather than pathlib: this module is on `pontoon replay`'s start-up path.
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -24,49 +29,40 @@ def paytables_dir() -> str:
     return os.environ.get("PONTOON_PAYTABLES_DIR") or os.path.join(_ROOT, "paytables")
 
 
-def _read_yaml(source: str, text: str) -> Any:
-    data = parse_cache.recall(text)
-    if data is not parse_cache.MISS:
-        return data
-    import yaml  # only on a cache miss: loading the parser is most of a replay's start-up
-    try:
-        data = parse_yaml(text)
-    except yaml.YAMLError as exc:
-        raise RulesError(source, {"(document)": f"is not valid YAML: {exc}".replace("\n", " ")}) from None
-    parse_cache.remember(text, data)
-    return data
+class UniqueKeysLoader(yaml.CSafeLoader):
+    """PyYAML's safe loader (libyaml's) refusing a key written twice in one mapping: YAML keeps
+    the last, and a reader of the file would see the first."""
+
+
+def _construct_unique_mapping(loader: UniqueKeysLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node)
+        try:
+            written_before = key in seen
+        except TypeError:   # an unhashable key: the mapping's own constructor refuses it, naming it
+            continue
+        if written_before:
+            raise yaml.constructor.ConstructorError(
+                "while reading a mapping", node.start_mark, f"the key {key!r} is written twice", key_node.start_mark)
+        seen.add(key)
+    return loader.construct_mapping(node)
+
+
+UniqueKeysLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
 
 
 def parse_yaml(text: str) -> Any:
     """A YAML document as data, read safely; a key written twice in one mapping is an error
     (yaml.YAMLError), as any other the parser finds."""
-    import yaml
-    return yaml.load(text, Loader=_unique_keys_loader(yaml))
+    return yaml.load(text, Loader=UniqueKeysLoader)
 
 
-@lru_cache(maxsize=1)
-def _unique_keys_loader(yaml):
-    """PyYAML's safe loader (the C one where libyaml is present) refusing a key written twice in
-    one mapping: YAML keeps the last, and a reader of the file would see the first."""
-    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-    class UniqueKeysLoader(base):
-        def construct_mapping(self, node, deep=False):
-            seen = set()
-            for key_node, _ in node.value:
-                key = self.construct_object(key_node, deep=deep)
-                try:
-                    written_before = key in seen
-                except TypeError:   # an unhashable key: the base loader refuses it, naming it
-                    continue
-                if written_before:
-                    raise yaml.constructor.ConstructorError(
-                        "while reading a mapping", node.start_mark, f"the key {key!r} is written twice",
-                        key_node.start_mark)
-                seen.add(key)
-            return super().construct_mapping(node, deep=deep)
-
-    return UniqueKeysLoader
+def _read_yaml(source: str, text: str) -> Any:
+    try:
+        return parse_yaml(text)
+    except yaml.YAMLError as exc:
+        raise RulesError(source, {"(document)": f"is not valid YAML: {exc}".replace("\n", " ")}) from None
 
 
 def _file(directory: str, name: str) -> tuple[str, str]:
@@ -81,50 +77,90 @@ def _file(directory: str, name: str) -> tuple[str, str]:
         raise RulesError(path, {"(file)": "does not exist"}) from None
 
 
-def parse_rules(source: str, text_or_data: Any, overrides: dict | None = None):
+def _read_canberra(reader: Reader, source: str, overrides: dict[str, Any]) -> CanberraRules | None:
+    if overrides:
+        raise RulesError(source, {"options": "this game takes no option overrides"})
+    return read_canberra_rules(reader)
+
+
+def _read_traditional(reader: Reader, source: str, overrides: dict[str, Any]) -> TraditionalRules | None:
+    return read_traditional_rules(reader, overrides)
+
+
+# Each game family's rules reader, by the `game` a rules file names.
+_RULES_READERS: dict[str, Callable[[Reader, str, dict[str, Any]], Rules | None]] = {
+    "canberra": _read_canberra,
+    "traditional": _read_traditional,
+}
+
+
+def parse_rules(source: str, text_or_data: Any, overrides: dict[str, Any] | None = None) -> Rules:
     """Rules object of the right game family from YAML text (or already-parsed data)."""
     data = _read_yaml(source, text_or_data) if isinstance(text_or_data, str) else text_or_data
     if not isinstance(data, dict):
         raise RulesError(source, {"(document)": "must be a mapping of fields"})
     game = data.get("game")
+    read = _RULES_READERS.get(game) if isinstance(game, str) else None
+    if read is None:
+        raise RulesError(source, {"game": f"must be {' or '.join(_RULES_READERS)}, not {game!r}"})
     reader = Reader(data)
-    if game == "canberra":
-        from .canberra import read_canberra_rules
-        if overrides:
-            raise RulesError(source, {"options": "this game takes no option overrides"})
-        rules = read_canberra_rules(reader)
-    elif game == "traditional":
-        from .traditional import read_traditional_rules
-        rules = read_traditional_rules(reader, overrides or {})
-    else:
-        raise RulesError(source, {"game": f"must be canberra or traditional, not {game!r}"})
+    rules = read(reader, source, overrides or {})
     if reader.errors or rules is None:
-        raise RulesError(source, reader.errors or {"(document)": "is not valid"})
+        raise _refusal(source, reader)
     return rules
 
 
-def parse_paytable(source: str, text_or_data: Any):
-    from .canberra import read_paytable
+def _refusal(source: str, reader: Reader) -> RulesError:
+    """The error naming every bad field a reader found in the document."""
+    return RulesError(source, reader.errors or {"(document)": "is not valid"})
+
+
+def parse_paytable(source: str, text_or_data: Any) -> Paytable:
     data = _read_yaml(source, text_or_data) if isinstance(text_or_data, str) else text_or_data
     reader = Reader(data)
     table = read_paytable(reader)
     if reader.errors or table is None:
-        raise RulesError(source, reader.errors or {"(document)": "is not valid"})
+        raise _refusal(source, reader)
     return table
 
 
+def load_house_banked_rules(name: str) -> CanberraRules:
+    """The rules named `name`, refused unless they are the house-banked game's: the strategy and
+    house-edge analyses are of that game alone."""
+    return _load_house_banked_cached(rules_dir(), name)
+
+
+@lru_cache(maxsize=16)
+def _load_house_banked_cached(directory: str, name: str) -> CanberraRules:
+    source, text = _file(directory, name)
+    data = _read_yaml(source, text)
+    game = data.get("game") if isinstance(data, dict) else None
+    if isinstance(data, dict) and game != "canberra":
+        raise RulesError(source, {"game": f"must be canberra (a house-banked game) here, not {game!r}"})
+    reader = Reader(data)
+    rules = read_canberra_rules(reader)
+    if reader.errors or rules is None:
+        raise _refusal(source, reader)
+    return rules
+
+
 @lru_cache(maxsize=64)
-def _load_rules_cached(directory: str, name: str):
+def _load_rules_cached(directory: str, name: str) -> Rules:
     source, text = _file(directory, name)
     return parse_rules(source, text)
 
 
-def load_rules(name: str, overrides: dict | None = None):
+# A transcript's option overrides as a cache key: (name, type name, value) sorted by name, with
+# the type in it because 1 and True are equal to a dict, not to the rules.
+OptionsKey = tuple[tuple[str, str, Any], ...]
+
+
+def load_rules(name: str, overrides: dict[str, Any] | None = None) -> Rules:
     """The rules named `name` (a file stem in rules_config/), parsed once per process."""
     if overrides:
         try:
-            # With the type in the key: 1 and True are equal to a dict, not to the rules.
-            key = tuple(sorted((name_, type(value).__name__, value) for name_, value in overrides.items()))
+            key: OptionsKey = tuple(sorted((option, type(value).__name__, value)
+                                           for option, value in overrides.items()))
             hash(key)
         except TypeError:  # an unhashable value: parse it (and let validation explain it)
             source, text = _file(rules_dir(), name)
@@ -134,16 +170,17 @@ def load_rules(name: str, overrides: dict | None = None):
 
 
 @lru_cache(maxsize=256)
-def _load_rules_with_options(directory: str, name: str, options: tuple) -> Any:
+def _load_rules_with_options(directory: str, name: str, options: OptionsKey) -> Rules:
     source, text = _file(directory, name)
-    return parse_rules(source, text, {name_: value for name_, _, value in options})
+    return parse_rules(source, text, {option: value for option, _, value in options})
 
 
 @lru_cache(maxsize=64)
-def _load_paytable_cached(directory: str, name: str):
+def _load_paytable_cached(directory: str, name: str) -> Paytable:
     source, text = _file(directory, name)
     return parse_paytable(source, text)
 
 
-def load_paytable(name: str):
+def load_paytable(name: str) -> Paytable:
+    """The paytable named `name` (a file stem in paytables/), parsed once per process."""
     return _load_paytable_cached(paytables_dir(), name)

@@ -1,8 +1,11 @@
 """Builds the player-banked game's rules from its YAML document and a transcript's option overrides."""
 from __future__ import annotations
 
-from ..engine.games.traditional.rules import OPTION_DEFAULTS, RuleFieldError, TraditionalRules
+from typing import Any
+
+from ..engine.games.traditional.rules import OPTION_DEFAULTS, TraditionalRules
 from ..engine.limits import Limits
+from ..engine.rule_errors import RuleFieldError
 from ..engine.shoe import ShoeSpec
 from .reader import Reader
 
@@ -30,7 +33,7 @@ def _option(reader: Reader, name: str) -> object:
     return reader.boolean(name, default)
 
 
-def _options(doc: Reader, overrides: dict) -> tuple[dict[str, object], dict[str, str]]:
+def _options(doc: Reader, overrides: dict[str, Any]) -> tuple[dict[str, object], dict[str, str]]:
     """Every option's value, the document's unless a transcript overrides it; and where each came from."""
     override_reader = Reader(overrides, "options", doc.errors)
     for name in overrides:
@@ -45,7 +48,7 @@ def _options(doc: Reader, overrides: dict) -> tuple[dict[str, object], dict[str,
     return values, paths
 
 
-def read_traditional_rules(doc: Reader, overrides: dict) -> TraditionalRules | None:
+def read_traditional_rules(doc: Reader, overrides: dict[str, Any]) -> TraditionalRules | None:
     name = doc.text("name")
     doc.integer("version", 1, minimum=1)
     doc.text("game")
@@ -60,7 +63,7 @@ def read_traditional_rules(doc: Reader, overrides: dict) -> TraditionalRules | N
     stake, kitty = _limits(limits, "stake"), _limits(limits, "kitty")
     shoot_min = limits.integer("shoot_bet_min", minimum=1)
     limits.refuse_unknown()
-    fields: dict[str, object] = dict(
+    fields: dict[str, Any] = dict(
         name=name, shoe=shoe, large_table_shoe=large_shoe, large_table_players=large_players,
         max_seats=doc.integer("seats", minimum=1), stake_limits=stake, kitty_limits=kitty,
         shoot_bet_minimum=shoot_min,
@@ -75,7 +78,7 @@ def read_traditional_rules(doc: Reader, overrides: dict) -> TraditionalRules | N
     if doc.errors:
         return None
     try:
-        return TraditionalRules(**fields)  # type: ignore[arg-type]
+        return TraditionalRules(**fields)
     except RuleFieldError as exc:
         doc.errors[paths.get(exc.field, exc.field)] = str(exc)
     except (ValueError, TypeError) as exc:

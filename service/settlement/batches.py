@@ -13,7 +13,7 @@ def batches_by_table(rounds: list[tuple[str, str]], size: int = BATCH_SIZE) -> l
     by_table: dict[str, list[str]] = defaultdict(list)
     for round_id, table_id in rounds:
         by_table[table_id].append(round_id)
-    batches = []
+    batches: list[list[str]] = []
     for table in sorted(by_table):
         ids = by_table[table]
         batches.extend(ids[start:start + size] for start in range(0, len(ids), size))

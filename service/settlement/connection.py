@@ -1,6 +1,8 @@
 """The settlement processes' database connection: one per process, opened on first use."""
 from __future__ import annotations
 
+from typing import Any
+
 import psycopg
 
 from ..store.session import configure_connection, named
@@ -12,7 +14,8 @@ def connect(database_url: str, process: str = "pontoon-settlement") -> psycopg.C
     """An autocommit connection acting as the application role; work runs in explicit
     transactions. The server polls the socket while a statement waits, so a settler killed
     mid-transaction releases its row locks within a second instead of when the wait ends."""
-    conn = psycopg.connect(database_url, autocommit=True, **named(database_url, process))
+    name: dict[str, Any] = named(database_url, process)
+    conn = psycopg.connect(database_url, autocommit=True, **name)
     configure_connection(conn)
     conn.execute("SET client_connection_check_interval = 1000")
     return conn

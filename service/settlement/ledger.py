@@ -1,12 +1,14 @@
 """Ledger rows: one per bet, written in bulk (COPY to a temp table, one INSERT ... ON CONFLICT)."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import psycopg
 
-NO_HAND = -1  # the ledger's hand for seat-level bets (pair, insurance, envy)
+from ..store.repositories.ledger import NO_HAND  # the ledger's hand for seat-level bets (pair, insurance, envy)
+
 LEDGER_COLUMNS = ("round_id", "table_id", "shoe_id", "rules_ref", "paytable_ref",
                   "seat", "hand", "kind", "stake", "returned", "outcome")
 _KEY = ("round_id", "seat", "hand", "kind")

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import psycopg
 
@@ -28,8 +28,8 @@ class RelayPass:
     messages: int
 
 
-def relay_outbox(conn: psycopg.Connection, publish: Publish, *, limit: int = CLAIM_LIMIT,
-                 batch_size: int = BATCH_SIZE, publish_errors: tuple[type[BaseException], ...] = (OSError,)) -> RelayPass:
+def relay_outbox(conn: psycopg.Connection, publish: Publish, *, limit: int = CLAIM_LIMIT, batch_size: int = BATCH_SIZE,
+                 publish_errors: tuple[type[BaseException], ...] = (OSError,)) -> RelayPass:
     """Claim unpublished rows (SKIP LOCKED: relays may run side by side), publish their rounds
     in batches of one table each, and mark what went out. A round published twice is harmless
     (settlement is idempotent); a row never marked is published again on the next pass."""

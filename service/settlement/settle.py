@@ -1,26 +1,26 @@
 """Settles a batch of completed rounds in one transaction: replay, ledger rows, `settled`, payout records."""
 from __future__ import annotations
 
-from functools import partial
-
 import json
 import logging
 import uuid
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from functools import partial
+from typing import Any
 
 import psycopg
 
-from ..audit.log import AuditRecord, append_by_chain, chain_for
 from ..engine.transcript import TranscriptError
+from ..games import family_of
 from ..metrics import observe_settled
-from ..rules import RulesError
-from .ledger import LedgerConflict, LedgerRow, rows_for_bets, write_ledger
 from ..rounds.catalog import approved_paytable
-from .transcripts import PaytableSource, bet_totals, play_stored, seat_totals, stored_transcript
-from .transfers import audit_records_for as transfer_audit_records
-from .transfers import check_stored_result, ledger_rows_for
+from ..rules import RulesError
+from ..store.repositories.audit import AuditRecord, AuditRepository, chain_for
+from ..store.repositories.paytables import PaytablesRepository
+from .ledger import LedgerConflict, LedgerRow, write_ledger
+from .transcripts import PaytableSource, play_stored, stored_transcript
 
 ACTOR = "settlement"
 
@@ -29,7 +29,7 @@ class SettlementRefused(RuntimeError):
     """Rounds that cannot be settled (their transcript does not replay, or disagrees with the
     result stored when they completed). Raised after the rest of the batch has committed."""
 
-    def __init__(self, refused: list["RefusedRound"]) -> None:
+    def __init__(self, refused: list[RefusedRound]) -> None:
         super().__init__("; ".join(f"round {r.round_id}: {r.reason}" for r in refused))
         self.refused = refused
 
@@ -102,7 +102,7 @@ def settle_rounds(conn: psycopg.Connection, round_ids: Iterable[Any]) -> BatchOu
     outcome = BatchOutcome()
     if not ids:
         return outcome
-    paytables = partial(approved_paytable, conn)
+    paytables = partial(approved_paytable, PaytablesRepository(conn))
     with conn.transaction():
         stored = _lock_complete_rounds(conn, ids)
         events = _load_events(conn, [r.round_id for r in stored])
@@ -164,20 +164,11 @@ def plan_settlement(round_: CompletedRound, events: list[tuple[str, dict]],
     transcript = stored_transcript(round_.rules_ref, round_.paytable_ref, round_.wagers, events, round_.kitty,
                                    round_.limits)
     played = play_stored(transcript, paytables)
-    if getattr(played, "bets", None) is None:
-        # The player-banked game moves money by transfers between the banker, players and kitty.
-        result = played.result()
-        check_stored_result(round_.result, result)
-        return SettledRound(round_.round_id, round_.table_id, ledger_rows_for(round_, played.transfers),
-                            transfer_audit_records(round_, played.transfers), result, round_.result is None)
     result = played.result()
-    if round_.result is not None and seat_totals(round_.result) != seat_totals(result):
-        raise ValueError(f"the stored result {seat_totals(round_.result)} disagrees with the replay "
-                         f"{seat_totals(result)}")
-    ledger = rows_for_bets(round_.round_id, round_.table_id, round_.shoe_id, round_.rules_ref,
-                           round_.paytable_ref, played.bets)
-    return SettledRound(round_.round_id, round_.table_id, ledger, _audit_records(round_, played.bets), result,
-                        round_.result is None)
+    # The house-banked game settles bet lines seat by seat; the player-banked one the transfers
+    # between its banker, players and kitty. Either checks the result stored at completion.
+    ledger, audit = family_of(played.rules).settle(round_, played, result)
+    return SettledRound(round_.round_id, round_.table_id, ledger, audit, result, round_.result is None)
 
 
 def _write_ledger(conn: psycopg.Connection, settled: list[SettledRound], outcome: BatchOutcome) -> list[SettledRound]:
@@ -196,34 +187,11 @@ def _write_ledger(conn: psycopg.Connection, settled: list[SettledRound], outcome
     return settled
 
 
-def _audit_records(round_: CompletedRound, bets: list[Any]) -> list[AuditRecord]:
-    """One payout record per seat (its bets, stake and return), and a super_bonus_won record
-    for each super bonus paid."""
-    by_seat: dict[int, list[Any]] = defaultdict(list)
-    for bet in bets:
-        by_seat[bet.seat].append(bet)
-    totals = bet_totals(bets)
-    records = []
-    for seat in sorted(by_seat):
-        staked, returned = totals[seat]
-        records.append(AuditRecord("payout", {
-            "seat": seat, "staked": staked, "returned": returned, "net": returned - staked,
-            "shoe_id": round_.shoe_id, "rules": round_.rules_ref, "paytable": round_.paytable_ref,
-            "bets": [{"hand": bet.hand, "kind": bet.kind, "stake": bet.stake, "returned": bet.returned,
-                      "outcome": bet.outcome} for bet in by_seat[seat]],
-        }, ACTOR, round_.table_id, round_.round_id))
-    for bet in bets:
-        if bet.kind == "super_bonus":
-            records.append(AuditRecord("super_bonus_won", {"seat": bet.seat, "hand": bet.hand, "prize": bet.returned},
-                                       ACTOR, round_.table_id, round_.round_id))
-    return records
-
-
 def _append_audit(conn: psycopg.Connection, settled: list[SettledRound]) -> None:
     by_chain: dict[str, list[AuditRecord]] = defaultdict(list)
     for round_ in settled:
         by_chain[chain_for(round_.table_id)].extend(round_.audit)
-    append_by_chain(conn, by_chain)
+    AuditRepository(conn).append_by_chain(by_chain)
 
 
 def _mark_settled(conn: psycopg.Connection, settled: list[SettledRound]) -> None:

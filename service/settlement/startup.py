@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import socket
 
-from ..audit.log import AuditRecord, append, chain_for
+from ..store.repositories.audit import AuditRecord, AuditRepository, chain_for
 from .connection import connect
 
 
@@ -13,4 +13,4 @@ def record_service_start(database_url: str, service: str, **details: object) -> 
     payload = {"service": service, "host": socket.gethostname(), "pid": os.getpid(), **details}
     with connect(database_url) as conn:
         with conn.transaction():
-            append(conn, chain_for(None), [AuditRecord("service_started", payload, actor=service)])
+            AuditRepository(conn).append(chain_for(None), [AuditRecord("service_started", payload, actor=service)])

@@ -1,20 +1,20 @@
 """A stored round's transcript (rounds + round_events rows) and its replay through the engine."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..engine.play import play_transcript
 from ..engine.transcript import parse_transcript
 from ..rules import load_paytable, load_rules
-
 
 # (name, version) -> paytable object: where a stored version lives (the database's approved
 # versions, see service.rounds.catalog.approved_paytable). Without one, the YAML file is used.
 PaytableSource = Callable[[str, int], Any]
 
 
-def _stem(ref: str | None) -> str | None:
-    return ref.split("@", 1)[0] if ref else None
+def _stem(ref: str) -> str:
+    return ref.split("@", 1)[0]
 
 
 def _version(ref: str) -> int:
@@ -37,7 +37,8 @@ def stored_transcript(rules_ref: str, paytable_ref: str | None, wagers: list[dic
             actions.append(payload)
         else:
             raise ValueError(f"unknown round event kind {kind!r}")
-    transcript = {"rules": rules_ref, "paytable": paytable_ref, "seats": wagers, "cards": cards, "actions": actions}
+    transcript: dict[str, Any] = {"rules": rules_ref, "paytable": paytable_ref, "seats": wagers, "cards": cards,
+                                  "actions": actions}
     if kitty:
         transcript["kitty"] = kitty
     if limits:

@@ -4,12 +4,11 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ..audit.log import AuditRecord
 from ..engine.games.traditional import Transfer
+from ..store.repositories.audit import AuditRecord
 from ..traditional.money import participant_totals
 from ..traditional.seating import BANKER_SEAT, KITTY_SEAT, party_seat
 from .ledger import NO_HAND, LedgerRow
-from .transcripts import bet_totals
 
 ACTOR = "settlement"
 
@@ -63,10 +62,3 @@ def check_stored_result(stored: dict | None, replayed: dict) -> None:
     """The result stored when the round completed must be the replay's money."""
     if stored is not None and money_of(stored) != money_of(replayed):
         raise ValueError(f"the stored result {money_of(stored)} disagrees with the replay {money_of(replayed)}")
-
-
-def totals_for(played: Any) -> dict[int, tuple[int, int]]:
-    """{seat: (staked, returned)} as the ledger holds them: the house-banked game's bets, or the
-    player-banked game's payments and receipts (banker 0, kitty -1)."""
-    bets = getattr(played, "bets", None)
-    return bet_totals(bets) if bets is not None else participant_totals(played.transfers)

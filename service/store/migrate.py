@@ -15,7 +15,7 @@ _LOCK_KEY = 0x706F6E74  # "pont": one lock for the whole schema
 def ensure_database(database_url: str) -> None:
     """Create the database named in the URL if it does not exist (connecting to `postgres`)."""
     params = conninfo_to_dict(database_url)
-    name = params.get("dbname") or "postgres"
+    name = str(params.get("dbname") or "postgres")
     admin = make_conninfo(database_url, dbname="postgres")
     with psycopg.connect(admin, autocommit=True) as conn:
         # Serialise creators: two processes may both see the database missing.

@@ -1,7 +1,8 @@
 """A query sent now and read later, so that in pipeline mode several reads share one round trip."""
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar, cast
 
 import psycopg
 
@@ -22,6 +23,8 @@ class Pending(Generic[T]):
     def one(self) -> T | None:
         with self._cursor as cur:
             row = cur.fetchone()
-        if row is None or self._convert is None:
-            return row
+        if row is None:
+            return None
+        if self._convert is None:
+            return cast(T, row)
         return self._convert(row)

@@ -1,72 +1,95 @@
-"""Unit of work: one pooled connection, one transaction, the repositories bound to it."""
+"""Unit of work: one pooled connection, its transactions, and the repositories bound to them."""
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from .batched_pipeline import BatchedPipeline, batched_pipeline
+from .repositories.audit import AuditRepository
 from .repositories.idempotency import IdempotencyRepository
 from .repositories.keys import KeysRepository
+from .repositories.ledger import LedgerRepository
 from .repositories.outbox import OutboxRepository
+from .repositories.paytables import PaytablesRepository
+from .repositories.reports import ReportsRepository
 from .repositories.rounds import RoundsRepository
 from .repositories.shoes import ShoesRepository
+from .repositories.table_transfers import TableTransfersRepository
 from .repositories.tables import TablesRepository
+from .repositories.traditional import TraditionalRepository
+from .transaction import Transaction
 
 
 class UnitOfWork:
-    """`with UnitOfWork(pool) as uow: ...; uow.commit()` — anything not committed is rolled back
-    when the block ends, whether it ends by an exception or not."""
+    """The repositories over one connection's transaction. Nothing is committed but by commit();
+    whatever is left uncommitted is rolled back when the unit of work ends (unit_of_work())."""
 
-    conn: psycopg.Connection
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self._tx = tx = Transaction(conn)
+        self.tables = TablesRepository(tx)
+        self.shoes = ShoesRepository(tx)
+        self.rounds = RoundsRepository(tx)
+        self.keys = KeysRepository(tx)
+        self.idempotency = IdempotencyRepository(tx)
+        self.outbox = OutboxRepository(tx)
+        self.audit = AuditRepository(tx)
+        self.traditional = TraditionalRepository(tx)
+        self.table_transfers = TableTransfersRepository(tx)
+        self.paytables = PaytablesRepository(tx)
+        self.reports = ReportsRepository(tx)
+        self.ledger = LedgerRepository(tx)
 
-    def __init__(self, pool: ConnectionPool) -> None:
-        self._pool = pool
-        self._lease = None
+    @property
+    def transaction(self) -> Transaction:
+        """The unit of work's transaction, for a repository kept outside the store (the
+        benchmark's floor): the service's own statements all go through the repositories here."""
+        return self._tx
 
-    def __enter__(self) -> "UnitOfWork":
-        self._lease = self._pool.connection()
-        self.conn = conn = self._lease.__enter__()
-        self.tables = TablesRepository(conn)
-        self.shoes = ShoesRepository(conn)
-        self.rounds = RoundsRepository(conn)
-        self.keys = KeysRepository(conn)
-        self.idempotency = IdempotencyRepository(conn)
-        self.outbox = OutboxRepository(conn)
-        return self
+    @property
+    def info(self) -> psycopg.ConnectionInfo:
+        """The connection's server and session (psycopg's ConnectionInfo), for logs and tools."""
+        return self._tx.info
 
-    def __exit__(self, exc_type, exc, tb) -> None:
-        lease, self._lease = self._lease, None
-        try:
-            if not self.conn.closed:
-                self.conn.rollback()
-        except psycopg.Error:
-            # The connection broke under the request (its server went away mid-pipeline, say):
-            # nothing more can be said on it. Closed, it is neither committed on its way back nor
-            # handed to another request; the server has rolled back whatever it had not committed,
-            # and the request's own error (a 503) stands.
-            self.conn.close()
-        finally:
-            lease.__exit__(exc_type, exc, tb)
+    @contextmanager
+    def pipeline(self) -> Iterator[None]:
+        """psycopg's pipeline mode for the block: a statement whose result is not read waits to be
+        answered with the next one that is read, or with the block's end (a sync). The block's
+        transaction is opened and committed by statements in the pipeline (Transaction), so a
+        request's BEGIN goes with its first read and its COMMIT with its last writes. A failure
+        of any statement is raised at the latest as the block ends."""
+        with self._tx.conn.pipeline():
+            yield
 
     def commit(self) -> None:
-        self.conn.commit()
-        self.rounds.forget_sent()
-
-    def pipeline(self) -> AbstractContextManager[BatchedPipeline]:
-        """The connection in pipeline mode, its statements sent together (BatchedPipeline): a
-        statement whose result is not read waits in the client and goes with the next read, or
-        with the commit."""
-        return batched_pipeline(self.conn)
-
-    def commit_with_pipeline(self) -> None:
-        """Inside a pipeline block: COMMIT as the block's last statement, sent with the Sync that
-        ends the block, so both cost one round trip (commit() syncs at once, and the block's end
-        then syncs again). Whether it committed is known as the block ends: a failure of this or
-        any earlier statement is raised there."""
-        self.conn.execute("COMMIT", prepare=False)
+        """Commit: done on return outside a pipeline; in one, its outcome (and that of every
+        statement before it) is known at the pipeline's next read or its end."""
+        self._tx.commit()
 
     def rollback(self) -> None:
-        self.conn.rollback()
-        self.rounds.forget_sent()
+        self._tx.rollback()
+
+    def close(self) -> None:
+        """Roll back what was not committed. A connection that broke under the request (its server
+        gone mid-pipeline, say) is closed: neither committed on its way back nor handed to another
+        request; the server has rolled back whatever it had not committed."""
+        conn = self._tx.conn
+        try:
+            if not conn.closed:
+                self._tx.rollback()
+        except psycopg.Error:
+            conn.close()
+
+
+@contextmanager
+def unit_of_work(pool: ConnectionPool, *, timeout: float | None = None) -> Iterator[UnitOfWork]:
+    """A unit of work on a connection of `pool` (autocommit: see open_pool; waiting `timeout`
+    seconds at most for one), given back when the block ends, rolled back if not committed."""
+    with pool.connection(timeout=timeout) as conn:
+        uow = UnitOfWork(conn)
+        try:
+            yield uow
+        finally:
+            uow.close()

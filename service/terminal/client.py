@@ -6,8 +6,9 @@ import itertools
 import random
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import requests
 
@@ -43,7 +44,7 @@ class Latencies:
     def add(self, endpoint: str, seconds: float) -> None:
         self.by_endpoint.setdefault(endpoint, []).append(seconds)
 
-    def merge(self, other: "Latencies") -> None:
+    def merge(self, other: Latencies) -> None:
         for endpoint, values in other.by_endpoint.items():
             self.by_endpoint.setdefault(endpoint, []).extend(values)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, TextIO
+from typing import TextIO
 
 from .client import Reply, TerminalClient
 from .stats import Stats
@@ -116,7 +117,7 @@ def run(config: SimulatorConfig, progress: TextIO = sys.stderr) -> Stats:
     try:
         merged = _play(config, [(table_id, secret) for table_id, secret, _ in prepared], progress)
     finally:
-        if issued:
+        if issued and config.admin_key:    # keys are issued only with the admin key
             admin = TerminalClient(list(config.base_urls), config.admin_key)
             try:
                 left = revoke_keys(admin, issued)

@@ -24,7 +24,7 @@ class Stats:
     latencies: Latencies = field(default_factory=Latencies)
     elapsed: float = 0.0                                     # seconds, wall clock of the run
 
-    def merge(self, other: "Stats") -> None:
+    def merge(self, other: Stats) -> None:
         self.rounds += other.rounds
         self.decisions.update(other.decisions)
         self.cards += other.cards
@@ -69,7 +69,8 @@ def summary(stats: Stats) -> dict:
         "rounds": stats.rounds, "decisions": decisions, "decisions_by_kind": dict(sorted(stats.decisions.items())),
         "unused_decision_kinds": stats.unused_kinds(), "cards_posted": stats.cards, "shoes_opened": stats.shoes,
         "requests": stats.latencies.count(), "retries": stats.retries,
-        "staked_cents": stats.staked, "returned_cents": stats.returned, "house_net_cents": stats.staked - stats.returned,
+        "staked_cents": stats.staked, "returned_cents": stats.returned,
+        "house_net_cents": stats.staked - stats.returned,
         "errors": stats.error_count, "errors_by_status": dict(sorted(stats.errors.items())),
         "seconds": round(stats.elapsed, 3), "rounds_per_s": round(stats.rounds / seconds, 1),
         "decisions_per_s": round(decisions / seconds, 1),

@@ -50,7 +50,8 @@ def choose(state: dict, rng: random.Random, insurance_asked: set[int]) -> dict[s
     return decision
 
 
-def play_hand(cards: list[str], total: int, upcard: str | None, offers: dict[str, dict]) -> tuple[str | None, int | None]:
+def play_hand(cards: list[str], total: int, upcard: str | None,
+              offers: dict[str, dict]) -> tuple[str | None, int | None]:
     """(decision, amount) for one hand, from the decisions on offer."""
     up = card_value(upcard) if upcard else 10
     picture = upcard is not None and rank(upcard) in PICTURES

@@ -171,9 +171,10 @@ class Terminal:
             failures += 1
             if failures > MAX_FAILURES_PER_ROUND:
                 return None
-            state = self._expect(self.client.get(round_path, GET_ROUND))   # read it again and go on from there
-            if state is None:
+            again = self._expect(self.client.get(round_path, GET_ROUND))   # read it again and go on from there
+            if again is None:
                 return None
+            state = again
         return state
 
     def _count_money(self, round_id: str) -> None:

@@ -4,16 +4,16 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from ..audit.log import AuditRecord, append, chain_for
 from ..engine.actions import RuleViolation
-from ..engine.games.traditional import Transfer, TraditionalRules
+from ..engine.games.traditional import TraditionalRules, Transfer
 from ..engine.games.traditional.bank import hand_back_kitty, put_up_kitty, sell_bank
 from ..rounds.catalog import rules_and_paytable
 from ..rounds.errors import Conflict, Invalid, NotFound
 from ..rules import RulesError
-from ..store.repositories.table_transfers import TableTransferRow, TableTransfersRepository
-from ..store.repositories.traditional import TraditionalRepository
+from ..store.repositories.audit import AuditRecord, chain_for
+from ..store.repositories.table_transfers import TableTransferRow
 from ..store.uow import UnitOfWork
+from . import GAME
 from .bank_state import BankState
 from .commands import ChangeKitty, SellBank
 from .pack import Note, finish_virtual_pack
@@ -43,7 +43,7 @@ def change_kitty(cmd: ChangeKitty, uow: UnitOfWork) -> dict:
     row = record_transfer(uow, cmd.table_id, rules, state.banker_place, transfer, KITTY_KINDS[cmd.action],
                           None, cmd.actor)
     state = state.with_(kitty=state.kitty + transfer.amount)
-    TraditionalRepository(uow.conn).save_state(cmd.table_id, state.as_json())
+    uow.traditional.save_state(cmd.table_id, state.as_json())
     _audit(uow, cmd.table_id, cmd.actor, [transfer_note(row)])
     return bank_view(cmd.table_id, rules, state, [row])
 
@@ -64,7 +64,7 @@ def sell(cmd: SellBank, uow: UnitOfWork) -> dict:
     state, taken, passed = pass_bank(uow, cmd.table_id, rules, state, cmd.to_seat, "sold", None, cmd.actor)
     rows += taken
     notes += passed
-    TraditionalRepository(uow.conn).save_state(cmd.table_id, state.as_json())
+    uow.traditional.save_state(cmd.table_id, state.as_json())
     _audit(uow, cmd.table_id, cmd.actor, notes)
     return bank_view(cmd.table_id, rules, state, rows)
 
@@ -73,7 +73,7 @@ def round_completed(change: Any) -> None:
     """The table after a round (`change` is the handlers' round change, the round locked): the pack
     carried on or reshuffled, the kitty carried, and the bank passed to a player's unsplit Pontoon."""
     uow, row, game = change.uow, change.row, change.game
-    repo = TraditionalRepository(uow.conn)
+    repo = uow.traditional
     state = BankState.of(repo.lock_state(row.table_id))
     notes: list[Note] = []
     if row.shoe_mode == "virtual":
@@ -109,7 +109,7 @@ def record_transfer(uow: UnitOfWork, table_id: str, rules: TraditionalRules, ban
                     kind: str, round_id: uuid.UUID | None, actor: str | None) -> TableTransferRow:
     """One table transfer, its parties as ledger seats (0 banker, -1 kitty) and as chairs."""
     from_seat, to_seat = party_seat(transfer.from_party), party_seat(transfer.to_party)
-    return TableTransfersRepository(uow.conn).add(
+    return uow.table_transfers.add(
         table_id=table_id, kind=kind, from_seat=from_seat, to_seat=to_seat,
         from_place=_place(from_seat, banker_place, rules), to_place=_place(to_seat, banker_place, rules),
         amount=transfer.amount, round_id=round_id, actor=actor)
@@ -129,19 +129,19 @@ def _lock_bank(uow: UnitOfWork, table_id: str, what: str) -> tuple[TraditionalRu
     if table is None:
         raise NotFound(f"no table {table_id!r}")
     try:
-        rules = rules_and_paytable(uow.conn, table).rules
+        rules = rules_and_paytable(uow.paytables, table).rules
     except RulesError as exc:
         raise Conflict(f"the table's rules cannot be played: {exc}", code="rules_unavailable") from None
-    if not isinstance(rules, TraditionalRules):
+    if table.game != GAME:
         raise Conflict(f"table {table_id!r} plays a house-banked game: it has no bank or kitty",
                        code="not_player_banked")
     open_round = uow.rounds.open_on_table(table_id)
     if open_round is not None:
         raise Conflict(f"round {open_round} is still open on table {table_id!r}: finish it before {what}",
                        code="round_open", errors={"round_id": str(open_round)})
-    return rules, BankState.of(TraditionalRepository(uow.conn).state(table_id))
+    return rules, BankState.of(uow.traditional.state(table_id))
 
 
 def _audit(uow: UnitOfWork, table_id: str, actor: str | None, notes: list[Note]) -> None:
-    append(uow.conn, chain_for(table_id), [AuditRecord(kind, payload, actor=actor, table_id=table_id)
+    uow.audit.append(chain_for(table_id), [AuditRecord(kind, payload, actor=actor, table_id=table_id)
                                            for kind, payload in notes])

@@ -12,12 +12,12 @@ class BankState:
     pack: dict | None = None          # a virtual pack between rounds (TraditionalPack.to_state); None: physical
 
     @classmethod
-    def of(cls, stored: dict[str, Any] | None) -> "BankState":
+    def of(cls, stored: dict[str, Any] | None) -> BankState:
         stored = stored or {}
         return cls(stored.get("banker_place", 0), stored.get("kitty", 0), stored.get("pack"))
 
     def as_json(self) -> dict[str, Any]:
         return {"banker_place": self.banker_place, "kitty": self.kitty, "pack": self.pack}
 
-    def with_(self, **changes: Any) -> "BankState":
+    def with_(self, **changes: Any) -> BankState:
         return replace(self, **changes)

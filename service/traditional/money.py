@@ -1,7 +1,7 @@
 """Money of the player-banked game as the ledger sees it: each participant's payments and receipts."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..engine.games.traditional import Transfer
 from .seating import party_seat

@@ -8,7 +8,6 @@ from ..engine.games.traditional import TraditionalPack, TraditionalRound
 from ..engine.shoe import PhysicalShoe, ShoeSpec, VirtualShoe
 from ..rounds.errors import Conflict
 from ..store.repositories.shoes import ShoeRow
-from ..store.repositories.traditional import TraditionalRepository
 from ..store.uow import UnitOfWork
 from .bank_state import BankState
 
@@ -17,14 +16,14 @@ Note = tuple[str, dict]   # an audit record's kind and payload, written by the c
 
 def pack_state(shoe: ShoeRow, decks: int) -> dict | None:
     """The pack a newly opened shoe gives the table: its committed order (virtual), or none (physical)."""
-    if shoe.mode != "virtual":
+    if shoe.mode != "virtual" or shoe.card_order is None:
         return None
     return TraditionalPack(ShoeSpec(decks), shoe.card_order).to_state()
 
 
 def shoe_opened(uow: UnitOfWork, table_id: str, shoe: ShoeRow, spec: ShoeSpec) -> None:
     """A shoe opened by the terminal becomes the table's pack (the table's row is locked)."""
-    repo = TraditionalRepository(uow.conn)
+    repo = uow.traditional
     state = BankState.of(repo.lock_state(table_id))
     repo.save_state(table_id, state.with_(pack=pack_state(shoe, spec.decks)).as_json())
 
@@ -70,7 +69,7 @@ def deal_from_pack(change: Any) -> None:
     game: TraditionalRound = change.game
     if game.awaiting != "card":
         return
-    state = BankState.of(TraditionalRepository(change.uow.conn).lock_state(change.row.table_id))
+    state = BankState.of(change.uow.traditional.lock_state(change.row.table_id))
     start = state.pack["order"] if state.pack else []
     dealt_before = len(game.cards_out)
     if (start + game.returned)[:dealt_before] != game.cards_out:
@@ -89,6 +88,8 @@ def finish_virtual_pack(uow: UnitOfWork, table_id: str, state: BankState,
                         game: TraditionalRound) -> tuple[BankState, list[Note]]:
     """The pack after a complete round: its used cards under it in the spec's order, or, when the
     round made a Pontoon, a new shuffle in a new shoe."""
+    if state.pack is None:
+        raise RuntimeError(f"table {table_id!r}: a virtual round ended with no pack on the table")
     order = (state.pack["order"] + game.returned)[len(game.cards_out):]
     pack = TraditionalPack.from_state({"decks": state.pack["decks"], "order": order})  # whole again, or raises
     if not game.reshuffle:
@@ -101,10 +102,11 @@ def shuffle_after_void(uow: UnitOfWork, table_id: str, game: TraditionalRound) -
     """A voided round's cards were seen, the banker's face-down ones included: a pack that carried
     them on would tell the next round's deal in advance. The table gets a freshly shuffled pack in
     a new shoe, as after a Pontoon (the round locked, then the table, then the shoe)."""
-    repo = TraditionalRepository(uow.conn)
+    repo = uow.traditional
     state = BankState.of(repo.lock_state(table_id))
-    row, notes = new_virtual_shoe(uow, table_id, game.shoe_spec, "a round was voided: its cards were seen")
-    repo.save_state(table_id, state.with_(pack=pack_state(row, game.shoe_spec.decks)).as_json())
+    spec = round_spec(game)
+    row, notes = new_virtual_shoe(uow, table_id, spec, "a round was voided: its cards were seen")
+    repo.save_state(table_id, state.with_(pack=pack_state(row, spec.decks)).as_json())
     return notes
 
 
@@ -113,4 +115,11 @@ def physical_pack(game: TraditionalRound) -> PhysicalShoe:
     are back under the pack and may come round again)."""
     on_table = Counter(game.cards_out)
     on_table.subtract(game.returned)
-    return PhysicalShoe(game.shoe_spec, dealt=list(on_table.elements()))
+    return PhysicalShoe(round_spec(game), dealt=list(on_table.elements()))
+
+
+def round_spec(game: TraditionalRound) -> ShoeSpec:
+    """The pack the round is dealt from (two packs from eight people on), set when it starts."""
+    if game.shoe_spec is None:
+        raise RuntimeError("a player-banked round always knows its pack")
+    return game.shoe_spec

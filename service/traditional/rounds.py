@@ -3,19 +3,29 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
+from ..engine.actions import RuleViolation
 from ..engine.games.traditional import TraditionalRound
 from ..rounds.catalog import GameRules
-from ..rounds.errors import Conflict
-from ..rounds.games import new_round
+from ..rounds.errors import Conflict, Invalid
 from ..store.repositories.shoes import ShoeRow
-from ..store.repositories.traditional import RoundSetup, TraditionalRepository
+from ..store.repositories.traditional import RoundSetup
 from ..store.uow import UnitOfWork
 from .bank_state import BankState
-from .pack import Note, virtual_pack_for_round
+from .pack import Note, round_spec, virtual_pack_for_round
 
 
-@dataclass(frozen=True)
+def new_round(rules: Any, players: list[dict], kitty: int | None = None) -> TraditionalRound:
+    """A fresh round for these players against `kitty` (Shoot Pontoon); Invalid when the rules
+    refuse them."""
+    try:
+        return TraditionalRound(rules, players, kitty=kitty)
+    except RuleViolation as exc:
+        raise Invalid(str(exc), code="wager_refused") from None
+
+
+@dataclass(frozen=True, slots=True)
 class PreparedRound:
     game: TraditionalRound
     shoe: ShoeRow                   # the shoe it deals from (a new one when the pack had to be replaced)
@@ -29,7 +39,7 @@ def prepare_round(uow: UnitOfWork, table_id: str, shoe: ShoeRow, game_rules: Gam
     banker and kitty; the table's row is locked. `banker_place`, when the terminal sends it, must be
     where the table has the bank: the players' seats are counted from the banker's left."""
     rules = game_rules.rules
-    repo = TraditionalRepository(uow.conn)
+    repo = uow.traditional
     state = BankState.of(repo.lock_state(table_id))
     if banker_place is not None and banker_place != state.banker_place:
         raise Conflict(f"the bank is at chair {state.banker_place}, not {banker_place}: count the seats from its left",
@@ -37,19 +47,19 @@ def prepare_round(uow: UnitOfWork, table_id: str, shoe: ShoeRow, game_rules: Gam
     if rules.shoot and state.kitty < 1:
         raise Conflict("Shoot Pontoon: the banker must put up a kitty, or sell the bank, before the deal",
                        code="kitty_empty")
-    game = new_round(rules, None, players, None, kitty=state.kitty if rules.shoot else None)
+    game = new_round(rules, players, kitty=state.kitty if rules.shoot else None)
     notes: list[Note] = []
     if shoe.mode == "virtual":
-        shoe, state, notes = virtual_pack_for_round(uow, table_id, shoe, state, game.shoe_spec)
+        shoe, state, notes = virtual_pack_for_round(uow, table_id, shoe, state, round_spec(game))
         repo.save_state(table_id, state.as_json())
     return PreparedRound(game, shoe, RoundSetup(state.banker_place, game.kitty_before), notes)
 
 
 def record_round(uow: UnitOfWork, round_id: uuid.UUID, table_id: str, setup: RoundSetup) -> None:
-    TraditionalRepository(uow.conn).add_round(round_id, table_id, setup)
+    uow.traditional.add_round(round_id, table_id, setup)
 
 
-def kitty_before(conn, round_id: uuid.UUID) -> int | None:
+def kitty_before(uow: UnitOfWork, round_id: uuid.UUID) -> int | None:
     """The kitty a stored round was played against (its transcript's `kitty`)."""
-    setup = TraditionalRepository(conn).round_setup(round_id)
+    setup = uow.traditional.round_setup(round_id)
     return setup.kitty_before if setup else None

@@ -68,7 +68,10 @@ class Service:
         self.start()
 
     def worker_pids(self) -> set[int]:
-        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+        if self.process is None:
+            raise RuntimeError("gunicorn is not running")
+        pid = self.process.pid
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
         return {int(pid) for pid in children}
 
     def logs(self) -> str:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import socket
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 def free_port() -> int:

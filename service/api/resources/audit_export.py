@@ -2,7 +2,7 @@
 `pontoon audit verify FILE` checks a JSON-lines export offline."""
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import marshmallow as ma
 from flask import Response, current_app, stream_with_context
@@ -10,7 +10,7 @@ from flask.views import MethodView
 from werkzeug.datastructures import Headers
 
 from ...audit.export import export_end, export_lines
-from ...audit.log import AuditRecord, append, chain_for
+from ...store.repositories.audit import AuditRecord, chain_for
 from ..auth import principal, require
 from ..blueprint import Blueprint
 from ..docs import documented
@@ -64,15 +64,15 @@ class Export(MethodView):
         if table_id is not None and uow.tables.get(table_id) is None:
             fail(404, "not_found", f"no table {table_id!r}")
         fmt = query["format"]
-        until = export_end(uow.conn, query.get("until"),
+        until = export_end(uow.audit, query.get("until"),
                            current_app.extensions["pontoon.settings"].audit_clock_margin)
         # Built before the export is recorded: a response that cannot be sent records nothing.
         headers = Headers({"Content-Disposition": f'attachment; filename="audit-{table_id or "all"}.{fmt}"',
                            EXPORT_ENDS: until.isoformat()})
-        append(uow.conn, chain_for(None), [AuditRecord("audit_exported", {
+        uow.audit.append(chain_for(None), [AuditRecord("audit_exported", {
             "from": query.get("since"), "to": query.get("until"), "ends": until, "table_id": table_id,
             "format": fmt}, actor=principal().actor)])
         uow.commit()
-        lines = export_lines(uow.conn, fmt=fmt, since=query.get("since"), until=until, table_id=table_id)
+        lines = export_lines(uow.audit, fmt=fmt, since=query.get("since"), until=until, table_id=table_id)
         # stream_with_context keeps the request (and its connection) alive until the last chunk.
         return Response(stream_with_context(chunks(lines)), mimetype=MEDIA_TYPES[fmt], headers=headers)

@@ -5,7 +5,7 @@ from flask.views import MethodView
 
 from ...operators.commands import CreateKey, RevokeKey
 from ...operators.keys import create_key, revoke_key
-from ..auth import principal, require
+from ..auth import access, principal, require
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
 from ..schemas.keys import CreatedKeySchema, CreateKeySchema, KeySchema, RevokeKeySchema
@@ -32,8 +32,7 @@ class Keys(MethodView):
 
 @blp.route("/<uuid:key_id>/revoke")
 class Revoke(MethodView):
-    @require("admin")
-    @command
+    @command(access("admin"))
     @blp.arguments(RevokeKeySchema())
     @blp.response(200, KeySchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))

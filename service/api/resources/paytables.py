@@ -12,12 +12,19 @@ from ...operators import paytables
 from ...operators.commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
 from ...operators.errors import Forbidden
 from ...operators.seed import seed_file_versions
-from ..auth import READERS, principal, require, table_in_path
+from ...store.uow import unit_of_work
+from ..auth import READERS, access, principal, require, table_in_path
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
 from ..errors import body
-from ..schemas.paytables import (AssignPaytableSchema, DecisionSchema, PaytableVersionsSchema, SubmitVersionSchema,
-                                 TablePaytableSchema, VersionSchema)
+from ..schemas.paytables import (
+    AssignPaytableSchema,
+    DecisionSchema,
+    PaytableVersionsSchema,
+    SubmitVersionSchema,
+    TablePaytableSchema,
+    VersionSchema,
+)
 from ..transactions import command, request_uow
 
 log = logging.getLogger(__name__)
@@ -36,8 +43,9 @@ def _seed_paytable_files(state) -> None:
     if pool is None:
         return
     try:
-        with pool.connection(timeout=SEED_TIMEOUT) as conn:
-            seeded = seed_file_versions(conn)
+        with unit_of_work(pool, timeout=SEED_TIMEOUT) as uow:
+            seeded = seed_file_versions(uow.paytables, uow.audit)
+            uow.commit()
         if seeded:
             log.info("paytable versions seeded from files: %s", ", ".join(seeded))
     except (PoolTimeout, psycopg.OperationalError, psycopg.errors.UndefinedTable) as exc:
@@ -68,8 +76,7 @@ class Versions(MethodView):
         """The paytable's versions, oldest first."""
         return paytables.list_versions(request_uow(), name)
 
-    @require("operator")
-    @command
+    @command(access("operator"))
     @blp.arguments(SubmitVersionSchema())
     @blp.response(201, VersionSchema)
     @documented(blp, 404, headers=(IDEMPOTENCY_KEY,))
@@ -101,8 +108,7 @@ def _decide(decision: str, body: dict, name: str, version: int) -> dict:
 
 @blp.route("/paytables/<string:name>/versions/<int:version>/approve")
 class Approve(MethodView):
-    @require("operator")
-    @command
+    @command(access("operator"))
     @blp.arguments(DecisionSchema())
     @blp.response(200, VersionSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
@@ -114,8 +120,7 @@ class Approve(MethodView):
 
 @blp.route("/paytables/<string:name>/versions/<int:version>/reject")
 class Reject(MethodView):
-    @require("operator")
-    @command
+    @command(access("operator"))
     @blp.arguments(DecisionSchema())
     @blp.response(200, VersionSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
@@ -134,8 +139,7 @@ class TablePaytable(MethodView):
         assignment."""
         return paytables.table_paytable(request_uow(), table_id)
 
-    @require("operator")
-    @command
+    @command(access("operator"))
     @blp.arguments(AssignPaytableSchema())
     @blp.response(200, TablePaytableSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))

@@ -1,7 +1,7 @@
 """/v1/reports/tables: drop, paid out, win and hold per table and gaming day, JSON or CSV."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import marshmallow as ma
@@ -39,8 +39,8 @@ class TableReport(MethodView):
         if query.get("table") is not None and uow.tables.get(query["table"]) is None:
             fail(404, "not_found", f"no table {query['table']!r}")
         day_start, zone = parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone)
-        day = query.get("date") or gaming_day_of(datetime.now(timezone.utc), day_start, zone)
-        report = table_report(uow.conn, kind=query["period"], day=day, day_start=settings.gaming_day_starts,
+        day = query.get("date") or gaming_day_of(datetime.now(UTC), day_start, zone)
+        report = table_report(uow.reports, kind=query["period"], day=day, day_start=settings.gaming_day_starts,
                               zone=settings.timezone, by=query["by"], table_id=query.get("table"))
         if query["format"] == "csv":
             name = f"tables-{query['period']}-{day.isoformat()}.csv"

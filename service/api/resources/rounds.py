@@ -6,11 +6,11 @@ from flask.views import MethodView
 from ...rounds import handlers, queries
 from ...rounds.commands import PostAction, PostCard
 from ...store.repositories.rounds import TABLE_OF_ROUND
-from ..auth import READERS, TableOf, principal, require
+from ..auth import READERS, TableOf, access, require
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, IF_MATCH, documented
 from ..schemas.rounds import ActionSchema, CardSchema, RoundStateSchema, TranscriptSchema, round_state_response
-from ..transactions import command, expected_version, request_uow
+from ..transactions import command, expected_version, key_guard, request_uow
 
 blp = Blueprint("rounds", __name__, url_prefix="/v1/rounds", description="Rounds: state, cards, decisions")
 round_table = TableOf("round_id", TABLE_OF_ROUND)
@@ -39,24 +39,21 @@ class Transcript(MethodView):
 
 @blp.route("/<uuid:round_id>/cards")
 class Cards(MethodView):
-    @require("terminal", table_from=round_table,
-             sent_with=lambda uow, args, guard: handlers.lock_ahead_for_card(uow, args["round_id"], guard))
-    @command
+    @command(access("terminal", table_from=round_table), key_in_handler=True)
     @blp.arguments(CardSchema())
     @blp.response(200, RoundStateSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
     def post(self, body, round_id):
         """The next card out of a physical shoe; the engine gives it to whoever is owed one.
         A card the shoe cannot hold is refused (409 card_refused) and audited."""
+        # The actor is the key the handler's first statement finds allowed (key_in_handler).
         return round_state_response(handlers.post_card(
-            PostCard(round_id, body["card"], principal().actor, expected_version()), request_uow()))
+            PostCard(round_id, body["card"], None, expected_version()), request_uow(), key_guard()))
 
 
 @blp.route("/<uuid:round_id>/actions")
 class Actions(MethodView):
-    @require("terminal", table_from=round_table,
-             sent_with=lambda uow, args, guard: handlers.lock_ahead_for_action(uow, args["round_id"], guard))
-    @command
+    @command(access("terminal", table_from=round_table), key_in_handler=True)
     @blp.arguments(ActionSchema())
     @blp.response(200, RoundStateSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
@@ -64,5 +61,5 @@ class Actions(MethodView):
         """A player's decision (insurance included). One the rules do not allow now is refused
         (409 decision_refused) with the legal ones listed."""
         return round_state_response(handlers.post_action(
-            PostAction(round_id, body["seat"], body["action"], body["hand"], body["amount"], principal().actor,
-                       expected_version()), request_uow()))
+            PostAction(round_id, body["seat"], body["action"], body["hand"], body["amount"], None,
+                       expected_version()), request_uow(), key_guard()))

@@ -5,21 +5,20 @@ from flask.views import MethodView
 
 from ...rounds import handlers, queries
 from ...rounds.commands import CreateTable, OpenRound, OpenShoe
-from ..auth import READERS, principal, require, table_in_path
+from ..auth import READERS, access, principal, require, table_in_path
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
 from ..schemas.rounds import OpenRoundSchema, RoundStateSchema, round_state_response
 from ..schemas.shoes import OpenedShoeSchema, OpenShoeSchema, ShoeSchema
 from ..schemas.tables import CreateTableSchema, TableSchema
-from ..transactions import command, request_uow
+from ..transactions import command, key_guard, request_uow
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Tables, their shoes and rounds")
 
 
 @blp.route("")
 class Tables(MethodView):
-    @require("admin", "operator")
-    @command
+    @command(access("admin", "operator"))
     @blp.arguments(CreateTableSchema())
     @blp.response(201, TableSchema)
     @documented(blp, 409, headers=(IDEMPOTENCY_KEY,))
@@ -41,8 +40,7 @@ class Table(MethodView):
 
 @blp.route("/<table_id:table_id>/shoes")
 class Shoes(MethodView):
-    @require("terminal", table_from=table_in_path)
-    @command
+    @command(access("terminal", table_from=table_in_path))
     @blp.arguments(OpenShoeSchema())
     @blp.response(201, OpenedShoeSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
@@ -64,8 +62,7 @@ class CurrentShoe(MethodView):
 
 @blp.route("/<table_id:table_id>/rounds")
 class Rounds(MethodView):
-    @require("terminal", table_from=table_in_path)
-    @command
+    @command(access("terminal", table_from=table_in_path), key_in_handler=True)
     @blp.arguments(OpenRoundSchema())
     @blp.response(201, RoundStateSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
@@ -74,5 +71,5 @@ class Rounds(MethodView):
         players, seats counted from the banker's left, against the table's banker and kitty); a
         virtual shoe deals at once."""
         return round_state_response(handlers.open_round(
-            OpenRound(table_id, body["wagers"], principal().actor, players=body["players"],
-                      banker_place=body["banker_place"]), request_uow()), 201)
+            OpenRound(table_id, body["wagers"], None, players=body["players"], banker_place=body["banker_place"]),
+            request_uow(), key_guard()), 201)

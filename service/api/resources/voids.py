@@ -5,7 +5,7 @@ from flask.views import MethodView
 
 from ...compliance.commands import VoidRound
 from ...compliance.void import void_round
-from ..auth import principal, require
+from ..auth import access, principal
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, IF_MATCH, documented
 from ..schemas.voids import VoidedRoundSchema, VoidRoundSchema
@@ -16,8 +16,7 @@ blp = Blueprint("voids", __name__, url_prefix="/v1/rounds", description="Voiding
 
 @blp.route("/<uuid:round_id>/void")
 class Void(MethodView):
-    @require("supervisor")
-    @command
+    @command(access("supervisor"))
     @blp.arguments(VoidRoundSchema())
     @blp.response(200, VoidedRoundSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))

@@ -1,7 +1,7 @@
 """The audit export's query: a time range, a table, a format."""
 from __future__ import annotations
 
-from datetime import timezone
+from datetime import UTC
 
 import marshmallow as ma
 
@@ -9,10 +9,10 @@ from .base import TABLE_ID_PATTERN, Pattern, RequestSchema
 
 
 class ExportQuerySchema(RequestSchema):
-    since = ma.fields.AwareDateTime(data_key="from", default_timezone=timezone.utc,
+    since = ma.fields.AwareDateTime(data_key="from", default_timezone=UTC,
                                     metadata={"description": "records at or after this time (ISO 8601; UTC "
                                                              "when no offset is given)"})
-    until = ma.fields.AwareDateTime(data_key="to", default_timezone=timezone.utc,
+    until = ma.fields.AwareDateTime(data_key="to", default_timezone=UTC,
                                     metadata={"description": "records before this time"})
     table = ma.fields.String(validate=Pattern(f"^{TABLE_ID_PATTERN}$"),
                              metadata={"description": "only this table's chain"})

@@ -1,6 +1,8 @@
 """The base every request schema shares: unknown fields are an error, never silently dropped."""
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 
 # Bounds that keep any accepted number inside PostgreSQL's bigint and any name a sane size.
@@ -14,9 +16,9 @@ class Pattern(ma.validate.Regexp):
     "T1\n" would pass "^T1$" and be stored as a name no path can reach; the documented pattern
     (OpenAPI's, ECMA's "$") is the same."""
 
-    def __call__(self, value: str) -> str:
+    def __call__(self, value: Any) -> Any:
         if self.regex.fullmatch(value) is None:
-            raise ma.ValidationError(self._format_error(value))
+            raise ma.ValidationError(self.error.format(input=value, regex=self.regex.pattern))
         return value
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 import orjson
-from flask import Response, jsonify
+from flask import Response
 
 from ...engine.cards import CardError, parse_card
 from .base import MAX_CENTS, Pattern, RequestSchema, cents
@@ -225,13 +225,10 @@ _TIME_FIELDS = ("opened_at", "completed_at", "settled_at", "voided_at")
 
 def round_state_response(view: dict, status: int = 200) -> Response:
     """The answer carrying a round's state (rounds/views.py), as RoundStateSchema, which documents
-    it, dumps it and the app's JSON provider writes it (sorted keys, compact). A house-banked
-    round's view is in the schema's shape already, down to the engine's snapshot, so only its ids
-    and times are turned into text here rather than every field being walked through the schema
-    on each decision (a test holds the two ways to the same bytes). The player-banked view goes
-    through the schema."""
-    if "banker" in view:
-        return _answer(jsonify(RoundStateSchema().dump(view)), status)
+    it, dumps it and the app's JSON provider writes it (sorted keys, compact). Every game's view is
+    in the schema's shape already, down to the engine's snapshot, so only its ids and times are
+    turned into text here rather than every field being walked through the schema on each
+    decision (a test holds the two ways to the same bytes, for each game)."""
     body = dict(view)
     for name in _ID_FIELDS:
         body[name] = None if view[name] is None else str(view[name])

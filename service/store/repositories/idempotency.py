@@ -5,8 +5,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 from psycopg.rows import class_row
+
+from ..transaction import Statements
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,8 +24,8 @@ IDEMPOTENCY_KEYS_PRIMARY_KEY = "idempotency_keys_pkey"
 
 
 class IdempotencyRepository:
-    def __init__(self, conn: psycopg.Connection) -> None:
-        self.conn = conn
+    def __init__(self, db: Statements) -> None:
+        self.db = db
 
     def store(self, key_id: uuid.UUID, idem_key: str, request_hash: str, status_code: int, body: bytes,
               content_type: str | None) -> None:
@@ -32,13 +33,13 @@ class IdempotencyRepository:
         a retry gets back the very same answer. A key taken already fails the statement
         (IDEMPOTENCY_KEYS_PRIMARY_KEY), after waiting for the transaction that took it to end;
         nobody ever sees a key without its response."""
-        self.conn.execute("INSERT INTO idempotency_keys (key_id, idem_key, request_hash, status_code, body, "
+        self.db.execute("INSERT INTO idempotency_keys (key_id, idem_key, request_hash, status_code, body, "
                           "content_type) VALUES (%s, %s, %s, %s, %s, %s)",
                           (key_id, idem_key, request_hash, status_code, body, content_type))
 
     def find(self, key_id: uuid.UUID, idem_key: str) -> StoredResponse | None:
         """The response committed for a key, if it was taken."""
-        with self.conn.cursor(row_factory=class_row(StoredResponse)) as cur:
+        with self.db.cursor(row_factory=class_row(StoredResponse)) as cur:
             return cur.execute("SELECT request_hash, status_code, body, content_type, response "
                                "FROM idempotency_keys WHERE key_id = %s AND idem_key = %s",
                                (key_id, idem_key)).fetchone()

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import psycopg
 from psycopg.rows import class_row
 
 from ..pending import Pending
+from ..transaction import Statements, returned
 
 ROLES = ("admin", "operator", "supervisor", "compliance", "terminal")
 SECRET_PREFIX = "pnt_"
@@ -47,28 +47,28 @@ class KeyGuard:
         return {"key_hash": self.key_hash, "roles": list(self.roles)}
 
 
-def key_allows(table_column: str) -> str:
-    """SQL true when the request's key (KeyGuard's parameters, by name) is live, has one of the
-    roles and, if it is a terminal's, belongs to the table in `table_column`: what the key check
-    itself requires."""
-    return ("EXISTS (SELECT FROM api_keys k WHERE k.key_hash = %(key_hash)s AND k.revoked_at IS NULL "
-            f"AND k.role = ANY (%(roles)s) AND (k.role <> 'terminal' OR k.table_id = {table_column}))")
+def allowed_key(table_column: str) -> str:
+    """SQL giving the id of the request's key (KeyGuard's parameters, by name) when it is live, has
+    one of the roles and, if it is a terminal's, belongs to the table in `table_column` (what the
+    key check itself requires); no row otherwise."""
+    return ("SELECT k.key_id FROM api_keys k WHERE k.key_hash = %(key_hash)s AND k.revoked_at IS NULL "
+            f"AND k.role = ANY (%(roles)s) AND (k.role <> 'terminal' OR k.table_id = {table_column})")
 
 
 class KeysRepository:
-    def __init__(self, conn: psycopg.Connection) -> None:
-        self.conn = conn
+    def __init__(self, db: Statements) -> None:
+        self.db = db
 
     def create(self, *, role: str, table_id: str | None, name: str | None,
                created_by: str | None) -> tuple[KeyRow, str]:
         """The new key's row and its secret: the only time the secret exists outside its holder."""
         secret = SECRET_PREFIX + secrets.token_urlsafe(32)
-        with self.conn.cursor(row_factory=class_row(KeyRow)) as cur:
+        with self.db.cursor(row_factory=class_row(KeyRow)) as cur:
             row = cur.execute(
                 f"INSERT INTO api_keys (key_id, key_hash, role, table_id, name, created_by) "
                 f"VALUES (%s, %s, %s, %s, %s, %s) RETURNING {_COLUMNS}",
                 (uuid.uuid4(), hash_secret(secret), role, table_id, name, created_by)).fetchone()
-        return row, secret
+        return returned(row), secret
 
     def authenticate_pending(self, secret: str, table_of: tuple[str, Any] | None = None
                              ) -> Pending[tuple[KeyRow, bool, str | None]]:
@@ -79,7 +79,7 @@ class KeysRepository:
         the minute), so most requests write nothing here. One statement: the touch is guarded on
         revoked_at, so it never interleaves with a revocation."""
         table_query, table_param = table_of or ("SELECT NULL::text", None)
-        cur = self.conn.execute(
+        cur = self.db.execute(
             f"WITH k AS (SELECT {_COLUMNS} FROM api_keys WHERE key_hash = %s), "
             f"touched AS (UPDATE api_keys SET last_used_at = now() "
             f"WHERE key_id = (SELECT key_id FROM k) AND revoked_at IS NULL "
@@ -90,17 +90,27 @@ class KeysRepository:
             (hash_secret(secret),) if table_of is None else (hash_secret(secret), table_param))
         return Pending(cur, lambda row: (KeyRow(*row[:-2]), row[-2], row[-1]))
 
+    def touch(self, key_id: uuid.UUID) -> None:
+        """Mark a live key used now: what authenticate_pending() marked, again, after the request
+        that marked it was rolled back (its last use stands whatever the request's fate)."""
+        self.db.execute("UPDATE api_keys SET last_used_at = now() WHERE key_id = %s AND revoked_at IS NULL",
+                        (key_id,))
+
+    def exists(self, key_id: uuid.UUID) -> bool:
+        """Whether a key with this id was ever created (revoked or not)."""
+        return self.db.execute("SELECT 1 FROM api_keys WHERE key_id = %s", (key_id,)).fetchone() is not None
+
     def revoke(self, key_id: uuid.UUID) -> KeyRow | None:
         """The revoked key, or None when no live key has this id."""
-        with self.conn.cursor(row_factory=class_row(KeyRow)) as cur:
+        with self.db.cursor(row_factory=class_row(KeyRow)) as cur:
             return cur.execute(
                 f"UPDATE api_keys SET revoked_at = now() WHERE key_id = %s AND revoked_at IS NULL "
                 f"RETURNING {_COLUMNS}", (key_id,)).fetchone()
 
     def all(self) -> list[KeyRow]:
-        with self.conn.cursor(row_factory=class_row(KeyRow)) as cur:
+        with self.db.cursor(row_factory=class_row(KeyRow)) as cur:
             return cur.execute(f"SELECT {_COLUMNS} FROM api_keys ORDER BY created_at").fetchall()
 
     def any_live(self, role: str) -> bool:
-        return self.conn.execute("SELECT EXISTS (SELECT 1 FROM api_keys WHERE role = %s AND revoked_at IS NULL)",
-                                 (role,)).fetchone()[0]
+        return returned(self.db.execute("SELECT EXISTS (SELECT 1 FROM api_keys WHERE role = %s AND revoked_at IS NULL)",
+                                 (role,)).fetchone())[0]

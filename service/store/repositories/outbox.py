@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import uuid
 
-import psycopg
 from psycopg.types.json import Jsonb
+
+from ..transaction import Statements
 
 
 class OutboxRepository:
-    def __init__(self, conn: psycopg.Connection) -> None:
-        self.conn = conn
+    def __init__(self, db: Statements) -> None:
+        self.db = db
 
     def add(self, topic: str, round_id: uuid.UUID | None = None, payload: dict | None = None) -> None:
-        self.conn.execute("INSERT INTO outbox (topic, round_id, payload) VALUES (%s, %s, %s)",
+        self.db.execute("INSERT INTO outbox (topic, round_id, payload) VALUES (%s, %s, %s)",
                           (topic, round_id, Jsonb(payload or {})))

@@ -5,17 +5,18 @@ import dataclasses
 import functools
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
-import psycopg
 from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
-from ...audit.log import HEAD_LOCK_EXISTING, LockedHead
 from ..pending import Pending
-from .keys import KeyGuard, key_allows
+from ..transaction import Statements, returned
+from .audit import HEAD_LOCK_EXISTING, LockedHead
+from .keys import KeyGuard, allowed_key
 from .shoes import ShoeRow
 
 
@@ -51,6 +52,7 @@ class LockedRound(NamedTuple):
     limits: dict[str, Any] | None
     shoe: ShoeRow | None            # its virtual shoe, locked (a shoe-dealt game's)
     head: LockedHead | None         # its table's audit chain head, locked (a shoe-dealt game's, once it has one)
+    key_id: uuid.UUID | None = None  # the request's key, which a guard found allowed
 
 
 # The table a round is played at (its one parameter: the round id), for key checks.
@@ -62,12 +64,11 @@ _SELECT = ("SELECT r.round_id, r.table_id, r.shoe_id, s.mode AS shoe_mode, r.sta
 
 
 class RoundsRepository:
-    def __init__(self, conn: psycopg.Connection) -> None:
-        self.conn = conn
-        self._sent: tuple[uuid.UUID, tuple[str, ...], psycopg.Cursor] | None = None   # send_lock_with_events()'s
+    def __init__(self, db: Statements) -> None:
+        self.db = db
 
     def _one(self, query: str, params: tuple) -> RoundRow | None:
-        with self.conn.cursor(row_factory=class_row(RoundRow)) as cur:
+        with self.db.cursor(row_factory=class_row(RoundRow)) as cur:
             return cur.execute(query, params).fetchone()
 
     def add(self, *, table_id: str, shoe_id: uuid.UUID, shoe_mode: str | None, rules_ref: str,
@@ -80,13 +81,14 @@ class RoundsRepository:
                   "VALUES (%s, %s, %s, 'open', %s, %s, %s)")
         params = (round_id, table_id, shoe_id, rules_ref, paytable_ref, Jsonb(wagers))
         if now is not None:   # what the INSERT writes: the defaults are version 0 and now()
-            self.conn.execute(insert, params)
+            self.db.execute(insert, params)
             return RoundRow(round_id, table_id, shoe_id, shoe_mode, "open", rules_ref, paytable_ref, wagers,
                             0, None, now, None, None, None)
-        return self._one(
+        return returned(self._one(
             insert + " RETURNING round_id, table_id, shoe_id, %s::text AS shoe_mode, status, rules_ref, "
             "paytable_ref, wagers, version, result, opened_at, completed_at, settled_at, voided_at",
-            (*params, shoe_mode))
+            (*params, shoe_mode)))
+
 
     def get(self, round_id: uuid.UUID) -> RoundRow | None:
         return self._one(_SELECT + "WHERE r.round_id = %s", (round_id,))
@@ -97,7 +99,7 @@ class RoundsRepository:
 
     def lock_pending(self, round_id: uuid.UUID) -> Pending[RoundRow]:
         """lock(), sent now and read later."""
-        return Pending(self.conn.cursor(row_factory=class_row(RoundRow)).execute(
+        return Pending(self.db.cursor(row_factory=class_row(RoundRow)).execute(
             _SELECT + "WHERE r.round_id = %s FOR UPDATE OF r", (round_id,)))
 
     def open_on_table(self, table_id: str) -> uuid.UUID | None:
@@ -105,10 +107,11 @@ class RoundsRepository:
 
     def open_on_table_pending(self, table_id: str) -> Pending[uuid.UUID]:
         """open_on_table(), sent now and read later."""
-        return Pending(self.conn.execute("SELECT round_id FROM rounds WHERE table_id = %s AND status = 'open'",
+        return Pending(self.db.execute("SELECT round_id FROM rounds WHERE table_id = %s AND status = 'open'",
                                          (table_id,)), lambda row: row[0])
 
-    def lock_with_events(self, round_id: uuid.UUID, *, shoe_games: tuple[str, ...] = ()) -> LockedRound:
+    def lock_with_events(self, round_id: uuid.UUID, *, shoe_games: tuple[str, ...] = (),
+                         guard: KeyGuard | None = None) -> LockedRound:
         """The round locked (as lock() does), its events in order, its table's limits and, when its
         table plays one of `shoe_games`, that table's audit chain head locked and, from a virtual
         shoe, that shoe locked too (after the round, then the shoe, then the head: the order every
@@ -116,44 +119,58 @@ class RoundsRepository:
         the rest is read by pontoon_round_under_lock() (migration 0011) once that lock is granted,
         each of its queries with a snapshot taken then: so the events are whatever a previous
         holder of the round's lock committed, and the shoe and the head are read as they stand once
-        their own locks are granted."""
-        found = None
-        sent, self._sent = self._sent, None
-        if sent is not None and sent[:2] == (round_id, tuple(shoe_games)):
-            with sent[2] as cursor:
-                found = cursor.fetchone()
-            # None: the key's guard failed, the key revoked since its check passed; the check stands
-            # for the whole request, as it does for any other, so the round is asked for again.
-        if found is None:
-            found = self.conn.execute(_LOCK_WITH_EVENTS, {"round_id": round_id, "games": list(shoe_games)}).fetchone()
+        their own locks are granted.
+
+        With `guard` (the request's key, its check sent already and not yet read) the round is
+        found, and locked, only if the key may act on its table (key_id: that key): the key check
+        and this statement are then answered in one round trip, and a key the check refuses locks
+        nothing."""
+        params: dict[str, Any] = {"round_id": round_id, "games": list(shoe_games)}
+        key_id = None
+        if guard is None:
+            found = self.db.execute(_LOCK_WITH_EVENTS, params).fetchone()
+        else:
+            found = self.db.execute(_LOCK_WITH_EVENTS_GUARDED, {**params, **guard.params()}).fetchone()
+            if found is not None:
+                *columns, key_id, under = found
+                found = (*columns, under)
         if found is None:
             return LockedRound(None, [], None, None, None)
         row = RoundRow(*found[:-1])
         under_lock, head = found[-1]
         if under_lock is None:
-            return LockedRound(row, [], None, None, None)
+            return LockedRound(row, [], None, None, None, key_id)
         limits, events, shoe = under_lock
         return LockedRound(row, [RoundEvent(*event) for event in events or ()], limits,
                            _shoe_of_json(shoe) if shoe is not None else None,
-                           LockedHead((head[0], head[1]), datetime.fromisoformat(head[2])) if head else None)
+                           LockedHead((head[0], head[1]), datetime.fromisoformat(head[2])) if head else None,
+                           key_id)
 
-    def send_lock_with_events(self, round_id: uuid.UUID, *, shoe_games: tuple[str, ...] = (),
-                              guard: KeyGuard) -> None:
-        """lock_with_events(), sent now with the request's key check and read by this transaction's
-        next lock_with_events() of the same round and games: in pipeline mode, the key check, the
-        round's lock and the reads under it go to the server in one round trip. The round (and with
-        it the shoe and the head) is locked only if `guard` allows the request's key, so a key the
-        check refuses locks nothing."""
-        self._sent = (round_id, tuple(shoe_games), self.conn.execute(
-            _LOCK_WITH_EVENTS_GUARDED, {"round_id": round_id, "games": list(shoe_games), **guard.params()}))
+    def void(self, row: RoundRow, reason: str) -> tuple[int, datetime] | None:
+        """Void the open round at the version it was read with under its lock: (its new version,
+        when), or None if it changed under the lock (which a caller holding the lock never sees)."""
+        voided: tuple[int, datetime] | None = self.db.execute(
+            "UPDATE rounds SET status = 'void', voided_at = now(), void_reason = %s, version = version + 1 "
+            "WHERE round_id = %s AND status = 'open' AND version = %s RETURNING version, voided_at",
+            (reason, row.round_id, row.version)).fetchone()
+        return voided
 
-    def forget_sent(self) -> None:
-        """The transaction has ended, and with it any lock sent ahead."""
-        self._sent = None
+    def last_on_table(self, table_id: str, last: int, record: type[Any]) -> list[Any]:
+        """The table's last `last` rounds by opening time, oldest first, each as `record` (a class
+        taking a round's columns and its void_reason by name)."""
+        with self.db.cursor(row_factory=class_row(record)) as cur:
+            return cur.execute(_LAST_ROUNDS, (table_id, last)).fetchall()
+
+    def events_of(self, round_ids: list[uuid.UUID]) -> list[tuple[uuid.UUID, RoundEvent, datetime]]:
+        """(round_id, event, when it was written) of the rounds' events, in round and seq order."""
+        return [(round_id, RoundEvent(seq, kind, payload), created_at)
+                for round_id, seq, kind, payload, created_at in self.db.execute(
+                    "SELECT round_id, seq, kind, payload, created_at FROM round_events WHERE round_id = ANY(%s) "
+                    "ORDER BY round_id, seq", (round_ids,))]
 
     def events_and_limits(self, round_id: uuid.UUID, table_id: str) -> tuple[list[RoundEvent], dict[str, Any]]:
         """The round's events in order and its table's limits, in one round trip."""
-        rows = self.conn.execute(
+        rows = self.db.execute(
             "SELECT e.seq, e.kind, e.payload, t.limits FROM tables t "
             "LEFT JOIN round_events e ON e.round_id = %s WHERE t.table_id = %s ORDER BY e.seq",
             (round_id, table_id)).fetchall()
@@ -174,7 +191,7 @@ class RoundsRepository:
         Either `now`: the caller locked the audit chain's head already, and read the transaction's
         time with it, so the round as saved is known without reading the statement, which can go
         with the commit. Or `audit_chain`: that chain's head is locked by this statement (None if
-        the chain has none yet), for the records describing the change (log.append's `head`), and
+        the chain has none yet), for the records describing the change (AuditRepository.append's `head`), and
         the statement gives it back with the round as saved (RETURNING: no second read); in pipeline
         mode it is read only when asked for, so what the caller sends in between shares its round
         trip.
@@ -183,7 +200,8 @@ class RoundsRepository:
         if (now is None) == (audit_chain is None):
             raise TypeError("save() takes one of now (the head locked already) and audit_chain")
         shoe_id, position = shoe_position or (None, None)
-        saving = Pending(self.conn.execute(_SAVE if audit_chain is None else _SAVE_LOCKING_HEAD, {
+        statement = _SAVE if audit_chain is None else _SAVE_LOCKING_HEAD
+        saving: Pending[tuple[Any, ...]] = Pending(self.db.execute(statement, {
             "round_id": row.round_id, "version": row.version, "first_seq": first_seq,
             "events": json.dumps(events),
             "shoe_id": shoe_id, "position": position,
@@ -193,8 +211,8 @@ class RoundsRepository:
             "lost": f"round {row.round_id} changed under its lock (version {row.version})"}))
 
         @functools.cache   # the statement's row, read once for both functions below
-        def returned() -> tuple:
-            return saving.one()
+        def row_saved() -> tuple[Any, ...]:
+            return returned(saving.one())
 
         def saved() -> RoundRow:
             if now is not None:   # what the statement writes (now() is the transaction's time)
@@ -202,7 +220,7 @@ class RoundsRepository:
                     return dataclasses.replace(row, version=row.version + 1)
                 return dataclasses.replace(row, version=row.version + 1, status="complete", result=result,
                                            completed_at=now)
-            status, version, result_saved, completed_at, settled_at, voided_at = returned()[1:7]
+            status, version, result_saved, completed_at, settled_at, voided_at = row_saved()[1:7]
             # The shoe's mode (joined in by the read) is not a column of rounds and never changes.
             return dataclasses.replace(row, status=status, version=version, result=result_saved,
                                        completed_at=completed_at, settled_at=settled_at, voided_at=voided_at)
@@ -210,11 +228,17 @@ class RoundsRepository:
         def head() -> tuple[int, str] | None:
             if audit_chain is None:
                 raise RuntimeError("no audit chain's head was locked with this save")
-            seq, hash_ = returned()[7:9]
+            seq, hash_ = row_saved()[7:9]
             return None if seq is None else (seq, hash_)
 
         return saved, head
 
+
+# The last N by opening time (the index rounds_table_opened), returned oldest first.
+_LAST_ROUNDS = (
+    "SELECT * FROM (" + _SELECT.replace(" FROM rounds r", ", r.void_reason FROM rounds r")
+    + "WHERE r.table_id = %s ORDER BY r.opened_at DESC, r.round_id DESC LIMIT %s"
+    ") last_rounds ORDER BY opened_at, round_id")
 
 # The round locked by the CTE, which the function then reads under (a CTE is run before the query
 # that reads it, and MATERIALIZED keeps it one): its row, and what the function gives back as
@@ -222,8 +246,11 @@ class RoundsRepository:
 _LOCK_WITH_EVENTS = ("WITH locked AS MATERIALIZED (" + _SELECT + "WHERE r.round_id = %(round_id)s FOR UPDATE OF r) "
                      "SELECT locked.*, pontoon_round_under_lock(locked.round_id, %(games)s) FROM locked")
 # The same, the round found (and locked) only for a key allowed to act on its table.
-_LOCK_WITH_EVENTS_GUARDED = _LOCK_WITH_EVENTS.replace(
-    "WHERE r.round_id = %(round_id)s FOR UPDATE", f"WHERE r.round_id = %(round_id)s AND {key_allows('r.table_id')} FOR UPDATE")
+_LOCK_WITH_EVENTS_GUARDED = (
+    "WITH locked AS MATERIALIZED (" + _SELECT.replace(" FROM rounds r", ", allowed.key_id FROM rounds r")
+    + f"CROSS JOIN LATERAL ({allowed_key('r.table_id')}) AS allowed "
+    "WHERE r.round_id = %(round_id)s FOR UPDATE OF r) "
+    "SELECT locked.*, pontoon_round_under_lock(locked.round_id, %(games)s) FROM locked")
 
 
 def _shoe_of_json(values: list) -> ShoeRow:

@@ -5,8 +5,9 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
-import psycopg
 from psycopg.rows import class_row
+
+from ..transaction import Statements, returned
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,24 +29,24 @@ _COLUMNS = "table_id, seq, kind, from_seat, to_seat, from_place, to_place, amoun
 
 
 class TableTransfersRepository:
-    def __init__(self, conn: psycopg.Connection) -> None:
-        self.conn = conn
+    def __init__(self, db: Statements) -> None:
+        self.db = db
 
     def add(self, *, table_id: str, kind: str, from_seat: int, to_seat: int, from_place: int | None,
             to_place: int | None, amount: int, round_id: uuid.UUID | None, actor: str | None) -> TableTransferRow:
         """Append the table's next transfer. The caller holds the table's row lock, which makes
         the next seq safe to take here (and a retry that slipped past it fails the unique key)."""
-        with self.conn.cursor(row_factory=class_row(TableTransferRow)) as cur:
-            return cur.execute(
+        with self.db.cursor(row_factory=class_row(TableTransferRow)) as cur:
+            return returned(cur.execute(
                 f"INSERT INTO table_transfers (table_id, seq, kind, from_seat, to_seat, from_place, to_place, amount, "
                 f"round_id, actor) SELECT %(table_id)s, COALESCE(max(seq), 0) + 1, %(kind)s, %(from_seat)s, "
                 f"%(to_seat)s, %(from_place)s, %(to_place)s, %(amount)s, %(round_id)s, %(actor)s "
                 f"FROM table_transfers WHERE table_id = %(table_id)s RETURNING {_COLUMNS}",
                 {"table_id": table_id, "kind": kind, "from_seat": from_seat, "to_seat": to_seat,
                  "from_place": from_place, "to_place": to_place, "amount": amount, "round_id": round_id,
-                 "actor": actor}).fetchone()
+                 "actor": actor}).fetchone())
 
     def of_table(self, table_id: str) -> list[TableTransferRow]:
-        with self.conn.cursor(row_factory=class_row(TableTransferRow)) as cur:
+        with self.db.cursor(row_factory=class_row(TableTransferRow)) as cur:
             return cur.execute(f"SELECT {_COLUMNS} FROM table_transfers WHERE table_id = %s ORDER BY seq",
                                (table_id,)).fetchall()

@@ -4,8 +4,9 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-import psycopg
 from psycopg.types.json import Jsonb
+
+from ..transaction import Statements
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,27 +18,27 @@ class RoundSetup:
 
 
 class TraditionalRepository:
-    def __init__(self, conn: psycopg.Connection) -> None:
-        self.conn = conn
+    def __init__(self, db: Statements) -> None:
+        self.db = db
 
     def lock_state(self, table_id: str) -> dict | None:
         """The table's state, its row locked until the transaction ends (None: no such table)."""
-        row = self.conn.execute("SELECT state FROM tables WHERE table_id = %s FOR UPDATE", (table_id,)).fetchone()
+        row = self.db.execute("SELECT state FROM tables WHERE table_id = %s FOR UPDATE", (table_id,)).fetchone()
         return row[0] if row else None
 
     def state(self, table_id: str) -> dict | None:
-        row = self.conn.execute("SELECT state FROM tables WHERE table_id = %s", (table_id,)).fetchone()
+        row = self.db.execute("SELECT state FROM tables WHERE table_id = %s", (table_id,)).fetchone()
         return row[0] if row else None
 
     def save_state(self, table_id: str, state: dict) -> None:
         """Write the state back (the caller took the row lock with lock_state)."""
-        self.conn.execute("UPDATE tables SET state = %s WHERE table_id = %s", (Jsonb(state), table_id))
+        self.db.execute("UPDATE tables SET state = %s WHERE table_id = %s", (Jsonb(state), table_id))
 
     def add_round(self, round_id: uuid.UUID, table_id: str, setup: RoundSetup) -> None:
-        self.conn.execute("INSERT INTO traditional_rounds (round_id, table_id, banker_place, kitty_before) "
+        self.db.execute("INSERT INTO traditional_rounds (round_id, table_id, banker_place, kitty_before) "
                           "VALUES (%s, %s, %s, %s)", (round_id, table_id, setup.banker_place, setup.kitty_before))
 
     def round_setup(self, round_id: uuid.UUID) -> RoundSetup | None:
-        row = self.conn.execute("SELECT banker_place, kitty_before FROM traditional_rounds WHERE round_id = %s",
+        row = self.db.execute("SELECT banker_place, kitty_before FROM traditional_rounds WHERE round_id = %s",
                                 (round_id,)).fetchone()
         return RoundSetup(*row) if row else None

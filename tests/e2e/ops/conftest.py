@@ -51,6 +51,10 @@ class Processes:
         self.running.append((name, process))
         return process
 
+    def name_of(self, process: subprocess.Popen) -> str:
+        """The name a process was spawned under (its log's name)."""
+        return next(name for name, running in self.running if running is process)
+
     def log(self, name: str) -> str:
         path = self.log_dir / f"{name}.log"
         return path.read_text(errors="replace") if path.exists() else ""
@@ -112,7 +116,7 @@ class Stack:
                     "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "PYTHONUNBUFFERED": "1"}
         self.apis: list[Api] = []
 
-    def api(self, workers: int = 2) -> "Api":
+    def api(self, workers: int = 2) -> Api:
         port = free_port()
         name = f"api-{port}"
         process = self.processes.spawn(name, [
@@ -133,7 +137,6 @@ class Stack:
         wait_for(lambda: "ready." in self.processes.log(name) or process.poll() is not None, 60,
                  f"celery worker {name}", every=0.2)
         assert process.poll() is None, self.processes.log(name)
-        process.log_name = name
         return process
 
     def relay(self) -> subprocess.Popen:
@@ -142,7 +145,8 @@ class Stack:
 
     def awaiting_settlement(self) -> int:
         with psycopg.connect(self.database_url) as conn:
-            return conn.execute("SELECT count(*) FROM rounds WHERE status = 'complete'").fetchone()[0]
+            (waiting,) = conn.execute("SELECT count(*) FROM rounds WHERE status = 'complete'").fetchone() or (0,)
+            return waiting
 
 
 class Api:

@@ -8,7 +8,8 @@ import uuid
 
 import requests
 
-from service.terminal.simulator import SimulatorConfig, run as simulate
+from service.terminal.simulator import SimulatorConfig
+from service.terminal.simulator import run as simulate
 
 from .conftest import wait_for
 

@@ -14,7 +14,8 @@ from service.api.app import create_app
 from service.config import Settings
 from service.metrics import round_outcome
 from service.metrics.flask_hooks import defer_until_committed, install
-from service.terminal.simulator import SimulatorConfig, run as simulate
+from service.terminal.simulator import SimulatorConfig
+from service.terminal.simulator import run as simulate
 
 from .conftest import free_port, sample, wait_for
 
@@ -114,8 +115,8 @@ def test_an_observation_held_for_a_failed_request_is_dropped():
 
 def test_worker_host_exposition_reads_the_same_files(stack, processes):
     port = free_port()
-    server = processes.spawn(f"metrics-serve-{port}", [sys.executable, "-m", "service.metrics.serve", "--port", str(port)],
-                             stack.env)
+    server = processes.spawn(f"metrics-serve-{port}",
+                             [sys.executable, "-m", "service.metrics.serve", "--port", str(port)], stack.env)
     try:
         def scraped():
             try:
@@ -131,9 +132,14 @@ def test_worker_host_exposition_reads_the_same_files(stack, processes):
 
 
 def test_round_outcomes_for_both_kinds_of_game():
-    seats = lambda *nets: {"seats": [{"seat": n, "net": net} for n, net in enumerate(nets, 1)]}
+    def seats(*nets: int) -> dict:
+        return {"seats": [{"seat": n, "net": net} for n, net in enumerate(nets, 1)]}
+
     assert round_outcome(seats(-500, 200)) == "house_won"
     assert round_outcome(seats(500, -200)) == "players_won"
     assert round_outcome(seats(500, -500)) == "push"
-    banked = lambda net: {"banker": {"net": net}, "players": [{"seat": 1, "net": -net}]}
+
+    def banked(net: int) -> dict:
+        return {"banker": {"net": net}, "players": [{"seat": 1, "net": -net}]}
+
     assert [round_outcome(banked(n)) for n in (300, -300, 0)] == ["banker_won", "players_won", "push"]

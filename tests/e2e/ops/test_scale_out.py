@@ -10,7 +10,8 @@ import psycopg
 import pytest
 
 from service.terminal.client import Reply
-from service.terminal.simulator import SimulatorConfig, run as simulate
+from service.terminal.simulator import SimulatorConfig
+from service.terminal.simulator import run as simulate
 
 from .conftest import RedisServer, Stack, fresh_database, make_key, wait_for
 
@@ -68,5 +69,5 @@ def test_two_instances_two_workers_one_database(scaled_out, dump_logs_on_failure
     for worker in workers:
         assert worker.poll() is None
         # A task received, not the task's name in the start-up banner every worker prints.
-        assert re.search(r"pontoon\.settle_rounds\[[0-9a-f-]+\] received", stack.processes.log(worker.log_name)), \
-            "each worker settled some"
+        log = stack.processes.log(stack.processes.name_of(worker))
+        assert re.search(r"pontoon\.settle_rounds\[[0-9a-f-]+\] received", log), "each worker settled some"

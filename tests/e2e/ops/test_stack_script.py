@@ -14,7 +14,7 @@ from pathlib import Path
 import psycopg
 import requests
 
-from .conftest import ROOT, RedisServer, fresh_database, free_port, make_key, sample, wait_for
+from .conftest import ROOT, RedisServer, free_port, fresh_database, make_key, sample, wait_for
 
 
 def descendants(pid: int) -> set[int]:
@@ -26,7 +26,8 @@ def descendants(pid: int) -> set[int]:
         except OSError:
             continue
         parent_of[int(stat.parent.name)] = int(fields[1])
-    found, frontier = set(), {pid}
+    found: set[int] = set()
+    frontier = {pid}
     while frontier:
         children = {child for child, parent in parent_of.items() if parent in frontier} - found
         found |= children
@@ -57,7 +58,14 @@ def start_stack(database_url: str, broker_url: str, port: int, run_dir: Path,
     script = subprocess.Popen(["bash", "ops/stack.sh"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
     lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line.rstrip("\n")) for line in script.stdout], daemon=True).start()
+    output = script.stdout
+    assert output is not None
+
+    def read() -> None:
+        for line in output:
+            lines.put(line.rstrip("\n"))
+
+    threading.Thread(target=read, daemon=True).start()
     printed: list[str] = []
     deadline = time.monotonic() + 90
     try:
@@ -143,7 +151,8 @@ def test_stopping_the_stack_lets_a_settling_batch_finish(processes, tmp_path):
                                   headers=terminal, timeout=10).json()
             while state["awaiting"] == "decision":
                 names = {legal["action"] for legal in state["in_turn"]["legal_actions"]}
-                decision = {"seat": 1, "hand": state["in_turn"]["hand"], "action": "stand" if "stand" in names else "hit"}
+                decision = {"seat": 1, "hand": state["in_turn"]["hand"],
+                            "action": "stand" if "stand" in names else "hit"}
                 state = requests.post(f"{base}/v1/rounds/{state['round_id']}/actions", json=decision,
                                       headers=terminal, timeout=10).json()
             assert state["status"] == "complete", state

@@ -10,7 +10,8 @@ import uuid
 import psycopg
 import pytest
 
-from service.terminal.simulator import SimulatorConfig, run as simulate
+from service.terminal.simulator import SimulatorConfig
+from service.terminal.simulator import run as simulate
 
 from .conftest import ROOT, make_key, wait_for
 

@@ -7,10 +7,10 @@ import uuid
 import pytest
 
 from service.config import Settings
-
-from .client import Api, flask_sender, ok
 from tests.support.app_fixtures import app, client, db, make_key  # noqa: F401  (shared fixtures)
 from tests.support.database import scratch_database
+
+from .client import Api, flask_sender, ok
 
 pytestmark = pytest.mark.integration
 
@@ -27,18 +27,18 @@ def settings(database_url) -> Settings:
 
 
 @pytest.fixture
-def as_key(client):
+def as_key(client):   # noqa: F811  (the shared fixtures, by name)
     """as_key(secret) -> an Api calling in-process with that key."""
     return lambda secret: Api(flask_sender(client), secret)
 
 
 @pytest.fixture
-def admin(as_key, make_key) -> Api:
+def admin(as_key, make_key) -> Api:   # noqa: F811  (the shared fixtures, by name)
     return as_key(make_key("admin"))
 
 
 @pytest.fixture
-def new_table(admin, as_key, make_key):
+def new_table(admin, as_key, make_key):   # noqa: F811  (the shared fixtures, by name)
     """new_table(shoe=None, limits=None) -> (table_id, terminal Api bound to it); with `shoe`, a
     shoe of that mode is opened."""
     def make(shoe: str | None = None, limits: dict | None = None) -> tuple[str, Api]:

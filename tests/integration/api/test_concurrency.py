@@ -36,7 +36,7 @@ def _lock_round(database_url, round_id):
 
 
 def test_two_conflicting_decisions_exactly_one_applies(app, new_table, database_url, db):
-    for attempt in range(3):
+    for _attempt in range(3):
         table_id, terminal = new_table(shoe="physical")
         round_id = round_at_first_decision(terminal, table_id)["round_id"]
         path = f"/v1/rounds/{round_id}/actions"

@@ -167,8 +167,8 @@ def test_text_no_column_can_hold_is_named_not_a_500(client, admin, db, text):
 
 @pytest.mark.parametrize("table_id", ["T1\n", "T1\r\n", "\nT1"])
 def test_a_table_id_must_be_the_pattern_whole_not_up_to_a_final_newline(admin, db, table_id):
-    body = _error(admin.post("/v1/tables", {"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"}),
-                  422, "invalid_request")
+    body = _error(admin.post("/v1/tables", {"table_id": table_id, "rules": "canberra",
+                                            "paytable": "canberra-standard"}), 422, "invalid_request")
     assert set(body["errors"]) == {"table_id"}
     assert db.execute("SELECT count(*) FROM tables WHERE table_id = %s", (table_id,)).fetchone()[0] == 0
 

@@ -11,8 +11,12 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.parameters import ParameterLocation
-from schemathesis.specs.openapi.checks import (content_type_conformance, negative_data_rejection,
-                                               response_schema_conformance, status_code_conformance)
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from service.api.openapi_export import spec_yaml
 from service.store.repositories.keys import KeysRepository
@@ -58,7 +62,8 @@ schema = schemathesis.openapi.from_path(ROOT / "openapi.yaml")
 
 @schema.parametrize()
 @settings(max_examples=20, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                 HealthCheck.function_scoped_fixture])
 def test_the_app_keeps_to_its_spec(case, app, fuzz_world):
     meta = case.meta
     negative_path = meta is not None and meta.is_negative_at(ParameterLocation.PATH)

@@ -15,7 +15,8 @@ from .rounds import round_at_first_decision
 
 def _snapshot(db, round_id, shoe_table):
     return db.execute(
-        "SELECT (SELECT version FROM rounds WHERE round_id = %(r)s), (SELECT status FROM rounds WHERE round_id = %(r)s),"
+        "SELECT (SELECT version FROM rounds WHERE round_id = %(r)s),"
+        " (SELECT status FROM rounds WHERE round_id = %(r)s),"
         " (SELECT count(*) FROM round_events WHERE round_id = %(r)s),"
         " (SELECT count(*) FROM audit_log WHERE round_id = %(r)s),"
         " (SELECT count(*) FROM outbox WHERE round_id = %(r)s),"
@@ -74,12 +75,12 @@ def test_a_statement_failing_in_the_database_as_the_request_commits_leaves_no_tr
     # The audit records go with COMMIT, in the round trip that ends the request's pipeline: nothing
     # reads their statement's result before then, so its failure is known only as the request
     # commits, and the commit must not stand.
-    import service.audit.log as audit_log
+    import service.store.repositories.audit as audit_repository
 
     table_id, terminal = new_table(shoe="physical")
     round_id = _round_awaiting_the_dealers_last_card(terminal, table_id)
     before = _snapshot(db, round_id, table_id)
-    monkeypatch.setattr(audit_log, "_APPEND", "SELECT 1 / (%(head_seq)s - %(head_seq)s)")
+    monkeypatch.setattr(audit_repository, "APPEND", "SELECT 1 / (%(head_seq)s - %(head_seq)s)")
     with pytest.raises(Exception, match="division by zero"):
         terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "7S"}, idempotency_key="failed-commit")
     assert _snapshot(db, round_id, table_id) == before
@@ -147,8 +148,8 @@ def test_a_decisions_lock_takes_its_tables_audit_chain_head(new_table, database_
     # chain its records go on (chain_for's, written in SQL), locked, with the transaction's time.
     import psycopg
 
-    from service.audit.log import chain_for, lock_table_head
-    from service.rounds.games import SHOE_DEALT_GAMES
+    from service.games import SHOE_DEALT_GAMES
+    from service.store.repositories.audit import AuditRepository, chain_for
     from service.store.repositories.rounds import RoundsRepository
 
     table_id, terminal = new_table(shoe="virtual")
@@ -160,8 +161,9 @@ def test_a_decisions_lock_takes_its_tables_audit_chain_head(new_table, database_
                             (chain_for(table_id),)).fetchone()
         assert locked.head is not None and locked.head.position == head and locked.head.now == now
         assert RoundsRepository(conn).lock_with_events(round_id).head is None   # only when asked for
-        assert lock_table_head(conn, table_id, SHOE_DEALT_GAMES)() == locked.head    # an opening's, alike
-        assert lock_table_head(conn, table_id, ("traditional",))() is None
+        audit = AuditRepository(conn)
+        assert audit.lock_table_head(table_id, SHOE_DEALT_GAMES).one() == locked.head    # an opening's, alike
+        assert audit.lock_table_head(table_id, ("traditional",)).one() is None
 
 
 @pytest.mark.parametrize("moment", ["before its reads", "with its writes queued"])
@@ -177,11 +179,12 @@ def test_a_connection_lost_in_the_middle_of_a_command_is_a_503_and_the_pool_serv
     decision = {"seat": 1, "action": "stand"}
 
     def server_goes_away(uow) -> None:
-        db.execute("SELECT pg_terminate_backend(%s)", (uow.conn.info.backend_pid,))
+        db.execute("SELECT pg_terminate_backend(%s)", (uow.info.backend_pid,))
 
     if moment == "before its reads":
         post_action = handlers.post_action
-        monkeypatch.setattr(handlers, "post_action", lambda cmd, uow: (server_goes_away(uow), post_action(cmd, uow))[1])
+        monkeypatch.setattr(handlers, "post_action", lambda cmd, uow, guard=None: (
+            server_goes_away(uow), post_action(cmd, uow, guard))[1])
     else:   # the save, the audit records and the COMMIT are in the pipeline, not yet sent
         round_state = handlers.views.round_state
         monkeypatch.setattr(handlers.views, "round_state", lambda saved, game, past_cut: (

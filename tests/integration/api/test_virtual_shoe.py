@@ -6,7 +6,6 @@ from collections import Counter
 
 from service.commands.replay import replay_data
 from service.engine.shoe import commitment_of
-
 from service.rules import load_rules
 
 from .client import ok

@@ -4,9 +4,9 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from service.audit.chain import GENESIS
-from service.audit.log import HEAD_LOCK_EXISTING, AuditRecord, append, chain_for
+from service.store.audit_hash import GENESIS
 from service.store.migrate import MIGRATIONS
+from service.store.repositories.audit import HEAD_LOCK_EXISTING, AuditRecord, AuditRepository, chain_for
 from service.store.session import configure_connection
 from tests.integration.settlement.support import fresh_database
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.integration
 
 def test_the_application_appends_but_cannot_update_or_delete_audit_rows(admin, app_conn):
     with app_conn.transaction():
-        append(app_conn, chain_for("T1"), [AuditRecord("key_created", {"key_id": "k1"}, "admin")])
+        AuditRepository(app_conn).append(chain_for("T1"), [AuditRecord("key_created", {"key_id": "k1"}, "admin")])
     assert app_conn.execute("SELECT current_user").fetchone() == ("pontoon_app",)
     # With the trigger off, only the missing grant stands between the app and the rows.
     admin.execute("ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only")
@@ -47,7 +47,7 @@ def test_the_application_appends_to_the_ledger_but_cannot_change_a_row(admin, ap
 
 def test_the_trigger_refuses_even_the_superuser(admin, app_conn):
     with app_conn.transaction():
-        append(app_conn, "system", [AuditRecord("service_started", {})])
+        AuditRepository(app_conn).append("system", [AuditRecord("service_started", {})])
     with pytest.raises(psycopg.errors.RaiseException):
         admin.execute("UPDATE audit_log SET actor = 'x'")
 
@@ -82,9 +82,12 @@ def test_the_migration_runs_again_and_in_a_new_database_while_the_role_exists(ad
 def test_a_chain_without_a_head_gets_one_when_the_callers_lock_found_none(admin, app_conn):
     chain = chain_for("no-head-yet")
     with app_conn.transaction():
-        append(app_conn, chain, [AuditRecord("table_created", {})], head=lambda: None)
-        append(app_conn, chain, [AuditRecord("table_created", {})],
-               head=lambda: app_conn.execute(HEAD_LOCK_EXISTING, {"chain": chain}).fetchone())
+        audit = AuditRepository(app_conn)
+        assert app_conn.execute(HEAD_LOCK_EXISTING, {"chain": chain}).fetchone() is None   # the caller's lock
+        audit.append(chain, [AuditRecord("table_created", {})], head=None)
+        audit.append(chain, [AuditRecord("table_created", {})],
+                     head=app_conn.execute(HEAD_LOCK_EXISTING, {"chain": chain}).fetchone())
     assert admin.execute("SELECT seq FROM audit_chain_heads WHERE chain = %s", (chain,)).fetchone() == (2,)
-    rows = admin.execute("SELECT seq, prev_hash, hash FROM audit_log WHERE chain = %s ORDER BY seq", (chain,)).fetchall()
+    rows = admin.execute("SELECT seq, prev_hash, hash FROM audit_log WHERE chain = %s ORDER BY seq",
+                         (chain,)).fetchall()
     assert [seq for seq, _, _ in rows] == [1, 2] and rows[0][1] == GENESIS and rows[1][1] == rows[0][2]

@@ -5,12 +5,12 @@ import csv
 import io
 import json
 import tracemalloc
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from service.audit.export import COLUMNS, export_lines, iter_records
-from service.audit.log import AuditRecord, append
+from service.store.repositories.audit import AuditRecord, AuditRepository
 
 pytestmark = pytest.mark.integration
 
@@ -51,7 +51,7 @@ def test_a_shoe_closed_record_whose_order_does_not_open_the_commitment_is_named(
     order[0], order[swap] = order[swap], order[0]
     # Re-hash the whole chain from there on, as a forger with the export would: only the
     # commitment published at the shoe's start can still tell.
-    from service.audit.chain import record_hash
+    from service.store.audit_hash import record_hash
     chain = [r for r in records if r["chain"] == closed["chain"]]
     prev = None
     for record in chain:
@@ -89,7 +89,8 @@ def test_filters_by_table_and_time_and_a_partial_export_still_verifies(settled_c
 
 
 def test_csv_export_has_a_header_and_one_row_per_record(settled_casino, admin):
-    lines = list(export_lines(admin, fmt="csv", table_id="T1"))
+    with admin.transaction():   # the server-side cursor lives in the reader's transaction
+        lines = list(export_lines(AuditRepository(admin), fmt="csv", table_id="T1"))
     rows = list(csv.reader(io.StringIO("".join(lines))))
     assert rows[0] == list(COLUMNS)
     count = admin.execute("SELECT count(*) FROM audit_log WHERE chain = 'table:T1'").fetchone()[0]
@@ -99,18 +100,19 @@ def test_csv_export_has_a_header_and_one_row_per_record(settled_casino, admin):
 
 def test_export_streams_through_a_server_side_cursor_in_constant_memory(admin, app_conn):
     with app_conn.transaction():
-        append(app_conn, "system", [AuditRecord("service_started", {"n": n, "pad": "x" * 500})
-                                    for n in range(12000)])
-    stream = export_lines(admin)
-    first = next(stream)
-    assert json.loads(first)["seq"] == 1
-    # The rows wait on the server: a cursor is open there, not a result held here.
-    cursors = [name for (name,) in admin.execute("SELECT name FROM pg_cursors")]
-    assert cursors == ["audit_records"]
-    tracemalloc.start()
-    n = 1 + sum(1 for _ in stream)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
+        AuditRepository(app_conn).append("system", [AuditRecord("service_started", {"n": n, "pad": "x" * 500})
+                                                     for n in range(12000)])
+    with admin.transaction():
+        stream = export_lines(AuditRepository(admin))
+        first = next(stream)
+        assert json.loads(first)["seq"] == 1
+        # The rows wait on the server: a cursor is open there, not a result held here.
+        cursors = [name for (name,) in admin.execute("SELECT name FROM pg_cursors")]
+        assert cursors == ["audit_records"]
+        tracemalloc.start()
+        n = 1 + sum(1 for _ in stream)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
     assert n == 12000
     # Held all at once, 12000 records of ~700 bytes would pass 8 MB; streamed, a fetch's worth.
     assert peak < 6 * 1024 * 1024, f"peak {peak} bytes while streaming 12000 records"
@@ -118,10 +120,11 @@ def test_export_streams_through_a_server_side_cursor_in_constant_memory(admin, a
 
 def test_iter_records_takes_time_bounds(admin, app_conn):
     with app_conn.transaction():
-        append(app_conn, "system", [AuditRecord("service_started", {})])
-    now = datetime.now(timezone.utc)
-    assert len(list(iter_records(admin, since=now - timedelta(minutes=5)))) == 1
-    assert list(iter_records(admin, until=now - timedelta(minutes=5))) == []
+        AuditRepository(app_conn).append("system", [AuditRecord("service_started", {})])
+    now = datetime.now(UTC)
+    with admin.transaction():
+        assert len(list(iter_records(AuditRepository(admin), since=now - timedelta(minutes=5)))) == 1
+        assert list(iter_records(AuditRepository(admin), until=now - timedelta(minutes=5))) == []
 
 
 def test_a_file_that_cannot_be_read_as_an_export_is_status_2_in_one_line(pontoon, tmp_path):

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from service.audit.chain import record_hash
 from service.audit.export import COLUMNS, record_from_row
 from service.audit.verify import print_report, verify_database
+from service.store.audit_hash import record_hash
 
 pytestmark = pytest.mark.integration
 

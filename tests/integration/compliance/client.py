@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from ..api.client import Api, Reply, Send, flask_sender, ok  # noqa: F401  (the shared client)
 
-
 # A script is the round's steps in order: a card ("8H") or a decision (a dict for /actions).
 SIMPLE_PUSH = ["9H", "7D", "8C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"]
 # Seat 1 (1000, pair bet 500) is dealt 8-8 and splits; hand 0 takes 3 and doubles for 1000 onto 9

@@ -10,7 +10,6 @@ import pytest
 from service.config import Settings
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
-
 from tests.support.app_fixtures import app, client, db, make_key  # noqa: F401  (shared fixtures)
 from tests.support.database import scratch_database
 

@@ -35,7 +35,6 @@ ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/v1/rounds/<uuid:round_id>/actions"): frozenset({"terminal"}),
     ("POST", "/v1/tables/<table_id:table_id>/kitty"): frozenset({"terminal"}),
     ("POST", "/v1/tables/<table_id:table_id>/bank/sale"): frozenset({"terminal"}),
-    ("POST", "/v1/ops/floor"): frozenset({"admin", "operator"}),
     ("GET", "/v1/paytables"): STAFF,
     ("GET", "/v1/paytables/<string:name>/versions"): STAFF,
     ("POST", "/v1/paytables/<string:name>/versions"): frozenset({"operator"}),

@@ -14,9 +14,9 @@ from urllib.parse import quote
 
 import pytest
 
-from service.audit.log import AuditRecord, append
 from service.cli import main as cli_main
 from service.settlement.connection import connect
+from service.store.repositories.audit import AuditRecord, AuditRepository
 from tests.conftest import ROOT
 
 from .client import SIMPLE_PUSH, ok, play_script
@@ -136,7 +136,7 @@ def test_memory_stays_flat_however_long_the_range(client, database_url, make_key
         # must not grow with the range.
         for size in (6_000, 25_000):
             with conn.transaction():
-                append(conn, f"bulk-{size}", [AuditRecord("bulk", {"n": n}) for n in range(size)])
+                AuditRepository(conn).append(f"bulk-{size}", [AuditRecord("bulk", {"n": n}) for n in range(size)])
             at = conn.execute("SELECT at FROM audit_log WHERE chain = %s LIMIT 1", (f"bulk-{size}",)).fetchone()[0]
             ranges.append((size, at))
     peaks = {}
@@ -157,7 +157,7 @@ def test_a_record_still_committing_is_in_the_export_that_starts_where_the_last_e
     writer = connect(database_url)
     try:
         writer.autocommit = False
-        append(writer, "table:LATE", [AuditRecord("late_commit", {"n": 1})])   # stamped, not committed
+        AuditRepository(writer).append("table:LATE", [AuditRecord("late_commit", {"n": 1})])   # stamped, not committed
         stamped = writer.execute("SELECT at FROM audit_log WHERE kind = 'late_commit'").fetchone()[0]
         asked_to = stamped + timedelta(milliseconds=100)
         while datetime.now(stamped.tzinfo) < asked_to + timedelta(milliseconds=100):

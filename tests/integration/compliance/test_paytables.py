@@ -11,9 +11,11 @@ import yaml
 from service.operators.seed import seed_file_versions
 from service.rules.registry import paytables_dir
 from service.settlement.connection import connect
+from service.store.repositories.audit import AuditRepository
+from service.store.repositories.paytables import PaytablesRepository
+from tests.support.database import scratch_database
 
 from .client import ok, play_script
-from tests.support.database import scratch_database
 
 NAME = "canberra-standard"
 MAIN_WIN = 2000     # a 1000 wager won at 1:1 comes back doubled
@@ -62,7 +64,7 @@ def test_seeding_is_idempotent_and_safe_from_many_processes_at_once():
                 with connect(url) as conn:
                     start.wait()
                     with conn.transaction():
-                        seed_file_versions(conn)
+                        seed_file_versions(PaytablesRepository(conn), AuditRepository(conn))
             except BaseException as exc:  # reported below: a thread's failure must fail the test
                 failures.append(exc)
 
@@ -77,7 +79,7 @@ def test_seeding_is_idempotent_and_safe_from_many_processes_at_once():
             seeded = conn.execute("SELECT payload->>'paytable', count(*) FROM audit_log "
                                   "WHERE kind = 'paytable_version_seeded' GROUP BY 1").fetchall()
             with conn.transaction():
-                assert seed_file_versions(conn) == []
+                assert seed_file_versions(PaytablesRepository(conn), AuditRepository(conn)) == []
         assert rows and all(count == 1 for _, count in rows)
         assert dict(seeded) == dict(rows)
 

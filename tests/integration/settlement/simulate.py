@@ -10,11 +10,11 @@ from typing import Any
 
 import psycopg
 
-from service.audit.log import AuditRecord, append_by_chain, chain_for
 from service.engine.actions import Action, CardDealt
 from service.engine.games.canberra import CanberraRound
 from service.engine.shoe import VirtualShoe
 from service.rules import load_paytable, load_rules
+from service.store.repositories.audit import AuditRecord, AuditRepository, chain_for
 
 RULES_REF = "canberra@1"
 PAYTABLE_REF = "canberra-standard@1"
@@ -108,7 +108,7 @@ class Casino:
     def _shoe_for(self, table_id: str) -> _Shoe:
         shoe = self._open_shoes.get(table_id)
         if shoe is None:
-            salt = "%032x" % self.rng.getrandbits(128)
+            salt = f"{self.rng.getrandbits(128):032x}"
             shoe = _Shoe(self._uuid(), table_id, VirtualShoe(self.rules.shoe, SeededSource(self.rng), salt=salt))
             self._open_shoes[table_id] = shoe
             self.shoes.append(shoe)
@@ -163,9 +163,10 @@ class Casino:
                 for shoe in self.shoes:
                     order, salt = shoe.shoe.reveal()
                     cur.execute(
-                        "INSERT INTO shoes (shoe_id, table_id, mode, commitment, card_order, salt, position, closed_at) "
-                        "VALUES (%s, %s, 'virtual', %s, %s, %s, %s, CASE WHEN %s THEN now() END) "
-                        "ON CONFLICT (shoe_id) DO UPDATE SET position = EXCLUDED.position, closed_at = EXCLUDED.closed_at",
+                        "INSERT INTO shoes (shoe_id, table_id, mode, commitment, card_order, salt, position, "
+                        "closed_at) VALUES (%s, %s, 'virtual', %s, %s, %s, %s, CASE WHEN %s THEN now() END) "
+                        "ON CONFLICT (shoe_id) DO UPDATE SET position = EXCLUDED.position, "
+                        "closed_at = EXCLUDED.closed_at",
                         (shoe.shoe_id, shoe.table_id, shoe.shoe.commitment, json.dumps(order), salt,
                          shoe.shoe.position, shoe.closed))
                 with cur.copy("COPY rounds (round_id, table_id, shoe_id, status, rules_ref, paytable_ref, wagers, "
@@ -180,7 +181,7 @@ class Casino:
                 with cur.copy("COPY outbox (topic, round_id) FROM STDIN") as copy:
                     for r in written:
                         copy.write_row(("settle_round", r.round_id))
-            append_by_chain(conn, self.audit)
+            AuditRepository(conn).append_by_chain(self.audit)
         self.rounds.clear()
         self.audit.clear()
         self.shoes = [s for s in self.shoes if not s.closed]

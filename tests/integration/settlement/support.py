@@ -10,7 +10,6 @@ import sys
 import uuid
 from pathlib import Path
 
-
 from tests.support.database import scratch_database
 from tests.support.waiting import free_port, wait_for  # noqa: F401  (used by the tests importing them from here)
 

@@ -151,8 +151,8 @@ def forge_ledger_row(admin, round_) -> tuple:
     bet = round_.bets[0]
     row = (round_.round_id, bet.seat, NO_HAND if bet.hand is None else bet.hand, bet.kind, bet.stake,
            bet.returned + 1, "forged")
-    admin.execute("INSERT INTO ledger_entries (round_id, table_id, rules_ref, seat, hand, kind, stake, returned, outcome) "
-                  "VALUES (%s, 'T1', 'canberra@1', %s, %s, %s, %s, %s, %s)", row)
+    admin.execute("INSERT INTO ledger_entries (round_id, table_id, rules_ref, seat, hand, kind, stake, returned, "
+                  "outcome) VALUES (%s, 'T1', 'canberra@1', %s, %s, %s, %s, %s, %s)", row)
     return row
 
 
@@ -212,7 +212,8 @@ def test_batches_on_one_connection_reuse_the_stage_without_rewriting_the_catalog
     rounds = casino.play(6, ["T1"])
     casino.write(admin)
     settle_rounds(app_conn, [r.round_id for r in rounds[:3]])
-    stage = "SELECT pg_relation_filenode('ledger_stage'), (SELECT xmin::text FROM pg_class WHERE oid = 'ledger_stage'::regclass)"
+    stage = ("SELECT pg_relation_filenode('ledger_stage'), "
+             "(SELECT xmin::text FROM pg_class WHERE oid = 'ledger_stage'::regclass)")
     before = app_conn.execute(stage).fetchone()
     app_conn.commit()
     settle_rounds(app_conn, [r.round_id for r in rounds[3:]])

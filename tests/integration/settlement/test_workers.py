@@ -48,7 +48,8 @@ def assert_settled_once_and_replayed(admin, rounds) -> None:
     assert booked == expected
     payouts = count(admin, "SELECT count(*) FROM audit_log WHERE kind = 'payout'")
     assert payouts == sum(len(r.transcript["seats"]) for r in rounds)
-    assert count(admin, "SELECT count(DISTINCT (round_id, payload->>'seat')) FROM audit_log WHERE kind = 'payout'") == payouts
+    assert count(admin, "SELECT count(DISTINCT (round_id, payload->>'seat')) FROM audit_log "
+                        "WHERE kind = 'payout'") == payouts
 
 
 def children_of(pid: int) -> list[int]:
@@ -121,7 +122,8 @@ def test_rounds_completed_while_the_broker_is_down_settle_when_it_is_back(admin,
     assert started == {"settlement-worker", "settle-relay"}
 
 
-def test_the_same_settlement_message_delivered_twice_leaves_the_ledger_unchanged(admin, db_url, casino, redis, processes):
+def test_the_same_settlement_message_delivered_twice_leaves_the_ledger_unchanged(admin, db_url, casino, redis,
+                                                                                 processes):
     rounds = casino.play(30, ["T1"])
     casino.write(admin)
     admin.execute("UPDATE outbox SET published_at = now()")   # no relay here: the test publishes
@@ -133,8 +135,9 @@ def test_the_same_settlement_message_delivered_twice_leaves_the_ledger_unchanged
     publish(ids)
     publish(ids)
     wait_for(lambda: settled(admin) == 30, 60, "the rounds to settle")
-    snapshot = lambda: (admin.execute("SELECT * FROM ledger_entries ORDER BY id").fetchall(),
-                        count(admin, "SELECT count(*) FROM audit_log"))
+    def snapshot():
+        return (admin.execute("SELECT * FROM ledger_entries ORDER BY id").fetchall(),
+                count(admin, "SELECT count(*) FROM audit_log"))
     before = snapshot()
     publish(ids)   # and once more, after the fact
     wait_for(lambda: queue_drained(redis), 30, "the third message to be consumed and acked")

@@ -9,10 +9,10 @@ import pytest
 from service.config import Settings
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
-
-from ..api.client import Api, flask_sender, ok
 from tests.support.app_fixtures import app, client, db, make_key  # noqa: F401  (shared fixtures)
 from tests.support.database import scratch_database
+
+from ..api.client import Api, flask_sender, ok
 
 pytestmark = pytest.mark.integration
 

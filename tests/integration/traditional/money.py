@@ -25,8 +25,8 @@ def chair_balances(db: psycopg.Connection, table_id: str, places: int = 10) -> d
         (table_id,)).fetchall()
     for seat, banker_place, net in rows:
         balances["kitty" if seat == -1 else (banker_place + seat) % places] += int(net)
-    for kind, from_place, to_place, amount in db.execute(
-            "SELECT kind, from_place, to_place, amount FROM table_transfers WHERE table_id = %s ORDER BY seq",
+    for from_place, to_place, amount in db.execute(
+            "SELECT from_place, to_place, amount FROM table_transfers WHERE table_id = %s ORDER BY seq",
             (table_id,)):
         balances["kitty" if from_place is None else from_place] -= amount
         balances["kitty" if to_place is None else to_place] += amount

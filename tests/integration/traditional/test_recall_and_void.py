@@ -55,7 +55,8 @@ def test_after_a_void_the_pack_is_shuffled_anew_so_its_seen_cards_do_not_come_ro
             break
     assert voided["status"] == "open", "twenty openings in a row were dealt to their end"
     seen = ok(terminal.get(f"/v1/rounds/{voided['round_id']}/transcript"), 200)["cards"]
-    old_shoe = db.execute("SELECT shoe_id FROM shoes WHERE table_id = %s AND closed_at IS NULL", (table_id,)).fetchone()[0]
+    old_shoe = db.execute("SELECT shoe_id FROM shoes WHERE table_id = %s AND closed_at IS NULL",
+                          (table_id,)).fetchone()[0]
     ok(supervisor.post(f"/v1/rounds/{voided['round_id']}/void", {"reason": "misdeal"}), 200)
 
     new_shoe, order = db.execute("SELECT shoe_id, card_order FROM shoes WHERE table_id = %s AND closed_at IS NULL",

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from service.analysis import reference
-from service.analysis.fastsim import P_PONT, FastGame, card_codes, card_names
+from service.analysis.fastsim import FastGame, card_codes, card_names
+from service.analysis.kernel import P_PONT
 from service.analysis.model import RANK_INDEX, SURRENDER, UNSPLIT
 
 
@@ -35,6 +36,7 @@ def differential(strategy, seats: int, rounds: int, seed: int, fresh: bool = Fal
     game = FastGame(strategy, seats=seats, fresh_shoe=fresh)
     block = game.run(np.random.default_rng(seed), rounds, record=True)
     assert block.aborted == 0
+    assert block.orders is not None and block.round_shoe is not None and block.round_net is not None
     base = Counter(game.base_shoe.tolist())
     for order in block.orders:
         assert Counter(order.tolist()) == base          # every shoe is a shuffle of the real shoe

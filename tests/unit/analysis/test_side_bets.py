@@ -1,6 +1,7 @@
 """The side bets' house edges are exact fractions, checked against card-by-card enumeration."""
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from itertools import permutations
 
@@ -27,7 +28,7 @@ def test_insurance_on_the_canberra_shoe(canberra):
 def test_fractions_match_an_enumeration_of_every_card(canberra):
     """One deck without tens (48 cards) is small enough to walk card by card."""
     rules, paytable, _ = canberra
-    small = rules.replace(shoe=ShoeSpec(1, ("T",)))
+    small = dataclasses.replace(rules, shoe=ShoeSpec(1, ("T",)))
     cards = small.shoe.ordered_cards()
     pairs = won = 0
     for a, b in permutations(range(len(cards)), 2):

@@ -1,9 +1,21 @@
 """The strategy is calculated: it finds the known plays of blackjack and the bonus plays of Canberra."""
 from __future__ import annotations
 
-from service.analysis.model import (ACTION_LETTERS, MIXED, ONE_SUIT, RANK_INDEX, SPLIT_HAND, SUIT_INDEX, UNSPLIT,
-                                    BonusCards, GameModel)
-from service.analysis.strategy import _UpcardSolver, derive
+import dataclasses
+
+from service.analysis.model import (
+    ACTION_LETTERS,
+    MIXED,
+    ONE_SUIT,
+    RANK_INDEX,
+    SPLIT_HAND,
+    SUIT_INDEX,
+    UNSPLIT,
+    BonusCards,
+    GameModel,
+)
+from service.analysis.solver import UpcardSolver
+from service.analysis.strategy import derive
 
 
 def play(strategy, upcard, cards, kind=UNSPLIT, may_split=False):
@@ -33,10 +45,10 @@ def test_blackjack_basic_strategy_falls_out_of_the_calculation(blackjack):
 
 def test_blackjack_dealer_odds_are_the_known_ones(blackjack):
     rules, paytable, _ = blackjack
-    solver = _UpcardSolver(GameModel(rules, paytable, 500), RANK_INDEX["6"])
+    solver = UpcardSolver(GameModel(rules, paytable, 500), RANK_INDEX["6"])
     # Six decks less a six, dealer hits soft 17: busts about 44% of the time.
     assert 0.43 < solver.dealer_outcomes[22] < 0.45
-    ace = _UpcardSolver(GameModel(rules, paytable, 500), RANK_INDEX["A"])
+    ace = UpcardSolver(GameModel(rules, paytable, 500), RANK_INDEX["A"])
     assert abs(ace.p_pontoon - 96 / 311) < 1e-12
 
 
@@ -78,7 +90,7 @@ def test_card_count_matters_when_five_cards_pay_more(canberra):
 def test_paytable_changes_the_strategy(canberra):
     """Take the 5-card bonus away and the four-card chase goes: the chart is calculated, not typed."""
     rules, paytable, s = canberra
-    plain = paytable.replace(bonuses=tuple(b for b in paytable.bonuses if b.name != "5_card_21"))
+    plain = dataclasses.replace(paytable, bonuses=tuple(b for b in paytable.bonuses if b.name != "5_card_21"))
     other = derive(rules, plain)
     assert (other.play != s.play).any()
     assert other.estimate < s.estimate

@@ -1,10 +1,13 @@
-"""The round state's answer is, byte for byte, what RoundStateSchema makes of the same view."""
+"""The round state's answer is, byte for byte, what RoundStateSchema makes of the same view, in
+each game."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from flask import jsonify
@@ -12,14 +15,18 @@ from flask import jsonify
 from service.api.app import create_app
 from service.api.schemas.rounds import RoundStateSchema, round_state_response
 from service.config import Settings
-from service.engine.actions import Action
+from service.engine.actions import Action, RuleViolation
+from service.engine.play import start_round
 from service.engine.shoe import VirtualShoe
-from service.rounds.games import new_round
+from service.engine.transcript import parse_transcript
+from service.games import family_of
 from service.rounds.views import round_state
 from service.rules import load_paytable, load_rules
 from service.store.repositories.rounds import RoundRow
 
-OPENED = datetime(2026, 11, 22, 9, 30, 0, 123456, tzinfo=timezone.utc)
+OPENED = datetime(2026, 11, 22, 9, 30, 0, 123456, tzinfo=UTC)
+TRADITIONAL = sorted(path for path in (Path(__file__).parents[3].parent / "shared" / "transcripts" / "traditional")
+                     .glob("*.json") if not path.name.endswith(".expected.json"))
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +52,7 @@ def _states(seed: int):
         if rng.random() < 0.3:
             wager["pair_bet"] = 500
     shoe = VirtualShoe(rules.shoe)
-    game = new_round(rules, paytable, wagers, None)
+    game = family_of(rules).start(rules, paytable, wagers, None, None)
     row = _row(wagers)
     while game.awaiting is not None:
         if game.awaiting == "card":
@@ -71,3 +78,38 @@ def test_the_answer_is_what_the_schema_dumps(app, seed):
         answer = round_state_response(view, 201)
         assert answer.status_code == 201
         assert answer.get_data() == jsonify(schema.dump(view)).get_data()
+
+
+def _traditional_states(path: Path):
+    """(row, game) at every step of a worked player-banked round, then complete and settled."""
+    transcript = json.loads(path.read_text())
+    parsed = parse_transcript(transcript)
+    rules = load_rules(parsed.rules.split("@")[0], parsed.options or None)
+    game = start_round(rules, None, parsed)
+    row = _row(transcript["players"], rules_ref=parsed.rules, paytable_ref=None)
+    cards, actions = list(parsed.cards), list(parsed.actions)
+    while game.awaiting is not None and (cards if game.awaiting == "card" else actions):
+        yield row, game
+        try:
+            if game.awaiting == "card":
+                game.deal_card(cards.pop(0))
+            else:
+                game.act(actions.pop(0))
+        except RuleViolation:   # a transcript that ends in a refusal: its states up to it
+            return
+        row = dataclasses.replace(row, version=row.version + 1)
+    yield row, game
+    if game.awaiting is None:
+        result = game.result()
+        later = OPENED + timedelta(seconds=30)
+        yield dataclasses.replace(row, status="complete", result=result, completed_at=later), game
+        yield dataclasses.replace(row, status="settled", result=result, completed_at=later, settled_at=later), game
+
+
+@pytest.mark.parametrize("path", TRADITIONAL, ids=lambda path: path.stem)
+def test_the_player_banked_answer_is_what_the_schema_dumps(app, path):
+    schema = RoundStateSchema()
+    for row, game in _traditional_states(path):
+        view = round_state(row, game)
+        assert view["banker"] is not None
+        assert round_state_response(view).get_data() == jsonify(schema.dump(view)).get_data()

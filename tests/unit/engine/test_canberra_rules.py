@@ -1,6 +1,8 @@
 """One test (or a few) per rule line of the Canberra spec, with money worked out by hand."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from service.commands.replay import replay_data
@@ -230,7 +232,7 @@ def test_aces_may_be_split_once():
     from service.engine.games.canberra import CanberraRound
     from service.rules import load_paytable, load_rules
     # With one card per split ace the question never arises; let split aces play on to see the rule.
-    rules = load_rules("canberra").replace(split_aces_one_card=False)
+    rules = dataclasses.replace(load_rules("canberra"), split_aces_one_card=False)
     round_ = CanberraRound(rules, load_paytable("canberra-standard"), [{"seat": 1, "wager": 1000}])
     for card in ("AH", "9C", "AD"):
         round_.deal_card(card)

@@ -6,9 +6,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.commands.replay import replay_data
-from service.engine.games.canberra.round import PLAYING
-from service.engine.random_play import _RngSource, choose_action, random_wagers
 from service.engine.games.canberra import CanberraRound
+from service.engine.games.canberra.seats import PLAYING
+from service.engine.random_play import _RngSource, choose_action, random_wagers
 from service.engine.shoe import VirtualShoe
 from service.rules import load_paytable, load_rules
 

@@ -50,6 +50,31 @@ def test_a_batch_gives_every_line_in_order_whatever_the_workers(day, workers):
         assert got[number] == replay_data(transcripts[number]), number
 
 
+def test_a_batch_writes_the_same_bytes_whatever_the_workers(tmp_path):
+    """Three thousand rounds, cut into many chunks, with refused lines, a blank line and a CRLF
+    ending mid-file: one, two and three workers, and standard input, write the very same bytes."""
+    rules, paytable = load_rules("canberra"), load_paytable("canberra-standard")
+    rng = random.Random(11)
+    transcripts = [play_random_round(rules, paytable, rng).transcript() for _ in range(3000)]
+    lines = [json.dumps(t).encode() for t in transcripts]
+    lines[1000] = b'{"rules": "canberra", "cards": ['                                    # not JSON
+    lines[1500] = json.dumps({**transcripts[1500], "cards": transcripts[1500]["cards"][:-1]}).encode()
+    lines[1501] = json.dumps({**transcripts[1501], "rules": "no-such-rules"}).encode()
+    lines[2000] = b"   "                                                                   # blank: no result
+    lines[2500] += b"\r"                                                                  # a CRLF ending
+    path = tmp_path / "day.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    runs = [_replay("--batch", str(path), "--workers", workers) for workers in ("1", "2", "3")]
+    runs.append(_replay("--batch", "-", "--workers", "2", stdin=path.read_bytes()))
+    assert [run.returncode for run in runs] == [2, 2, 2, 2]
+    assert all(run.stdout == runs[0].stdout for run in runs[1:])
+    got = [json.loads(line) for line in runs[0].stdout.splitlines()]
+    assert len(got) == 2999
+    assert [got[n]["error"].split(":")[0] for n in (1000, 1500, 1501)] == ["line 1001", "line 1501", "line 1502"]
+    assert got[1999] == replay_data(transcripts[1999]) and got[2000] == replay_data(transcripts[2001])
+    assert got[2499] == replay_data(transcripts[2500]) and got[-1] == replay_data(transcripts[-1])
+
+
 def test_a_batch_reads_standard_input(day):
     path, _ = day
     from_file = _replay("--batch", str(path), "--workers", "2")
@@ -107,8 +132,8 @@ def test_a_file_that_is_no_transcript_gets_one_line_and_status_2(tmp_path, conte
 
 
 def test_a_batch_leaves_nothing_for_the_cycle_collector(day):
-    """What lets a batch run with the cycle collector off: every round played, and every line
-    the engine refuses, is freed by reference counting alone."""
+    """Every round played, and every line the engine refuses, is freed by reference counting
+    alone: a gaming day's batch does not grow with the garbage the cycle collector must find."""
     from service.commands.replay import replay_lines
     from tests.conftest import worked_rounds
 
@@ -131,11 +156,11 @@ def test_a_batch_leaves_nothing_for_the_cycle_collector(day):
     assert left == 0
 
 
-def test_replay_starts_without_the_service_or_typing():
-    """What `pontoon replay` imports is start-up every batch pays: no database driver, no YAML
-    parser (rules come from the parse cache), no web framework, and not typing."""
+def test_replay_runs_without_the_web_service():
+    """`pontoon replay` re-verifies a gaming day away from the web service: it needs the engine, the
+    rules and (for a stored paytable version) the database, never the web framework or the API."""
     probe = ("import sys; import service.commands.replay; "
-             "print(sorted({'psycopg', 'yaml', 'flask', 'typing', 'service.api'} & set(sys.modules)))")
+             "print(sorted({'flask', 'celery', 'service.api'} & set(sys.modules)))")
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
     assert proc.stdout.strip() == "[]", proc.stdout
 

@@ -1,6 +1,8 @@
 """The traditional rules files load with the spec's options, and bad overrides name their field."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import yaml
 
@@ -91,8 +93,8 @@ def test_a_bad_file_value_and_an_unknown_field_are_named():
 def test_the_rules_object_validates_itself_with_exact_messages():
     rules = load_rules("british-traditional")
     with pytest.raises(RuleFieldError, match="^burn must be 13, 14 or null, not 12$"):
-        rules.replace(burn=12)
+        dataclasses.replace(rules, burn=12)
     with pytest.raises(RuleFieldError, match="^split_pairs must be one of any, aces, not 'none'$"):
-        rules.replace(split_pairs="none")
+        dataclasses.replace(rules, split_pairs="none")
     with pytest.raises(RuleFieldError, match="^shoot must be true or false, not 1$"):
-        rules.replace(shoot=1)
+        dataclasses.replace(rules, shoot=1)

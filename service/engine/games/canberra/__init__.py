@@ -1,6 +1,10 @@
 """Pontoon as dealt at Casino Canberra (banked by the house): rules, paytable, round, settlement."""
-from .paytable import Paytable
+from .lines import BetKind, BetLine, DealerResult, Outcome
+from .paytable import BonusLine, Paytable, SuperBonus, SuperBonusPrize
 from .round import CanberraRound
-from .rules import CanberraRules
+from .rules import CanberraRules, DealerPontoonTakes, DoubleMaximum, DoubleMinimum
+from .seats import LIMITED_BETS, Hand, HandStatus, Phase, Seat
 
-__all__ = ["CanberraRules", "Paytable", "CanberraRound"]
+__all__ = ["BetKind", "BetLine", "BonusLine", "CanberraRound", "CanberraRules", "DealerPontoonTakes", "DealerResult",
+           "DoubleMaximum", "DoubleMinimum", "Hand", "HandStatus", "LIMITED_BETS", "Outcome", "Paytable", "Phase",
+           "Seat", "SuperBonus", "SuperBonusPrize"]

@@ -1,8 +1,10 @@
 """The paytable: named hands and their odds, the super bonus and the pair side bet."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import StrEnum
+
 from ...cards import RANKS
-from ...frozen import FrozenRecord
 from ...odds import Odds
 from ...rule_errors import RuleFieldError
 
@@ -13,7 +15,19 @@ from ...rule_errors import RuleFieldError
 FIXED_LINES = ("pontoon", "win", "pair")
 _DIGITS = frozenset("0123456789")
 _RANK_LETTERS = frozenset(RANKS)
-_SUIT_RULES = ("mixed", "suited", "spades")
+
+
+class SuitRule(StrEnum):
+    """What a ranks line asks of the suits: none (a card-count line), mixed suits, one suit other
+    than spades, or all spades."""
+
+    ANY = ""
+    MIXED = "mixed"
+    SUITED = "suited"
+    SPADES = "spades"
+
+
+_SUIT_RULES = (SuitRule.MIXED, SuitRule.SUITED, SuitRule.SPADES)
 
 
 def _card_count(name: str) -> tuple[int, bool] | None:
@@ -24,15 +38,16 @@ def _card_count(name: str) -> tuple[int, bool] | None:
     return None
 
 
-def _ranks_line(name: str) -> tuple[str, str] | None:
+def _ranks_line(name: str) -> tuple[str, SuitRule] | None:
     """(ranks, suit rule) for names such as 678_suited; None for any other name."""
     ranks, _, suits = name.partition("_")
     if 2 <= len(ranks) <= 7 and _RANK_LETTERS.issuperset(ranks) and suits in _SUIT_RULES:
-        return ranks, suits
+        return ranks, SuitRule(suits)
     return None
 
 
-class BonusLine(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class BonusLine:
     """A named winning 21 that pays better than even money."""
 
     name: str
@@ -40,10 +55,10 @@ class BonusLine(FrozenRecord):
     min_cards: int = 0
     max_cards: int = 99
     ranks: tuple[str, ...] = ()
-    suits: str = ""             # "", "mixed", "suited" (one suit, not spades), "spades"
+    suits: SuitRule = SuitRule.ANY
 
     @classmethod
-    def from_name(cls, name: str, odds: Odds) -> "BonusLine":
+    def from_name(cls, name: str, odds: Odds) -> BonusLine:
         card_count = _card_count(name)
         if card_count is not None:
             count, at_least = card_count
@@ -64,22 +79,24 @@ class BonusLine(FrozenRecord):
             if tuple(sorted(ranks, key=RANKS.index)) != self.ranks:
                 return False
             one_suit = len(set(suits)) == 1
-            if self.suits == "mixed":
+            if self.suits == SuitRule.MIXED:
                 return not one_suit
-            if self.suits == "suited":
+            if self.suits == SuitRule.SUITED:
                 return one_suit and suits[0] != "S"
             return one_suit and suits[0] == "S"
         return True
 
 
-class SuperBonusPrize(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class SuperBonusPrize:
     """One super bonus prize: what it pays, for wagers below a threshold (or any wager)."""
 
     wager_below: int | None     # None: any wager not caught by an earlier prize
     prize: int
 
 
-class SuperBonus(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class SuperBonus:
     """A fixed prize for a suited three-card hand against a named upcard, plus the envy payment."""
 
     ranks: tuple[str, ...]
@@ -115,7 +132,8 @@ class SuperBonus(FrozenRecord):
         return not self.one_suit or len(set(suits)) == 1
 
 
-class Paytable(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class Paytable:
     """What the house pays: Pontoon, a win, a doubled win, the pair bet, the bonus lines and the
     super bonus, each as odds or a fixed prize."""
 
@@ -137,7 +155,7 @@ class Paytable(FrozenRecord):
 
     def best_bonus(self, ranks: list[str], suits: list[str]) -> BonusLine | None:
         """The highest-paying line a winning 21 fits, if any (where two fit, the higher pays)."""
-        best = None
+        best: BonusLine | None = None
         for line in self.bonuses:
             if line.matches(ranks, suits) and (best is None or line.odds.pays_more_than(best.odds)):
                 best = line

@@ -1,22 +1,58 @@
-"""The house-banked game's rules as a frozen object: every choice the spec calls a rule."""
+"""The house-banked game's rules as a frozen record: every choice the spec calls a rule."""
 from __future__ import annotations
 
-from ...cards import RANKS
-from ...frozen import FrozenRecord
-from ...limits import Limits  # moved to the core; re-exported here for existing imports
-from ...odds import ROUNDING_MODES, Odds
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import ClassVar
+
+from ...cards import ACES, RANK_OF, RANKS
+from ...limits import Limits
+from ...odds import Odds, Rounding
 from ...rule_errors import RuleFieldError
 from ...shoe import ShoeSpec
 
+# Limits is re-exported: the rules loader and older callers import it from here.
+__all__ = ["CanberraRules", "DealerPontoonTakes", "DoubleMaximum", "DoubleMinimum", "Limits", "Rounding"]
 
-def _check_ranks(field: str, ranks: tuple[str, ...]) -> None:
+
+class DoubleMinimum(StrEnum):
+    """The least a double may stake: the table minimum, the whole wager, or any amount."""
+
+    TABLE_MINIMUM = "table_minimum"
+    WAGER = "wager"
+    ONE_CENT = "one_cent"
+
+
+class DoubleMaximum(StrEnum):
+    """The most a double may stake (the wager: doubling never stakes more than the hand's bet)."""
+
+    WAGER = "wager"
+
+
+class DealerPontoonTakes(StrEnum):
+    """What a dealer's Pontoon takes from a seat: one original wager, or every stake on the seat."""
+
+    ONE_ORIGINAL_WAGER = "one_original_wager"
+    ALL_STAKES = "all_stakes"
+
+
+def _check_ranks(name: str, ranks: tuple[str, ...]) -> None:
     bad = [r for r in ranks if r not in RANKS]
     if bad:
-        raise RuleFieldError(field, f"names unknown ranks {bad}; ranks are {' '.join(RANKS)}")
+        raise RuleFieldError(name, f"names unknown ranks {bad}; ranks are {' '.join(RANKS)}")
 
 
-class CanberraRules(FrozenRecord):
+def _check_choice(name: str, value: object, choice: type[StrEnum]) -> None:
+    """A rule choice is its enum's member (the rules loader turns the file's text into it)."""
+    if not isinstance(value, choice):
+        raise RuleFieldError(name, f"must be one of {', '.join(choice)}, not {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class CanberraRules:
     """Rules of a house-banked Pontoon game (Canberra and its variants, blackjack-like games)."""
+
+    game: ClassVar[str] = "canberra"   # the game family that plays these rules
 
     name: str
     shoe: ShoeSpec
@@ -33,8 +69,8 @@ class CanberraRules(FrozenRecord):
     double_after_split: bool
     double_on_split_aces: bool
     double_max_cards: int | None             # None: any number of cards
-    double_minimum: str                      # "table_minimum" or "wager"
-    double_maximum: str                      # "wager"
+    double_minimum: DoubleMinimum
+    double_maximum: DoubleMaximum
     double_aces_count_one: bool
     forfeit_after_double: bool
     split_max_hands: int
@@ -48,15 +84,17 @@ class CanberraRules(FrozenRecord):
     dealer_stands_on: int
     dealer_hits_soft_17: bool
     dealer_draws_when_no_hand_waiting: bool
-    dealer_pontoon_takes: str                # "one_original_wager" or "all_stakes"
+    dealer_pontoon_takes: DealerPontoonTakes
     player_pontoon_paid_at_once: bool        # False: a player's Pontoon waits and pushes a dealer Pontoon
-    rounding: str
+    rounding: Rounding
+    # Derived from pontoon_ranks once, for the deal: every card an ace makes Pontoon with.
+    pontoon_cards: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.max_seats <= 9:
             raise RuleFieldError("max_seats", "must be from 1 to 9")
-        for field in ("pontoon_ranks", "surrender_upcards", "insurance_upcards"):
-            _check_ranks(field, getattr(self, field))
+        for name in ("pontoon_ranks", "surrender_upcards", "insurance_upcards"):
+            _check_ranks(name, getattr(self, name))
         if not self.pontoon_ranks:
             raise RuleFieldError("pontoon_ranks", "must name at least one rank: an ace with one of them is Pontoon")
         removed = [r for r in self.pontoon_ranks if r in self.shoe.ranks_removed]
@@ -66,10 +104,8 @@ class CanberraRules(FrozenRecord):
             raise RuleFieldError("stand_minimum", "must be from 2 to 21")
         if self.double_max_cards is not None and self.double_max_cards < 2:
             raise RuleFieldError("double_max_cards", "must be at least 2, or null for any number")
-        if self.double_minimum not in ("table_minimum", "wager", "one_cent"):
-            raise RuleFieldError("double_minimum", "must be table_minimum, wager or one_cent")
-        if self.double_maximum not in ("wager",):
-            raise RuleFieldError("double_maximum", "must be wager")
+        _check_choice("double_minimum", self.double_minimum, DoubleMinimum)
+        _check_choice("double_maximum", self.double_maximum, DoubleMaximum)
         if not 1 <= self.split_max_hands <= 8:
             raise RuleFieldError("split_max_hands", "must be from 1 to 8")
         # A split ace that takes one card is finished with it: a rule for a later decision on it
@@ -85,10 +121,16 @@ class CanberraRules(FrozenRecord):
             raise RuleFieldError("surrender_returns", "cannot give back more than the wager")
         if not 12 <= self.dealer_stands_on <= 21:
             raise RuleFieldError("dealer_stands_on", "must be from 12 to 21")
-        if self.dealer_pontoon_takes not in ("one_original_wager", "all_stakes"):
-            raise RuleFieldError("dealer_pontoon_takes", "must be one_original_wager or all_stakes")
-        if self.rounding not in ROUNDING_MODES:
-            raise RuleFieldError("rounding", f"must be one of {', '.join(ROUNDING_MODES)}")
+        _check_choice("dealer_pontoon_takes", self.dealer_pontoon_takes, DealerPontoonTakes)
+        _check_choice("rounding", self.rounding, Rounding)
+        # A derived table, not a choice: set as a frozen dataclass's own __init__ sets its fields.
+        object.__setattr__(self, "pontoon_cards",
+                           frozenset(card for card, rank in RANK_OF.items() if rank in self.pontoon_ranks))
+
+    def is_pontoon(self, first: str, second: str) -> bool:
+        """Whether two cards are Pontoon: an ace and a card of a Pontoon rank."""
+        pontoon_cards = self.pontoon_cards
+        return first in ACES and second in pontoon_cards or second in ACES and first in pontoon_cards
 
     def is_pontoon_pair(self, rank_a: str, rank_b: str) -> bool:
         return (rank_a == "A" and rank_b in self.pontoon_ranks) or (rank_b == "A" and rank_a in self.pontoon_ranks)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...actions import RuleViolation
+from ...round_core import whole_cents
 from .rules import TraditionalRules
 from .transfers import KITTY, Transfer, seat_party
 
@@ -11,7 +12,7 @@ def put_up_kitty(rules: TraditionalRules, banker_seat: int, amount: int, kitty_n
     if not rules.shoot:
         raise RuleViolation("a kitty is played only in Shoot Pontoon (shoot: true)")
     limits = rules.kitty_limits
-    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+    if not whole_cents(amount) or amount < 1:
         raise RuleViolation(f"a kitty is put up in whole cents, not {amount!r}")
     # Adding may not take the kitty over the maximum, but a grown kitty may be topped up below it.
     if not limits.minimum <= kitty_now + amount <= limits.maximum:
@@ -31,6 +32,6 @@ def sell_bank(seller_seat: int, buyer_seat: int, price: int) -> Transfer:
     """The bank sold between rounds at an agreed price: the buyer pays the seller."""
     if seller_seat == buyer_seat:
         raise RuleViolation("the bank cannot be sold to the seat that holds it")
-    if not isinstance(price, int) or isinstance(price, bool) or price < 0:
+    if not whole_cents(price) or price < 0:
         raise RuleViolation(f"the bank's price must be whole cents, not {price!r}")
     return Transfer(seat_party(buyer_seat), seat_party(seller_seat), price, "bank-sale", buyer_seat, None)

@@ -1,6 +1,8 @@
 """What a set of cards is worth in the player-banked game: Pontoon, naturals, tricks, Royal Pontoon."""
 from __future__ import annotations
 
+from enum import StrEnum
+
 from ...cards import best_total, hard_total, parse_card
 from .rules import TraditionalRules
 
@@ -9,10 +11,27 @@ TEN_POINT = frozenset({"T", "J", "Q", "K"})
 NATURAL_PARTNERS = frozenset({"K", "Q"})     # under natural_beats_plain: ace with K or Q
 FIVE_CARD_TRICK_SIZE = 5
 
-# Hand statuses. PLAYING hands take decisions; the rest wait for settlement, except BUST,
-# which is settled the moment it happens.
-PLAYING, STUCK, PONTOON, ROYAL, FIVE_CARD_TRICK, BUST = (
-    "playing", "stuck", "pontoon", "royal-pontoon", "five-card-trick", "bust")
+
+class HandStatus(StrEnum):
+    """Where a punter's hand stands. PLAYING hands take decisions; the rest wait for settlement,
+    except BUST, which is settled the moment it happens."""
+
+    PLAYING = "playing"
+    STUCK = "stuck"
+    PONTOON = "pontoon"
+    ROYAL = "royal-pontoon"
+    FIVE_CARD_TRICK = "five-card-trick"
+    BUST = "bust"
+
+
+class BankerStatus(StrEnum):
+    """The banker's hand: still drawing, or finished one of these ways."""
+
+    PLAYING = "playing"
+    STAYED = "stayed"
+    BUST = "bust"
+    FIVE_CARD_TRICK = "five-card-trick"
+    PONTOON = "pontoon"
 
 
 def ranks(cards: list[str]) -> list[str]:
@@ -42,6 +61,7 @@ def is_natural(cards: list[str]) -> bool:
 
 
 def is_royal(cards: list[str], rules: TraditionalRules) -> bool:
+    """Three sevens, which beat everything where the school plays Royal Pontoon."""
     return rules.royal_pontoon and len(cards) == 3 and all(r == "7" for r in ranks(cards))
 
 

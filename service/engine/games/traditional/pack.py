@@ -2,14 +2,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ...cards import CardError, parse_card
-from ...shoe import ShoeError, ShoeSpec, shuffled
-
-if TYPE_CHECKING:
-    from ...shoe import RandomSource
-    from .round import TraditionalRound
+from ...shoe import RandomSource, ShoeError, ShoeSpec, shuffled
+from .round import TraditionalRound
 
 
 class TraditionalPack:
@@ -26,14 +23,14 @@ class TraditionalPack:
         self._collected = 0               # how many of the current round's returned cards are back
 
     @classmethod
-    def shuffled(cls, spec: ShoeSpec, rng: RandomSource) -> "TraditionalPack":
+    def shuffled(cls, spec: ShoeSpec, rng: RandomSource) -> TraditionalPack:
         return cls(spec, shuffled(spec.ordered_cards(), rng))
 
     def _check(self, order: list[str]) -> None:
         if not isinstance(order, list):
             raise ShoeError("a pack's order must be a list of cards")
         allowed = self.spec.composition()
-        counted: Counter = Counter()
+        counted: Counter[str] = Counter()
         for card in order:
             try:
                 rank, suit = parse_card(card)
@@ -56,13 +53,13 @@ class TraditionalPack:
         self._check(self.order + list(cards))
         self.order.extend(cards)
 
-    def collect(self, round_: "TraditionalRound") -> None:
+    def collect(self, round_: TraditionalRound) -> None:
         """Put under the pack the cards the round has sent back since the last call (busts, burns)."""
         fresh = round_.returned[self._collected:]
         self._collected += len(fresh)
         self.put_to_bottom(fresh)
 
-    def feed(self, round_: "TraditionalRound") -> list[str]:
+    def feed(self, round_: TraditionalRound) -> list[str]:
         """Deal every card the round is owed now, returning busted and burned cards as they go."""
         dealt = []
         self.collect(round_)  # a burn sends its cards under before its new ones are dealt
@@ -73,7 +70,7 @@ class TraditionalPack:
             self.collect(round_)
         return dealt
 
-    def finish_round(self, round_: "TraditionalRound", rng: RandomSource) -> bool:
+    def finish_round(self, round_: TraditionalRound, rng: RandomSource) -> bool:
         """Take the round's cards back after it completes; True when the pack was reshuffled."""
         if not round_.complete:
             raise ShoeError("the round is not complete: its cards are still in play")
@@ -84,19 +81,22 @@ class TraditionalPack:
             return True
         return False
 
-    def to_state(self) -> dict:
+    def to_state(self) -> dict[str, Any]:
         return {"decks": self.spec.decks, "order": list(self.order)}
 
     @classmethod
-    def from_state(cls, state: dict) -> "TraditionalPack":
+    def from_state(cls, state: object) -> TraditionalPack:
         """A pack restored between rounds from `to_state()`; refuses a pack that is not whole."""
         if not isinstance(state, dict):
             raise ShoeError("a stored pack must be an object {decks, order}")
+        # Stored JSON, untyped: ShoeSpec checks the decks and the pack checks the order.
+        decks: Any = state.get("decks")
+        order: Any = state.get("order")
         try:
-            spec = ShoeSpec(state.get("decks"))  # type: ignore[arg-type]
+            spec = ShoeSpec(decks)
         except ValueError as exc:
             raise ShoeError(str(exc)) from None
-        pack = cls(spec, state.get("order"))  # type: ignore[arg-type]
+        pack = cls(spec, order)
         if len(pack.order) != spec.size:
             raise ShoeError(f"a stored pack between rounds holds all {spec.size} cards, not {len(pack.order)}")
         return pack

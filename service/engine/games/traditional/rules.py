@@ -1,10 +1,25 @@
-"""The player-banked game's rules as a frozen object: the pack, the limits and every named option."""
+"""The player-banked game's rules as a frozen record: the pack, the limits and every named option."""
 from __future__ import annotations
 
-from ...frozen import FrozenRecord
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar
+
 from ...limits import Limits
-from ...rule_errors import RuleFieldError  # re-exported: the game's loader and tests import it from here
+from ...round_core import whole_cents
+from ...rule_errors import RuleFieldError
 from ...shoe import ShoeSpec
+
+__all__ = ["BURN_TOTALS", "MAX_MULTIPLE", "OPTION_DEFAULTS", "RuleFieldError", "SPLIT_PAIRS", "SplitPairs",
+           "TraditionalRules"]
+
+
+class SplitPairs(StrEnum):
+    """Which pairs a school lets a player split."""
+
+    ANY = "any"
+    ACES = "aces"
+
 
 # The spec's Options table, in its order, with its defaults. A transcript's `options` object may
 # override exactly these names; everything else in a rules file is the card room's fixed data.
@@ -22,7 +37,7 @@ OPTION_DEFAULTS: dict[str, object] = {
     "banker_may_double": False,
     "shoot": False,
 }
-SPLIT_PAIRS = ("any", "aces")
+SPLIT_PAIRS = tuple(choice.value for choice in SplitPairs)
 BURN_TOTALS = (13, 14)
 _BOOLEAN_OPTIONS = ("ace_ten_is_pontoon", "natural_beats_plain", "royal_pontoon",
                     "no_buy_fifth_on_eleven", "banker_may_double", "shoot")
@@ -30,12 +45,11 @@ _MULTIPLE_OPTIONS = ("pontoon_pays", "five_card_trick_pays", "banker_pontoon_col
 MAX_MULTIPLE = 10
 
 
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-class TraditionalRules(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class TraditionalRules:
     """Rules of British player-banked Pontoon (and its school variants, named by option)."""
+
+    game: ClassVar[str] = "traditional"   # the game family that plays these rules
 
     name: str
     shoe: ShoeSpec                     # the pack for an ordinary table
@@ -50,7 +64,7 @@ class TraditionalRules(FrozenRecord):
     royal_pontoon_pays: int
     banker_five_card_trick_collects: int
     stick_min: int = 15
-    split_pairs: str = "any"
+    split_pairs: SplitPairs = SplitPairs.ANY
     pontoon_pays: int = 2
     five_card_trick_pays: int = 2
     banker_pontoon_collects: int = 2
@@ -63,6 +77,13 @@ class TraditionalRules(FrozenRecord):
     shoot: bool = False
 
     def __post_init__(self) -> None:
+        self._check_table()
+        self._check_options()
+        # A rules file names the choice as text; the record holds the choice itself (equal to its text).
+        object.__setattr__(self, "split_pairs", SplitPairs(self.split_pairs))
+
+    def _check_table(self) -> None:
+        """The card room's fixed data: the packs, the seats, the limits and the fixed multiples."""
         if not isinstance(self.name, str) or not self.name:
             raise RuleFieldError("name", "must name the rules")
         if not isinstance(self.shoe, ShoeSpec) or not isinstance(self.large_table_shoe, ShoeSpec):
@@ -71,27 +92,30 @@ class TraditionalRules(FrozenRecord):
             raise RuleFieldError("shoe", "must be whole packs: this game removes no ranks")
         if self.large_table_shoe.decks < self.shoe.decks:
             raise RuleFieldError("large_table.decks", "must be at least the ordinary table's decks")
-        if not _whole(self.large_table_players) or self.large_table_players < 2:
+        if not whole_cents(self.large_table_players) or self.large_table_players < 2:
             raise RuleFieldError("large_table.players", "must be a whole number of at least 2")
-        if not _whole(self.max_seats) or not 1 <= self.max_seats <= 12:
+        if not whole_cents(self.max_seats) or not 1 <= self.max_seats <= 12:
             raise RuleFieldError("seats", "must be a whole number from 1 to 12")
-        if not _whole(self.shoot_bet_minimum) or self.shoot_bet_minimum < 1:
+        if not whole_cents(self.shoot_bet_minimum) or self.shoot_bet_minimum < 1:
             raise RuleFieldError("limits.shoot_bet_min", "must be at least 1 cent")
-        if not _whole(self.split_max_hands) or not 1 <= self.split_max_hands <= 4:
+        if not whole_cents(self.split_max_hands) or not 1 <= self.split_max_hands <= 4:
             raise RuleFieldError("split_max_hands", "must be a whole number from 1 to 4")
-        if not _whole(self.first_buy_max_multiple) or not 1 <= self.first_buy_max_multiple <= MAX_MULTIPLE:
+        if not whole_cents(self.first_buy_max_multiple) or not 1 <= self.first_buy_max_multiple <= MAX_MULTIPLE:
             raise RuleFieldError("first_buy_max_multiple", f"must be a whole number from 1 to {MAX_MULTIPLE}")
+
+    def _check_options(self) -> None:
+        """The named options, each within what the spec's Options table allows."""
         for field in ("royal_pontoon_pays", "banker_five_card_trick_collects", *_MULTIPLE_OPTIONS):
-            if not _whole(getattr(self, field)) or not 1 <= getattr(self, field) <= MAX_MULTIPLE:
+            if not whole_cents(getattr(self, field)) or not 1 <= getattr(self, field) <= MAX_MULTIPLE:
                 raise RuleFieldError(field, f"must be a whole number from 1 to {MAX_MULTIPLE}")
-        if not _whole(self.stick_min) or not 2 <= self.stick_min <= 21:
+        if not whole_cents(self.stick_min) or not 2 <= self.stick_min <= 21:
             raise RuleFieldError("stick_min", "must be a whole number from 2 to 21")
         if self.split_pairs not in SPLIT_PAIRS:
             raise RuleFieldError("split_pairs", f"must be one of {', '.join(SPLIT_PAIRS)}, not {self.split_pairs!r}")
         for field in _BOOLEAN_OPTIONS:
             if not isinstance(getattr(self, field), bool):
                 raise RuleFieldError(field, f"must be true or false, not {getattr(self, field)!r}")
-        if self.burn is not None and (not _whole(self.burn) or self.burn not in BURN_TOTALS):
+        if self.burn is not None and (not whole_cents(self.burn) or self.burn not in BURN_TOTALS):
             raise RuleFieldError("burn", f"must be 13, 14 or null, not {self.burn!r}")
 
     def shoe_for(self, players: int) -> ShoeSpec:

@@ -13,21 +13,19 @@ def seat_party(seat: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Transfer:
-    """One payment: `amount` cents from one party to another, and why (the ledger's unit)."""
+    """One payment: `amount` cents from one party to another, and why (the ledger's unit).
+
+    `kind` says why: a hand's outcome (bust, win, lose, pontoon, five-card-trick, royal-pontoon,
+    natural-beats-plain, banker-pontoon, banker-five-card-trick, banker-bust), a shoot bet's
+    (shoot-won, shoot-lost), or a movement between rounds (kitty-put-up, kitty-taken, bank-sale)."""
 
     from_party: str
     to_party: str
     amount: int
-    kind: str              # bust, win, lose, pontoon, five-card-trick, royal-pontoon, banker-pontoon,
-    seat: int | None       # banker-five-card-trick, banker-bust, shoot-won, shoot-lost, ...
+    kind: str
+    seat: int | None
     hand: int | None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {"from": self.from_party, "to": self.to_party, "amount": self.amount, "kind": self.kind,
                 "seat": self.seat, "hand": self.hand}
-
-
-def net_of(party: str, transfers: list[Transfer]) -> int:
-    """What `party` gained (negative: lost) over these transfers."""
-    return sum(t.amount for t in transfers if t.to_party == party) - \
-        sum(t.amount for t in transfers if t.from_party == party)

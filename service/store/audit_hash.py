@@ -1,4 +1,4 @@
-"""The audit record's canonical encoding and hash: one definition shared by writer and verifier."""
+"""The audit record's canonical encoding and hash: one definition shared by the writer (the store) and the verifier."""
 from __future__ import annotations
 
 import hashlib

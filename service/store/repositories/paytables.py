@@ -1,4 +1,4 @@
-"""SQL for paytable versions and table assignments (migration 0004): rows in, typed rows out."""
+"""Paytable versions and table assignments (migration 0004): rows in, typed rows out."""
 from __future__ import annotations
 
 import uuid
@@ -7,9 +7,10 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-import psycopg
 from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
+
+from ..transaction import Statements, returned
 
 # Lock class for pg_advisory_xact_lock(int, int): numbering a paytable's versions one at a time.
 _NUMBERING_LOCK = 0x7A7B
@@ -56,19 +57,38 @@ _ASSIGNMENT_COLUMNS = ("id, table_id, paytable, version, previous_version, assig
                        "applied_round_id, applied_at, superseded_at")
 
 
-class PaytableStore:
-    def __init__(self, conn: psycopg.Connection) -> None:
-        self.conn = conn
+class PaytablesRepository:
+    def __init__(self, db: Statements) -> None:
+        self.db = db
 
     # ----- versions -------------------------------------------------------------------------
     def _versions(self, where: str, params: tuple) -> list[VersionRow]:
-        with self.conn.cursor(row_factory=class_row(VersionRow)) as cur:
+        with self.db.cursor(row_factory=class_row(VersionRow)) as cur:
             return cur.execute(f"SELECT {_VERSION_COLUMNS} FROM paytable_versions {where}", params).fetchall()
+
+    def database(self) -> tuple[str, int | str, str]:
+        """Which database the rows come from (host, port, name): what an approved version read once
+        per process is kept under, as tests and tools talk to several databases."""
+        info = self.db.info
+        return info.host, info.port, info.dbname
+
+    def approved_row(self, name: str, version: int) -> tuple[str, str, bool] | None:
+        """A version's status, its content as JSON text, and whether this very transaction wrote
+        its row (a version approved here might still roll back)."""
+        return self.db.execute("SELECT status, content::text, "
+                               "xmin::text::bigint = txid_current_if_assigned() %% 4294967296 "
+                               "FROM paytable_versions WHERE name = %s AND version = %s",
+                               (name, version)).fetchone()
+
+    def seeded_names(self, names: list[str]) -> set[str]:
+        """Which of `names` have their version 1 in the database."""
+        return {name for (name,) in self.db.execute(
+            "SELECT name FROM paytable_versions WHERE version = 1 AND name = ANY(%s)", (names,))}
 
     def lock_numbering(self, name: str) -> None:
         """Serialise submissions to one paytable until this transaction ends, so two drafts
         submitted together get consecutive numbers instead of one failing on the key."""
-        self.conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_NUMBERING_LOCK, name))
+        self.db.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_NUMBERING_LOCK, name))
 
     def get(self, name: str, version: int) -> VersionRow | None:
         rows = self._versions("WHERE name = %s AND version = %s", (name, version))
@@ -80,7 +100,9 @@ class PaytableStore:
         return self._versions("WHERE name = %s ORDER BY version", (name,))
 
     def latest_number(self, name: str) -> int | None:
-        return self.conn.execute("SELECT max(version) FROM paytable_versions WHERE name = %s", (name,)).fetchone()[0]
+        found = self.db.execute("SELECT max(version) FROM paytable_versions WHERE name = %s", (name,)).fetchone()
+        number: int | None = returned(found)[0]
+        return number
 
     def latest_approved(self, name: str) -> VersionRow | None:
         rows = self._versions("WHERE name = %s AND status = 'approved' ORDER BY version DESC LIMIT 1", (name,))
@@ -88,15 +110,15 @@ class PaytableStore:
 
     def add(self, *, name: str, version: int, content: dict, source: str, source_format: str,
             based_on_version: int | None, author: str, reason: str) -> VersionRow:
-        with self.conn.cursor(row_factory=class_row(VersionRow)) as cur:
-            return cur.execute(
+        with self.db.cursor(row_factory=class_row(VersionRow)) as cur:
+            return returned(cur.execute(
                 f"INSERT INTO paytable_versions (name, version, content, source, source_format, based_on_version, "
                 f"author, reason) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {_VERSION_COLUMNS}",
-                (name, version, Jsonb(content), source, source_format, based_on_version, author, reason)).fetchone()
+                (name, version, Jsonb(content), source, source_format, based_on_version, author, reason)).fetchone())
 
     def seed(self, *, name: str, content: dict, source: str, reason: str) -> VersionRow | None:
         """Version 1 from its file, approved by 'system'; None when it is there already."""
-        with self.conn.cursor(row_factory=class_row(VersionRow)) as cur:
+        with self.db.cursor(row_factory=class_row(VersionRow)) as cur:
             return cur.execute(
                 f"INSERT INTO paytable_versions (name, version, content, source, source_format, status, author, "
                 f"reason, decided_by, decided_at, decision_reason) "
@@ -109,7 +131,7 @@ class PaytableStore:
                evaluation: dict | None) -> VersionRow | None:
         """Approve or reject a draft. The WHERE is the guard: only a draft, and never approved by
         its own author; None when the row is not (or no longer) such a draft."""
-        with self.conn.cursor(row_factory=class_row(VersionRow)) as cur:
+        with self.db.cursor(row_factory=class_row(VersionRow)) as cur:
             return cur.execute(
                 f"UPDATE paytable_versions SET status = %(status)s, decided_by = %(by)s, decided_at = now(), "
                 f"decision_reason = %(reason)s, house_edge_percent = %(edge)s, rtp_percent = %(rtp)s, "
@@ -122,7 +144,7 @@ class PaytableStore:
 
     # ----- assignments ----------------------------------------------------------------------
     def _assignments(self, where: str, params: tuple) -> list[AssignmentRow]:
-        with self.conn.cursor(row_factory=class_row(AssignmentRow)) as cur:
+        with self.db.cursor(row_factory=class_row(AssignmentRow)) as cur:
             return cur.execute(f"SELECT {_ASSIGNMENT_COLUMNS} FROM table_paytable_assignments {where}",
                                params).fetchall()
 
@@ -133,25 +155,25 @@ class PaytableStore:
         return self._assignments("WHERE paytable = %s AND version = %s ORDER BY id", (name, version))
 
     def tables_running(self, name: str, version: int) -> list[str]:
-        rows = self.conn.execute("SELECT table_id FROM tables WHERE paytable = %s "
+        rows = self.db.execute("SELECT table_id FROM tables WHERE paytable = %s "
                                  "AND coalesce(paytable_version, 1) = %s ORDER BY table_id", (name, version)).fetchall()
         return [table_id for (table_id,) in rows]
 
     def supersede_waiting(self, table_id: str) -> None:
         """Assignments still waiting for a round give way to a newer one (the table row is locked)."""
-        self.conn.execute("UPDATE table_paytable_assignments SET superseded_at = now() "
+        self.db.execute("UPDATE table_paytable_assignments SET superseded_at = now() "
                           "WHERE table_id = %s AND applied_at IS NULL AND superseded_at IS NULL", (table_id,))
 
     def add_assignment(self, *, table_id: str, paytable: str, version: int, previous_version: int | None,
                        assigned_by: str, reason: str, in_force_now: bool) -> AssignmentRow:
-        with self.conn.cursor(row_factory=class_row(AssignmentRow)) as cur:
-            return cur.execute(
+        with self.db.cursor(row_factory=class_row(AssignmentRow)) as cur:
+            return returned(cur.execute(
                 f"INSERT INTO table_paytable_assignments (table_id, paytable, version, previous_version, "
                 f"assigned_by, reason, applied_at) VALUES (%s, %s, %s, %s, %s, %s, "
                 f"CASE WHEN %s THEN now() END) RETURNING {_ASSIGNMENT_COLUMNS}",
-                (table_id, paytable, version, previous_version, assigned_by, reason, in_force_now)).fetchone()
+                (table_id, paytable, version, previous_version, assigned_by, reason, in_force_now)).fetchone())
 
     def set_pending(self, table_id: str, version: int | None) -> None:
         """The version the table's next round opens under (None: the current one). The caller
         holds the table row's lock."""
-        self.conn.execute("UPDATE tables SET pending_paytable_version = %s WHERE table_id = %s", (version, table_id))
+        self.db.execute("UPDATE tables SET pending_paytable_version = %s WHERE table_id = %s", (version, table_id))

@@ -1,0 +1,146 @@
+"""The audit log's writer: records chained and appended inside the caller's transaction, each
+chain's head row locked while it moves."""
+from __future__ import annotations
+
+import functools
+import json
+import uuid
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from psycopg.rows import tuple_row
+
+from ..audit_hash import GENESIS, record_hash
+from ..pending import Pending
+from ..transaction import Statements, returned
+from .keys import KeyGuard, allowed_key
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRecord:
+    kind: str                       # e.g. shoe_started, card_dealt, decision, wager, payout, key_created
+    payload: dict[str, Any] = field(default_factory=dict)
+    actor: str | None = None        # who: an API key id, "worker", "system"
+    table_id: str | None = None
+    round_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LockedHead:
+    """A chain's head as a statement of the caller's locked it, before the change it will record."""
+    position: tuple[int, str]          # (seq, hash)
+    now: datetime                      # the transaction's time, as that statement read it
+
+
+def chain_for(table_id: str | None) -> str:
+    return f"table:{table_id}" if table_id else "system"
+
+
+# Creates the chain's head if need be and locks it: DO UPDATE takes the row lock and returns the
+# committed head, as SELECT ... FOR UPDATE would (writing a row version of its own).
+HEAD_LOCK = ("INSERT INTO audit_chain_heads (chain, seq, hash) VALUES (%(chain)s, 0, %(genesis)s) "
+             "ON CONFLICT (chain) DO UPDATE SET chain = EXCLUDED.chain RETURNING seq, hash")
+# Locks a chain's head that exists already (no row: none yet), writing no row version: the move
+# that follows writes the one a change of the chain needs.
+HEAD_LOCK_EXISTING = "SELECT seq, hash FROM audit_chain_heads WHERE chain = %(chain)s FOR UPDATE"
+# A table's chain head, locked with the transaction's time, for a table playing one of %(games)s
+# (chain_for() written in SQL); guarded, only for a key that may act on the table.
+_HEAD_OF_TABLE = ("SELECT seq, hash, now() FROM audit_chain_heads WHERE chain = ("
+                  "SELECT 'table:' || table_id FROM tables WHERE table_id = %(table_id)s "
+                  "AND game = ANY(%(games)s)) FOR UPDATE")
+_HEAD_OF_TABLE_GUARDED = _HEAD_OF_TABLE.replace(
+    "AND game = ANY(%(games)s))", f"AND game = ANY(%(games)s) AND EXISTS ({allowed_key('tables.table_id')}))")
+
+# The records, as one JSON array, and the head's move, in one statement. It is sent whole, so the
+# server never holds the head's lock waiting for a writer to stream rows (as with COPY); in
+# pipeline mode nobody reads its result and it travels with the commit.
+APPEND = (
+    "WITH added AS (INSERT INTO audit_log (chain, seq, at, kind, actor, table_id, round_id, payload, prev_hash, hash) "
+    "SELECT %(chain)s, (r->>0)::bigint, %(at)s::timestamptz, r->>1, r->>2, r->>3, (r->>4)::uuid, r->5, r->>6, r->>7 "
+    "FROM jsonb_array_elements(%(rows)s::jsonb) AS r) "
+    "UPDATE audit_chain_heads SET seq = %(head_seq)s, hash = %(head_hash)s WHERE chain = %(chain)s")
+
+# An audit_log row as exported and verified, in this order.
+EXPORT_COLUMNS = ("id", "chain", "seq", "at", "kind", "actor", "table_id", "round_id", "payload", "prev_hash",
+                  "hash")
+
+# json.dumps(payload, default=str) would build this same encoder anew for every record.
+_ENCODE_PAYLOAD = json.JSONEncoder(default=str).encode
+
+
+@functools.lru_cache(maxsize=1024)   # a round's change writes several records, a round several changes
+def _round_id_text(round_id: Any) -> str | None:
+    # Hash the form the uuid column gives back, whatever the caller passed (UUID, upper case).
+    return None if round_id is None else str(uuid.UUID(str(round_id)))
+
+
+class AuditRepository:
+    def __init__(self, db: Statements) -> None:
+        self.db = db
+
+    def lock_table_head(self, table_id: str, games: tuple[str, ...], guard: KeyGuard | None = None
+                        ) -> Pending[LockedHead]:
+        """Lock the table's chain head, with the transaction's time, if the table plays one of
+        `games` (and, with `guard`, the request's key may act on it): sent now, read later (None:
+        another game, or a chain with no head yet)."""
+        query = _HEAD_OF_TABLE if guard is None else _HEAD_OF_TABLE_GUARDED
+        cursor = self.db.execute(query, {"table_id": table_id, "games": list(games),
+                                         **(guard.params() if guard else {})})
+        return Pending(cursor, lambda row: LockedHead((row[0], row[1]), row[2]))
+
+    def append(self, chain: str, records: list[AuditRecord], head: tuple[int, str] | None = None) -> None:
+        """Chain and insert `records` in order, in the caller's transaction: they commit or roll
+        back with the state they describe. `head`: the chain's (seq, hash) when the caller's own
+        statement locked it already (with HEAD_LOCK_EXISTING), saving a statement; without it the
+        head is locked here (and created when the chain has none yet)."""
+        if not records:
+            return
+        if head is None:
+            head = returned(self.db.execute(HEAD_LOCK, {"chain": chain, "genesis": GENESIS}).fetchone())
+        seq, prev = head
+        # Taken after the head lock, so times never run backwards along one chain (on one host).
+        at = datetime.now(UTC).isoformat(timespec="microseconds")
+        rows = []   # (seq, kind, actor, table_id, round_id, payload, prev_hash, hash), as APPEND reads them
+        for record in records:
+            seq += 1
+            payload = json.loads(_ENCODE_PAYLOAD(record.payload))  # what JSONB will hold
+            round_id = _round_id_text(record.round_id)
+            digest = record_hash(chain, seq, at, record.kind, record.actor, record.table_id,
+                                 round_id, payload, prev)
+            rows.append((seq, record.kind, record.actor, record.table_id, round_id, payload, prev, digest))
+            prev = digest
+        self.db.execute(APPEND, {"chain": chain, "at": at, "head_seq": seq, "head_hash": prev,
+                                 "rows": json.dumps(rows)})
+
+    def settled_until(self, clock_margin: float) -> datetime:
+        """The instant before which every audit record there will ever be has committed (or rolled
+        back): when the oldest open writing transaction started (pontoon_audit_horizon, migration
+        0009), less `clock_margin` seconds for the clocks of the hosts that stamp records."""
+        settled: datetime = returned(self.db.execute("SELECT pontoon_audit_horizon() - %s",
+                                                     (timedelta(seconds=clock_margin),)).fetchone())[0]
+        return settled
+
+    def rows(self, *, since: datetime | None = None, until: datetime | None = None, chain: str | None = None,
+             order_by: str = "id", fetch_rows: int = 2000) -> Iterator[tuple[Any, ...]]:
+        """Audit rows (EXPORT_COLUMNS) in `order_by` order ("id", or "chain" for chain then seq),
+        filtered by time (`since` inclusive, `until` exclusive) and by chain, through a server-side
+        cursor in the caller's transaction: memory stays `fetch_rows` rows however long the log."""
+        conditions, params = [], []
+        for condition, value in (("at >= %s", since), ("at < %s", until), ("chain = %s", chain)):
+            if value is not None:
+                conditions.append(condition)
+                params.append(value)
+        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
+        order = {"id": "id", "chain": "chain, seq"}[order_by]
+        with self.db.cursor("audit_records", row_factory=tuple_row) as cursor:
+            cursor.itersize = fetch_rows
+            cursor.execute(f"SELECT {', '.join(EXPORT_COLUMNS)} FROM audit_log {where} ORDER BY {order}", params)
+            yield from cursor
+
+    def append_by_chain(self, records_by_chain: Mapping[str, list[AuditRecord]]) -> None:
+        """Append to several chains in one transaction, locking their heads in name order so two
+        writers that touch the same chains can never wait on each other in a cycle."""
+        for chain in sorted(records_by_chain):
+            self.append(chain, records_by_chain[chain])

@@ -1,0 +1,1 @@
+"""The game families (service/games/)."""
