@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 import orjson
@@ -135,10 +135,11 @@ def replay_lines(numbered: Iterable[tuple[int, bytes]], write: Callable[[bytes],
 
 # --- batches -------------------------------------------------------------------------------------
 # A gaming day's file is cut into chunks of whole lines, played on every core in order: the parent
-# reads and cuts, each worker parses, plays and encodes a chunk, and the parent writes the encoded
-# chunks out in the order they were read.
+# finds where each chunk lies (from a pipe, it reads and cuts the lines itself), each worker reads,
+# parses, plays and encodes a chunk, and the parent writes the encoded chunks out in the order of
+# the file.
 
-_CHUNK_BYTES = 1 << 20        # about two thousand rounds: a worker's share is many chunks
+_CHUNK_BYTES = 1 << 18        # about five hundred rounds: small enough that a worker reuses its memory
 _SMALLEST_CHUNK = 16 << 10
 _AHEAD_PER_WORKER = 3         # chunks in flight per worker, so none waits for the parent
 
@@ -163,9 +164,13 @@ class Played:
     refused: int
 
 
-def line_count(lines: bytes) -> int:
-    """Lines in whole lines of text, counted as bytes.splitlines counts them (\\r\\n is one break)."""
-    return lines.count(b"\n") + lines.count(b"\r") - lines.count(b"\r\n")
+def line_count(lines: bytes, end: int | None = None) -> int:
+    """Lines in whole lines of text (up to byte `end`), counted as bytes.splitlines counts them:
+    a lone \\r is a break too, and \\r\\n one break. Most files hold no \\r at all."""
+    count = lines.count(b"\n", 0, end)
+    if lines.find(b"\r", 0, end) >= 0:
+        count += lines.count(b"\r", 0, end) - lines.count(b"\r\n", 0, end)
+    return count
 
 
 def chunks(source: BinaryIO, size: int) -> Iterator[Chunk]:
@@ -180,6 +185,21 @@ def chunks(source: BinaryIO, size: int) -> Iterator[Chunk]:
             first, start = first + line_count(lines), start + len(lines)
     if carry:
         yield Chunk(first, start, len(carry), carry)
+
+
+def spans(file: int, size: int) -> Iterator[Chunk]:
+    """Where the whole lines of a regular file lie, about `size` bytes at a time, each chunk
+    numbered by its first line, without its lines: workers read those from the file themselves.
+    Each block is read at the byte its chunk starts, so nothing is carried from block to block."""
+    first, start, want = 1, 0, size
+    while block := os.pread(file, want, start):
+        at_end = len(block) < want
+        length = len(block) if at_end else block.rfind(b"\n") + 1
+        if not length:  # a line longer than a chunk: read on until it ends
+            want *= 2
+            continue
+        yield Chunk(first, start, length, None)
+        first, start, want = first + line_count(block, length), start + length, size
 
 
 def play_chunk(lines: bytes, first_line: int, known: Known) -> Played:
@@ -211,35 +231,37 @@ def _start_worker(path: str | None, first_line: bytes) -> None:
         pass  # that line's own error is reported in order, on its line
 
 
+def lines_of(chunk: Chunk, file: int | None) -> bytes:
+    """A chunk's lines: carried in it, or read from the file where it lies."""
+    if chunk.lines is not None:
+        return chunk.lines
+    assert file is not None, "a chunk without its lines comes only from a file open to read them"
+    return os.pread(file, chunk.length, chunk.start)
+
+
 def _play_in_worker(chunk: Chunk) -> Played:
-    lines = chunk.lines
-    if lines is None:
-        assert _worker.file is not None, "a chunk without its lines is sent only to a worker with the file"
-        lines = os.pread(_worker.file, chunk.length, chunk.start)
-    return play_chunk(lines, chunk.first_line, _worker.known)
+    return play_chunk(lines_of(chunk, _worker.file), chunk.first_line, _worker.known)
 
 
-def _play_here(pieces: Iterable[Chunk], write: Callable[[bytes], object]) -> int:
+def _play_here(pieces: Iterable[Chunk], file: int | None, write: Callable[[bytes], object]) -> int:
     known: Known = {}
     refused = 0
     for chunk in pieces:
-        played = play_chunk(chunk.lines or b"", chunk.first_line, known)
+        played = play_chunk(lines_of(chunk, file), chunk.first_line, known)
         write(played.output)
         refused += played.refused
     return refused
 
 
-def _play_in_pool(pieces: Iterator[Chunk], path: str | None, workers: int, write: Callable[[bytes], object]) -> int:
+def _play_in_pool(pieces: Iterator[Chunk], path: str | None, first_line: bytes, workers: int,
+                  write: Callable[[bytes], object]) -> int:
     """Play the chunks on `workers` processes, writing each chunk's results in the chunks' order.
-    With `path`, workers read their lines from that file."""
+    With `path`, workers read the lines of chunks that do not carry them from that file."""
     refused = 0
-    first = next(pieces)
-    first_line = next((line for line in (first.lines or b"").splitlines() if line.strip()), b"")
     with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(path, first_line)) as pool:
         pending: deque[Future[Played]] = deque()
-        for chunk in itertools.chain([first], pieces):
-            sent = replace(chunk, lines=None) if path is not None else chunk
-            pending.append(pool.submit(_play_in_worker, sent))
+        for chunk in pieces:
+            pending.append(pool.submit(_play_in_worker, chunk))
             if len(pending) >= workers * _AHEAD_PER_WORKER:
                 played = pending.popleft().result()
                 write(played.output)
@@ -271,14 +293,19 @@ def replay_batch(path: str, workers: int | None = None) -> int:
         return 2
     try:
         with source:
-            # Workers read a regular file themselves; lines from a pipe come to them in the chunks.
-            readable = path if path != "-" and stat.S_ISREG(os.fstat(source.fileno()).st_mode) else None
-            pieces = chunks(source, _chunk_size(source, workers))
+            # A regular file is read where each chunk lies, by whoever plays it (the parent only
+            # finds the chunks); lines from a pipe are read once, by the parent, into the chunks.
+            file = source.fileno()
+            readable = path if path != "-" and stat.S_ISREG(os.fstat(file).st_mode) else None
+            size = _chunk_size(source, workers)
+            pieces = spans(file, size) if readable is not None else chunks(source, size)
             ahead = list(itertools.islice(pieces, 2))
             if workers == 1 or len(ahead) < 2:  # one chunk: no other process would have any work
-                refused = _play_here(itertools.chain(ahead, pieces), out.write)
+                refused = _play_here(itertools.chain(ahead, pieces), file, out.write)
             else:
-                refused = _play_in_pool(itertools.chain(ahead, pieces), readable, workers, out.write)
+                lines = lines_of(ahead[0], file).splitlines()
+                first_line = next((line for line in lines if line.strip()), b"")
+                refused = _play_in_pool(itertools.chain(ahead, pieces), readable, first_line, workers, out.write)
     except OSError as exc:
         out.flush()
         print(f"{path}: {_one_line(exc)}", file=sys.stderr)
