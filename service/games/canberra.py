@@ -98,9 +98,10 @@ def settle(round_: StoredRound, played: Any, result: dict) -> tuple[list[LedgerR
     if round_.result is not None and seat_totals(round_.result) != seat_totals(result):
         raise ValueError(f"the stored result {seat_totals(round_.result)} disagrees with the replay "
                          f"{seat_totals(result)}")
+    bets = played.bets   # listed anew at each reading: read once
     ledger = rows_for_bets(round_.round_id, round_.table_id, round_.shoe_id, round_.rules_ref,
-                           round_.paytable_ref, played.bets)
-    return ledger, payout_records(round_, played.bets)
+                           round_.paytable_ref, bets)
+    return ledger, payout_records(round_, bets)
 
 
 def payout_records(round_: StoredRound, bets: list[Any]) -> list[AuditRecord]:

@@ -60,17 +60,20 @@ def settle(rules: CanberraRules, pay: Paytable, seats: list[Seat], dealer: list[
 def _side_bets(rules: CanberraRules, pay: Paytable, seat: Seat, dealer: list[str]) -> tuple[int, int]:
     """A seat's pair bet and insurance lines, kept on the seat; (staked, returned) on them."""
     lines = []
+    returned = 0
     if seat.pair_bet:
         won = RANK_OF[seat.first_two[0]] == RANK_OF[seat.first_two[1]]
         back = seat.pair_bet + pay.pair.winnings(seat.pair_bet, rules.rounding) if won and pay.pair else 0
         lines.append(BetLine(seat.number, None, _PAIR, seat.pair_bet, back, Outcome.PAIR if won else Outcome.NO_PAIR))
+        returned += back
     if seat.insurance:
         second_ten = len(dealer) > 1 and RANK_OF[dealer[1]] in TEN_VALUED
         back = seat.insurance + rules.insurance_pays.winnings(seat.insurance, rules.rounding) if second_ten else 0
         lines.append(BetLine(seat.number, None, _INSURANCE, seat.insurance, back,
                              Outcome.INSURANCE_WON if second_ten else Outcome.INSURANCE_LOST))
+        returned += back
     seat.side_lines = tuple(lines)
-    return sum(line.stake for line in lines), sum(line.returned for line in lines)
+    return seat.pair_bet + seat.insurance, returned
 
 
 def bet_lines(seats: list[Seat]) -> list[BetLine]:
