@@ -146,3 +146,28 @@ def action_dict(action: Action, amount_field: str = "amount") -> dict[str, objec
     if action.amount is not None:
         out[amount_field] = action.amount
     return out
+
+
+class TurnShown(Protocol):
+    """What a round's snapshot opens with, whichever the game."""
+
+    @property
+    def phase(self) -> str: ...
+    @property
+    def awaiting(self) -> str | None: ...
+    def card_recipient(self) -> str | None: ...
+    def in_turn(self) -> tuple[int, int | None] | None: ...
+    def legal_actions(self) -> list[LegalAction]: ...
+
+
+def turn_fields(round_: TurnShown) -> dict[str, object]:
+    """The part of every game's snapshot that says where the round stands: its phase, what it
+    awaits, who gets the next card, whose turn it is and the decisions the rules allow now."""
+    turn = round_.in_turn()
+    return {
+        "phase": round_.phase,
+        "awaiting": round_.awaiting,
+        "card_to": round_.card_recipient(),
+        "in_turn": {"seat": turn[0], "hand": turn[1]} if turn else None,
+        "legal_actions": [a.as_dict() for a in round_.legal_actions()],
+    }

@@ -6,7 +6,7 @@ from typing import Protocol
 from ...actions import Action, LegalAction
 from ...cards import best_total
 from ...limits import Limits
-from ...round_core import action_dict
+from ...round_core import action_dict, turn_fields
 from .lines import DealerResult
 from .paytable import Paytable
 from .rules import CanberraRules
@@ -56,15 +56,10 @@ def result(seats: list[Seat], dealer: list[str], final: DealerResult, aces_one: 
 
 def snapshot(round_: ShownRound) -> dict[str, object]:
     """Everything a terminal needs to see: phase, what is awaited, legal decisions, every hand."""
-    turn = round_.in_turn()
     dealer_total, dealer_soft = best_total(round_.dealer) if round_.dealer else (0, False)
     aces_one = round_.rules.double_aces_count_one
     return {
-        "phase": round_.phase,
-        "awaiting": round_.awaiting,
-        "card_to": round_.card_recipient(),
-        "in_turn": {"seat": turn[0], "hand": turn[1]} if turn else None,
-        "legal_actions": [a.as_dict() for a in round_.legal_actions()],
+        **turn_fields(round_),
         "dealer": {"cards": list(round_.dealer), "total": dealer_total, "soft": dealer_soft,
                    "pontoon": round_.dealer_pontoon},
         "seats": [{

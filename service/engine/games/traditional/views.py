@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...actions import RuleViolation
-from ...round_core import action_dict
+from ...round_core import action_dict, turn_fields
 from .hands import BankerStatus, value
 from .seats import PlayerSeat
 from .state import RoundState
@@ -43,13 +43,8 @@ def _player_result(round_: RoundState, seat: PlayerSeat) -> dict[str, Any]:
 
 def snapshot(round_: RoundState) -> dict[str, Any]:
     """Everything a terminal needs to see: phase, what is awaited, legal decisions, every hand."""
-    turn = round_.in_turn()
     return {
-        "phase": round_.phase,
-        "awaiting": round_.awaiting,
-        "card_to": round_.card_recipient(),
-        "in_turn": {"seat": turn[0], "hand": turn[1]} if turn else None,
-        "legal_actions": [a.as_dict() for a in round_.legal_actions()],
+        **turn_fields(round_),
         "stakes_doubled": round_.stakes_doubled,
         "banker": {"cards": list(round_.banker), "total": value(round_.banker), "status": round_.banker_status},
         "kitty": round_.kitty,
