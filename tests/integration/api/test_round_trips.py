@@ -44,14 +44,20 @@ def _round_trips(recorder: MessageRecorder, call) -> tuple[int, object]:
     return waits, answer
 
 
+def _table_with_shoe(admin: Api, client, make_key, mode: str) -> tuple[str, Api]:
+    """A new Canberra table with a shoe of `mode` opened by its own terminal's key."""
+    table_id = f"T-{uuid.uuid4().hex[:10]}"
+    ok(admin.post("/v1/tables", {"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"}), 201)
+    terminal = Api(flask_sender(client), make_key("terminal", table_id))
+    ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": mode}), 201)
+    return table_id, terminal
+
+
 def test_a_decision_waits_on_the_database_twice_and_the_floor_four_times(recorded, make_key):
     app, recorder = recorded
     client = app.test_client()
     admin = Api(flask_sender(client), make_key("admin"))
-    table_id = f"T-{uuid.uuid4().hex[:10]}"
-    ok(admin.post("/v1/tables", {"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"}), 201)
-    terminal = Api(flask_sender(client), make_key("terminal", table_id))
-    ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "virtual"}), 201)   # the key's first use is marked
+    table_id, terminal = _table_with_shoe(admin, client, make_key, "virtual")   # the key's first use is marked
     ok(admin.post("/v1/ops/floor", None), 201)
 
     decisions = 0
@@ -152,10 +158,7 @@ def test_an_opening_on_a_physical_shoe_waits_twice_and_a_card_four_times(recorde
     app, recorder = recorded
     client = app.test_client()
     admin = Api(flask_sender(client), make_key("admin"))
-    table_id = f"T-{uuid.uuid4().hex[:10]}"
-    ok(admin.post("/v1/tables", {"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"}), 201)
-    terminal = Api(flask_sender(client), make_key("terminal", table_id))
-    ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "physical"}), 201)
+    table_id, terminal = _table_with_shoe(admin, client, make_key, "physical")
     trips, state = _round_trips(recorder, lambda: ok(terminal.post(
         f"/v1/tables/{table_id}/rounds", {"wagers": [{"seat": 1, "wager": 1000}]}), 201))
     assert trips == 2   # BEGIN, the key check and the locks; the round with COMMIT
