@@ -2,7 +2,11 @@
 # `make demo`: brings the stack up in the background, plays about 300 rounds through the terminal
 # simulator (two virtual-shoe terminals and one physical-shoe terminal), then shows where to look
 # (metrics, a recall, the table report) and stops the stack. From a terminal it waits for Enter
-# before stopping, so the URLs can be opened meanwhile.
+# before stopping, so the URLs can be opened meanwhile. The stack's first-start admin key, if the
+# stack made one for the demo, is never written out and is revoked when the demo ends.
+#
+# Environment: PORT, DATABASE_URL, BROKER_URL as for the stack; PONTOON_RUN_DIR (run/demo-$PORT);
+# DEMO_ROUNDS (200, at the virtual-shoe tables) and DEMO_PHYSICAL_ROUNDS (100).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,13 +15,28 @@ export DATABASE_URL="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/pontoo
 export BROKER_URL="${BROKER_URL:-redis://127.0.0.1:6379/0}"
 BIN=.venv/bin
 URL="http://127.0.0.1:$PORT"
-RUN_DIR="run/demo-$PORT"
+RUN_DIR="${PONTOON_RUN_DIR:-run/demo-$PORT}"
 mkdir -p "$RUN_DIR"
 
 stack=""
 admin_key_id=""
+first_admin_before=""
+# Live first-start admin keys (ids): one that appears while the demo runs is the demo's own.
+first_admin_keys() {
+  { "$BIN/pontoon" keys list 2>/dev/null || true; } | awk '$2 == "admin" && $4 == "first-admin" && $NF == "-" {print $1}'
+}
 finish() {
   if [ -n "$admin_key_id" ]; then "$BIN/pontoon" keys revoke "$admin_key_id" >/dev/null 2>&1 || true; fi
+  if [ -n "$stack" ]; then
+    local key_id
+    for key_id in $(first_admin_keys); do
+      if ! grep -qx "$key_id" <<<"$first_admin_before"; then
+        "$BIN/pontoon" keys revoke "$key_id" >/dev/null 2>&1 \
+          && echo "The admin key the stack made on its first start for this demo is revoked; \`make run\` makes a new one." \
+          || echo "warning: the demo's first admin key $key_id could not be revoked: pontoon keys revoke $key_id" >&2
+      fi
+    done
+  fi
   if [ -n "$stack" ]; then
     kill -TERM "$stack" 2>/dev/null || true
     wait "$stack" 2>/dev/null || true
@@ -26,8 +45,12 @@ finish() {
 trap finish EXIT
 trap 'exit 130' INT TERM
 
+first_admin_before=$(first_admin_keys)
 echo "Starting the stack on $URL (logs under $RUN_DIR/stack/log)"
-PONTOON_RUN_DIR="$RUN_DIR/stack" PONTOON_STACK_QUIET=1 bash ops/stack.sh >"$RUN_DIR/stack.out" 2>&1 &
+# Secrets the stack prints on a first start (the admin key, the console's first password) are
+# masked before they reach the file: the demo's own key drives it, and both are the casino's.
+PONTOON_RUN_DIR="$RUN_DIR/stack" PONTOON_STACK_QUIET=1 bash ops/stack.sh \
+  > >(sed -u -E 's/pnt_[A-Za-z0-9_-]+/pnt_<not shown>/g; s/^(  password  ).*/\1<not shown>/' >"$RUN_DIR/stack.out") 2>&1 &
 stack=$!
 for _ in $(seq 1 600); do
   grep -q "^API on" "$RUN_DIR/stack.out" && break
@@ -42,10 +65,10 @@ admin_key_id=$(echo "$created" | head -n1 | awk '{print $2}')
 admin_key=$(echo "$created" | tail -n1)
 
 table="DEMO-$(date +%H%M%S)"
-echo "Two terminals with virtual shoes play 200 rounds at tables $table-1 and $table-2 ..."
-"$BIN/pontoon" terminal --url "$URL" --admin-key "$admin_key" --table "$table" --rounds 200 --concurrency 2 --seats 3
-echo "One terminal with a physical shoe reports every card for 100 rounds at table $table-P ..."
-"$BIN/pontoon" terminal --url "$URL" --admin-key "$admin_key" --table "$table-P" --rounds 100 --seats 4 --physical
+echo "Two terminals with virtual shoes play ${DEMO_ROUNDS:-200} rounds at tables $table-1 and $table-2 ..."
+"$BIN/pontoon" terminal --url "$URL" --admin-key "$admin_key" --table "$table" --rounds "${DEMO_ROUNDS:-200}" --concurrency 2 --seats 3
+echo "One terminal with a physical shoe reports every card for ${DEMO_PHYSICAL_ROUNDS:-100} rounds at table $table-P ..."
+"$BIN/pontoon" terminal --url "$URL" --admin-key "$admin_key" --table "$table-P" --rounds "${DEMO_PHYSICAL_ROUNDS:-100}" --seats 4 --physical
 
 "$BIN/python" -m service.terminal.tour --url "$URL" --admin-key "$admin_key" \
   --table "$table-1" --table "$table-2" --table "$table-P"

@@ -23,7 +23,7 @@ from ..engine.games.canberra.paytable import Paytable
 from ..engine.play import play_transcript
 from ..engine.transcript import Transcript, parse_transcript
 from ..rounds.catalog import approved_paytable
-from ..rules import Rules, RulesError, load_paytable, load_rules
+from ..rules import Rules, RulesError, load_paytable, load_rules, parse_paytable
 from ..store.repositories.paytables import PaytablesRepository
 
 
@@ -39,7 +39,9 @@ class Refused:
 Game = tuple[Rules, Paytable | None]
 # For one batch, the rules and paytable each pair of names resolved to, or why they could not be
 # had: a batch never asks the database again, nor waits for it again, for a version it could not give.
-Known = dict[tuple[str, str | None], Game | Refused]
+# A transcript carrying its paytable version's document is keyed by the document too: two
+# databases may hold different documents under one name@version.
+Known = dict[tuple[str, str | None, bytes | None], Game | Refused]
 
 
 def replay_data(data: Any, known: Known | None = None) -> dict[str, Any]:
@@ -53,12 +55,19 @@ def replay_data(data: Any, known: Known | None = None) -> dict[str, Any]:
 def _game(transcript: Transcript, known: Known | None) -> Game:
     """The rules and paytable a transcript names (a transcript with its own options has its own rules)."""
     remembered = known is not None and not transcript.options
-    key = (transcript.rules, transcript.paytable)
+    document = transcript.paytable_document
+    carried = None if document is None else orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
+    key = (transcript.rules, transcript.paytable, carried)
     game = known.get(key) if known is not None and remembered else None
     if game is None:
         try:
             rules = load_rules(_rules_name(transcript.rules), transcript.options)
-            game = rules, _paytable(transcript.paytable) if transcript.paytable else None
+            if transcript.paytable is None:
+                game = rules, None
+            elif document is not None:
+                game = rules, _carried_paytable(transcript.paytable, document)
+            else:
+                game = rules, _paytable(transcript.paytable)
         except RulesError as exc:
             game = Refused(exc.source, exc.errors)
         if known is not None and remembered:
@@ -77,9 +86,20 @@ def _rules_name(ref: str) -> str:
     return name
 
 
+def _carried_paytable(ref: str, document: dict[str, Any]) -> Paytable:
+    """The paytable version a transcript carries with it (exported rounds under a stored version
+    do): played as carried, no database asked. It must be the version the transcript names."""
+    name, _, version = ref.partition("@")
+    number = int(version) if version.isdigit() else 1
+    for field, expected in (("name", name), ("version", number)):
+        if field in document and document[field] != expected:
+            raise RulesError(ref, {"paytable_document": f"is {field} {document[field]!r}, not {expected!r}"})
+    return parse_paytable(ref, document)
+
+
 def _paytable(ref: str) -> Paytable:
-    """Version 1 (or no version) is the YAML file; a later version is an approved row in the
-    database named by DATABASE_URL, where operators stored it."""
+    """Version 1 (or no version) is the YAML file; a later version not carried in the transcript is
+    an approved row in the database named by DATABASE_URL, where operators stored it."""
     name, _, version = ref.partition("@")
     if not version or version == "1":
         return load_paytable(name)

@@ -1,4 +1,4 @@
-"""`pontoon settle relay|sweep`: the outbox relay process, and a one-off sweep of stale rounds."""
+"""`pontoon settle relay|sweep|queue`: the outbox relay process, a one-off sweep of stale rounds, the queue's name."""
 from __future__ import annotations
 
 import argparse
@@ -11,7 +11,7 @@ from typing import Any
 import psycopg
 
 from ..config import Settings
-from ..settlement.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
+from ..settlement.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery, queue_for
 from ..settlement.connection import connect
 from ..settlement.relay import run_relay
 from ..settlement.startup import record_service_start
@@ -48,6 +48,11 @@ def _sweep(args: argparse.Namespace) -> int:
     return 1 if outcome.refused else 0
 
 
+def _queue(args: argparse.Namespace) -> int:
+    print(queue_for(Settings.from_env()))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return args.action(args)
@@ -66,4 +71,7 @@ def add_parser(subparsers: Any) -> None:
     sweep = actions.add_parser("sweep", help="settle stale complete rounds once, here, and print a summary")
     sweep.add_argument("--older-than", type=float, default=60.0, help="age in seconds (default 60)")
     sweep.set_defaults(action=_sweep)
+    queue = actions.add_parser("queue", help="print the broker queue this database's settlement messages travel on "
+                                             "(a worker's -Q)")
+    queue.set_defaults(action=_queue)
     parser.set_defaults(run=run)

@@ -30,8 +30,9 @@ class TranscriptError(ValueError):
 class Transcript(NamedTuple):
     """A parsed transcript (immutable): what `parse_transcript` checked, ready to play. `rules`
     and `paytable` are names, `seats` the opening wagers, `cards` and `actions` in order;
-    `options`, `kitty` and `players` where the game has them, and `limits` a table's own limits
-    where they differ from the rules'."""
+    `options`, `kitty` and `players` where the game has them, `limits` a table's own limits
+    where they differ from the rules', and `paytable_document` the stored paytable version the
+    round ran under, carried so that the round replays where that version's database is not."""
 
     rules: str
     paytable: str | None
@@ -42,6 +43,7 @@ class Transcript(NamedTuple):
     kitty: int | None = None
     players: list[dict[str, Any]] | None = None
     limits: dict[str, dict[str, int]] | None = None
+    paytable_document: dict[str, Any] | None = None
 
 
 def _int(value: Any, what: str) -> int:
@@ -62,7 +64,7 @@ def _all_of_type(items: list[Any], kind: type) -> bool:
 # A field nobody reads is refused, not skipped: a misspelt one ("pair" for "pair_bet", "option"
 # for "options") would otherwise change the money without a word.
 _TRANSCRIPT_FIELDS = frozenset({"rules", "paytable", "seats", "players", "cards", "actions", "options", "kitty",
-                                "limits"})
+                                "limits", "paytable_document"})
 _ACTION_FIELDS = frozenset({"seat", "action", "hand", "amount", "shoot"})
 
 
@@ -129,7 +131,10 @@ def parse_transcript(data: Any) -> Transcript:
                 type(v) is dict and v.keys() == {"min", "max"} and all(type(x) is int for x in v.values())
                 for v in limits.values()):
             raise TranscriptError('limits must map bet kinds to {"min": cents, "max": cents}')
-    return Transcript(rules, paytable, seats or [], cards, actions, options, kitty, players, limits)
+    document = get("paytable_document")
+    if document is not None and (type(document) is not dict or paytable is None):
+        raise TranscriptError("paytable_document must be the object of the paytable version the transcript names")
+    return Transcript(rules, paytable, seats or [], cards, actions, options, kitty, players, limits, document)
 
 
 def replay(round_: PlayableRound, cards: list[str], actions: list[Action], shoe: PhysicalShoe | None) -> PlayableRound:

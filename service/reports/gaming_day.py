@@ -7,11 +7,14 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 PERIODS = ("day", "month_to_date", "year_to_date")
+RANGE = "range"     # gaming days first to last as asked (gaming_day_from, gaming_day_to)
+# The first and last gaming day a query may name: the day after the last must still have a start.
+FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(9999, 12, 30)
 
 
 @dataclass(frozen=True, slots=True)
 class Period:
-    kind: str                   # day | month_to_date | year_to_date
+    kind: str                   # day | month_to_date | year_to_date | range
     first_day: date             # the first gaming day in it
     last_day: date              # the gaming day asked for
     starts_at: datetime         # aware: when first_day begins
@@ -66,3 +69,11 @@ def period(kind: str, day: date, starts: time, zone: ZoneInfo) -> Period:
     first = {"day": day, "month_to_date": day.replace(day=1), "year_to_date": day.replace(month=1, day=1)}[kind]
     return Period(kind, first, day, day_starts_at(first, starts, zone),
                   day_starts_at(day + timedelta(days=1), starts, zone))
+
+
+def day_range(first: date, last: date, starts: time, zone: ZoneInfo) -> Period:
+    """Gaming days `first` to `last`, both included: from first's start to the start of the day after last."""
+    if first > last:
+        raise ValueError(f"the first gaming day ({first}) is after the last ({last})")
+    return Period(RANGE, first, last, day_starts_at(first, starts, zone),
+                  day_starts_at(last + timedelta(days=1), starts, zone))

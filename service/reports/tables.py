@@ -16,7 +16,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..store.repositories.reports import ReportsRepository
-from .gaming_day import Period, check_day_start, parse_day_start, period
+from .gaming_day import RANGE, Period, check_day_start, day_range, parse_day_start, period
 
 # A ledger outcome naming a bonus line of the paytable grammar (5_card_21, 7_plus_card_21,
 # 678_suited, 777_spades): a winning 21 paid better than even money.
@@ -29,10 +29,14 @@ CSV_COLUMNS = ("gaming_day", "table_id", "activity", "rounds", "voided_rounds", 
 TOTAL = "TOTAL"
 
 def table_report(reports: ReportsRepository, *, kind: str, day: date, day_start: str, zone: str,
-                 by: str = "table", table_id: str | None = None) -> dict[str, Any]:
-    """The report for the gaming day `day` (day), or from the 1st of its month or year to it."""
+                 by: str = "table", table_id: str | None = None, first_day: date | None = None) -> dict[str, Any]:
+    """The report for the gaming day `day` (day), from the 1st of its month or year to it, or
+    (range) from `first_day` to it."""
     check_day_start(parse_day_start(day_start), zone)
-    window = period(kind, day, parse_day_start(day_start), ZoneInfo(zone))
+    if kind == RANGE:
+        window = day_range(first_day or day, day, parse_day_start(day_start), ZoneInfo(zone))
+    else:
+        window = period(kind, day, parse_day_start(day_start), ZoneInfo(zone))
     rows = [_finish(row) for row in reports.period_rows({
         "zone": zone, "day_start": parse_day_start(day_start).strftime("%H:%M"), "starts_at": window.starts_at,
         "ends_at": window.ends_at, "table_id": table_id, "bonus": BONUS_OUTCOME, "first_day": window.first_day,

@@ -73,6 +73,19 @@ def approved_paytable(paytables: PaytablesRepository, name: str, version: int) -
     return paytable
 
 
+def exported_transcript(paytables: PaytablesRepository, transcript: dict, paytable_ref: str | None) -> dict:
+    """A round's transcript as it leaves the service: under a stored paytable version (2 on) it
+    carries that version's document, so a regulator replays it with no database; version 1 is the
+    file every copy of the rules has, and a round without a paytable carries nothing."""
+    if paytable_ref is None:
+        return transcript
+    name, version = split_ref(paytable_ref)
+    row = paytables.get(name, version) if version != 1 else None
+    if row is None:
+        return transcript
+    return {**transcript, "paytable_document": row.content}
+
+
 # (host, port, dbname, name, version) -> parsed approved paytable; filled on first use.
 _APPROVED: dict[tuple, Any] = {}
 

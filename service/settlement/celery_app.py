@@ -9,6 +9,7 @@ from celery.signals import worker_ready
 from kombu.exceptions import OperationalError as KombuOperationalError
 
 from ..config import Settings
+from .queues import settlement_queue
 from .startup import record_service_start
 from .tasks import SETTLE_ROUNDS, register_tasks
 
@@ -22,9 +23,21 @@ BROKER_SOCKET_TIMEOUT = 5
 PUBLISH_ERRORS = (KombuOperationalError, OSError)
 
 
+def queue_for(settings: Settings) -> str:
+    """The queue this stack's relay publishes to and its workers consume: the configured one, else
+    the one derived from the database (stacks sharing a broker then never meet on a queue)."""
+    return settings.settlement_queue or settlement_queue(settings.database_url)
+
+
 def make_celery(settings: Settings, *, visibility_timeout: int = DEFAULT_VISIBILITY_TIMEOUT) -> Celery:
     app = Celery("pontoon", broker=settings.broker_url, set_as_current=False)
+    queue = queue_for(settings)
     app.conf.update(
+        # Publishing and consuming both default to this queue: a worker started without -Q still
+        # listens on its own database's queue only.
+        task_default_queue=queue,
+        task_default_exchange=queue,
+        task_default_routing_key=queue,
         # A message is acked only once its batch committed; a worker that dies mid-batch (even
         # the pool process alone) leaves the message to be delivered again.
         task_acks_late=True,

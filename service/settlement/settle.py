@@ -135,6 +135,16 @@ def still_complete(conn: psycopg.Connection, round_ids: list[str]) -> list[str]:
     return [row[0] for row in rows]
 
 
+def known_rounds(conn: psycopg.Connection, round_ids: Iterable[Any]) -> list[str]:
+    """Which of these rounds this database holds, in whatever status."""
+    ids = normalise_ids(round_ids)
+    if not ids:
+        return []
+    rows = conn.execute("SELECT round_id::text FROM rounds WHERE round_id = ANY(%s::uuid[]) ORDER BY round_id",
+                        (ids,)).fetchall()
+    return [row[0] for row in rows]
+
+
 def _lock_complete_rounds(conn: psycopg.Connection, ids: list[str]) -> list[CompletedRound]:
     # SKIP LOCKED: a round another settler holds is that settler's; if it rolls back, the
     # round stays 'complete' and the task's retry or the sweep settles it.

@@ -2,18 +2,25 @@
 from __future__ import annotations
 
 import logging
+import time
+from typing import NoReturn
 
 import psycopg
 from celery import Celery, Task
+from celery.exceptions import Reject
 
 from .connection import process_connection
-from .settle import SettlementRefused, settle_rounds, still_complete
+from .queues import database_identity
+from .settle import SettlementRefused, known_rounds, settle_rounds, still_complete
 from .sweep import sweep_stale_rounds
 
 SETTLE_ROUNDS = "pontoon.settle_rounds"
 SWEEP = "pontoon.sweep"
 LOCKED_RETRY_SECONDS = 5
 LOCKED_RETRIES = 12   # a minute of waiting on another settler; after that the sweep owns the rounds
+# Seconds a worker holds a message of rounds it does not know before handing it back: a message
+# that only this worker listens for then circulates slowly instead of spinning a core.
+UNKNOWN_ROUNDS_PAUSE = 1.0
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +31,8 @@ def settle_rounds_task(task: Task, round_ids: list[str]) -> dict:
     conn = process_connection(task.app.conf.pontoon_database_url)
     outcome = settle_rounds(conn, round_ids)
     outcome.log(log)
+    if round_ids and not outcome.settled and not outcome.refused and not known_rounds(conn, round_ids):
+        _hand_back(task, round_ids)
     log.info("settled %d rounds (%d not settleable, %d refused)", len(outcome.settled),
              len(outcome.not_settleable), len(outcome.refused))
     if outcome.refused:
@@ -32,6 +41,16 @@ def settle_rounds_task(task: Task, round_ids: list[str]) -> dict:
     if pending and task.request.retries < LOCKED_RETRIES:
         raise task.retry(args=[pending], countdown=LOCKED_RETRY_SECONDS, max_retries=LOCKED_RETRIES)
     return outcome.summary()
+
+
+def _hand_back(task: Task, round_ids: list[str]) -> NoReturn:
+    """None of these rounds is in this worker's database: they belong to another casino floor or
+    stack whose worker shares this queue. Acknowledging would lose them until that stack's sweep;
+    rejecting returns the message to the broker for the worker that knows them."""
+    log.warning("%d rounds unknown to %s: message returned to queue %s", len(round_ids),
+                database_identity(task.app.conf.pontoon_database_url), task.app.conf.task_default_queue)
+    time.sleep(UNKNOWN_ROUNDS_PAUSE)
+    raise Reject(f"rounds unknown to {database_identity(task.app.conf.pontoon_database_url)}", requeue=True)
 
 
 def sweep_task(task: Task, older_than_seconds: float = 60.0) -> dict:

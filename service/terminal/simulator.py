@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
+from ..rules import RulesError, load_house_banked_rules
 from .client import Reply, TerminalClient
 from .stats import Stats
 from .terminal import Terminal, TerminalPlan
@@ -64,6 +65,7 @@ def prepare_tables(config: SimulatorConfig) -> list[tuple[str, str, IssuedKey | 
     if not config.admin_key:
         raise SetupError("give a terminal key (--key, PONTOON_TERMINAL_KEY) or an admin key (--admin-key, "
                          "PONTOON_ADMIN_KEY) to create the tables")
+    check_dealt_here(config.rules)
     admin = TerminalClient(list(config.base_urls), config.admin_key)
     prepared: list[tuple[str, str, IssuedKey | None]] = []
     try:
@@ -82,6 +84,18 @@ def prepare_tables(config: SimulatorConfig) -> list[tuple[str, str, IssuedKey | 
         raise
     finally:
         admin.close()
+
+
+def check_dealt_here(rules: str) -> None:
+    """Refuse, before any table is made, rules the simulated terminal cannot deal: it plays the
+    house-banked game (a dealer against seats), not the player-banked one, whose banker and
+    players take turns of their own."""
+    try:
+        load_house_banked_rules(rules)
+    except RulesError as exc:
+        reason = "; ".join(f"{field}: {message}" for field, message in exc.errors.items())
+        raise SetupError(f"the simulated terminal deals house-banked rules only (canberra, blackjack-enhc); "
+                         f"{rules!r} cannot be played here ({reason})") from None
 
 
 def issue_key(admin: TerminalClient, role: str, table_id: str | None = None) -> IssuedKey:

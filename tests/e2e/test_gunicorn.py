@@ -16,10 +16,8 @@ import psycopg
 import requests
 
 from service.commands.replay import replay_data
-from tests.conftest import SHARED
+from tests.conftest import TRANSCRIPTS
 from tests.integration.api.client import Api, drive_round, ok
-
-TRANSCRIPTS = SHARED / "transcripts"
 
 
 def _worked(name: str) -> tuple[dict, dict]:

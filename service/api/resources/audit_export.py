@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from zoneinfo import ZoneInfo
 
 import marshmallow as ma
 from flask import Response, current_app, stream_with_context
@@ -10,6 +11,7 @@ from flask.views import MethodView
 from werkzeug.datastructures import Headers
 
 from ...audit.export import export_end, export_lines
+from ...reports.gaming_day import day_range, parse_day_start
 from ...store.repositories.audit import AuditRecord, chain_for
 from ..auth import principal, require
 from ..blueprint import Blueprint
@@ -27,6 +29,17 @@ EXPORT_FORMATS = ("jsonl: one record a line (id, chain, seq, at, kind, actor, ta
 # instant before which every record is committed (a follow-on export starts there).
 EXPORT_ENDS = "Pontoon-Export-Ends"
 CHUNK_CHARS = 64 * 1024     # lines are sent in chunks of about this size: few writes, flat memory
+
+
+def gaming_day_span(query: dict, settings) -> dict:
+    """`since` and `until` for the gaming days the query names (none: nothing to add): from the
+    first day's start to the start of the day after the last, in the casino's zone."""
+    first = query.get("gaming_day") or query.get("gaming_day_from")
+    if first is None:
+        return {}
+    last = query.get("gaming_day") or query["gaming_day_to"]
+    window = day_range(first, last, parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone))
+    return {"since": window.starts_at, "until": window.ends_at}
 
 
 def chunks(lines: Iterable[str], size: int = CHUNK_CHARS) -> Iterator[str]:
@@ -54,18 +67,21 @@ class Export(MethodView):
                       description=EXPORT_FORMATS)
     @documented(blp, 404)
     def get(self, query):
-        """Stream the audit records from `from` (inclusive) to `to` (exclusive), of one table's
-        chain or all, in id order. Memory stays flat for any range: a server-side cursor feeds
-        the response as it is sent. The export itself is recorded (audit_exported). A range that
-        reaches where records may still be committing ends before it, as the Pontoon-Export-Ends
-        header says: records are never missed by an export that starts where the last ended."""
+        """Stream the audit records from `from` (inclusive) to `to` (exclusive), or of the gaming
+        days asked for (`gaming_day`, or `gaming_day_from` to `gaming_day_to`, in the casino's
+        zone from its day start), of one table's chain or all, in id order. Memory stays flat
+        for any range: a server-side cursor feeds the response as it is sent. The export itself
+        is recorded (audit_exported). A range that reaches where records may still be committing
+        ends before it, as the Pontoon-Export-Ends header says: records are never missed by an
+        export that starts where the last ended."""
         uow = request_uow()
         table_id = query.get("table")
         if table_id is not None and uow.tables.get(table_id) is None:
             fail(404, "not_found", f"no table {table_id!r}")
         fmt = query["format"]
-        until = export_end(uow.audit, query.get("until"),
-                           current_app.extensions["pontoon.settings"].audit_clock_margin)
+        settings = current_app.extensions["pontoon.settings"]
+        query = {**query, **gaming_day_span(query, settings)}
+        until = export_end(uow.audit, query.get("until"), settings.audit_clock_margin)
         # Built before the export is recorded: a response that cannot be sent records nothing.
         headers = Headers({"Content-Disposition": f'attachment; filename="audit-{table_id or "all"}.{fmt}"',
                            EXPORT_ENDS: until.isoformat()})

@@ -8,7 +8,7 @@ import marshmallow as ma
 from flask import Response, current_app
 from flask.views import MethodView
 
-from ...reports.gaming_day import gaming_day_of, parse_day_start
+from ...reports.gaming_day import RANGE, gaming_day_of, parse_day_start
 from ...reports.tables import csv_lines, table_report
 from ..auth import require
 from ..blueprint import Blueprint
@@ -29,21 +29,25 @@ class TableReport(MethodView):
                       description="format=csv: the rows, then a TOTAL line; amounts in cents")
     @documented(blp, 404)
     def get(self, query):
-        """Per table for a gaming day, month to date or year to date (`by=day`: per table and
-        gaming day): rounds, drop, paid out, win, hold %, bonus and super bonus counts, void
-        refunds. Tables with no play have a "no activity" row. The gaming day starts at the
-        configured local time (GAMING_DAY_STARTS in PONTOON_TZ). Money is the ledger's: a void's
-        refunds are neither drop nor paid out; rounds not settled yet are counted, not summed."""
+        """Per table for a gaming day (`gaming_day`, or `date`), month to date or year to date,
+        or the gaming days `gaming_day_from` to `gaming_day_to` (`by=day`: per table and gaming
+        day): rounds, drop, paid out, win, hold %, bonus and super bonus counts, void refunds.
+        Tables with no play have a "no activity" row. The gaming day starts at the configured
+        local time (GAMING_DAY_STARTS in PONTOON_TZ). Money is the ledger's: a void's refunds are
+        neither drop nor paid out; rounds not settled yet are counted, not summed."""
         settings = current_app.extensions["pontoon.settings"]
         uow = request_uow()
         if query.get("table") is not None and uow.tables.get(query["table"]) is None:
             fail(404, "not_found", f"no table {query['table']!r}")
         day_start, zone = parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone)
-        day = query.get("date") or gaming_day_of(datetime.now(UTC), day_start, zone)
-        report = table_report(uow.reports, kind=query["period"], day=day, day_start=settings.gaming_day_starts,
-                              zone=settings.timezone, by=query["by"], table_id=query.get("table"))
+        first = query.get("gaming_day_from")
+        kind = RANGE if first is not None else query.get("period", "day")
+        day = (query.get("gaming_day_to") or query.get("gaming_day") or query.get("date")
+               or gaming_day_of(datetime.now(UTC), day_start, zone))
+        report = table_report(uow.reports, kind=kind, day=day, day_start=settings.gaming_day_starts,
+                              zone=settings.timezone, by=query["by"], table_id=query.get("table"), first_day=first)
         if query["format"] == "csv":
-            name = f"tables-{query['period']}-{day.isoformat()}.csv"
+            name = f"tables-{kind}-{first.isoformat() + '-' if first else ''}{day.isoformat()}.csv"
             return Response("".join(csv_lines(report)), mimetype="text/csv",
                             headers={"Content-Disposition": f'attachment; filename="{name}"'})
         return report

@@ -16,6 +16,8 @@ import psycopg
 import pytest
 import requests
 
+from service.config import Settings
+from service.settlement.celery_app import queue_for
 from service.store.repositories.keys import KeysRepository
 from tests.support.database import scratch_database
 from tests.support.waiting import free_port, wait_for  # noqa: F401  (the ops tests import them from here)
@@ -133,7 +135,7 @@ class Stack:
         process = self.processes.spawn(name, [
             str(BIN / "celery"), "-A", "service.observability.celery_worker", "worker", "--loglevel=INFO",
             f"--concurrency={concurrency}", "--without-gossip", "--without-mingle", "--without-heartbeat",
-            "-n", f"{name}@%h"], self.env)
+            "-Q", queue_for(Settings.from_env(self.env)), "-n", f"{name}@%h"], self.env)
         wait_for(lambda: "ready." in self.processes.log(name) or process.poll() is not None, 60,
                  f"celery worker {name}", every=0.2)
         assert process.poll() is None, self.processes.log(name)

@@ -12,6 +12,7 @@ import redis as redis_client
 
 from service.config import Settings
 from service.settlement.celery_app import celery_publisher, make_celery
+from service.settlement.queues import settlement_queue
 from service.settlement.transcripts import bet_totals
 
 from .support import process_env, wait_for
@@ -23,11 +24,11 @@ def count(admin, query: str, *params) -> int:
     return admin.execute(query, params).fetchone()[0]
 
 
-def queue_drained(server) -> bool:
-    """Nothing waiting in the Celery queue and nothing delivered but unacked."""
+def queue_drained(server, database_url: str) -> bool:
+    """Nothing waiting in the database's settlement queue and nothing delivered but unacked."""
     client = redis_client.Redis(port=server.port)
     try:
-        return client.llen("celery") == 0 and client.hlen("unacked") == 0
+        return client.llen(settlement_queue(database_url)) == 0 and client.hlen("unacked") == 0
     finally:
         client.close()
 
@@ -140,6 +141,6 @@ def test_the_same_settlement_message_delivered_twice_leaves_the_ledger_unchanged
                 count(admin, "SELECT count(*) FROM audit_log"))
     before = snapshot()
     publish(ids)   # and once more, after the fact
-    wait_for(lambda: queue_drained(redis), 30, "the third message to be consumed and acked")
+    wait_for(lambda: queue_drained(redis, db_url), 30, "the third message to be consumed and acked")
     assert snapshot() == before
     assert_settled_once_and_replayed(admin, rounds)

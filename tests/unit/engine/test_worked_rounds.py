@@ -1,4 +1,4 @@
-"""Every worked round in shared/transcripts replays to its expected money, or fails as expected."""
+"""Every worked round in tests/fixtures/transcripts replays to its expected money, or fails as expected."""
 from __future__ import annotations
 
 import json

@@ -1,0 +1,58 @@
+"""A round under a stored paytable version leaves the service carrying that version: its transcript
+(and its recall) replay to the same money on a machine with no database at all."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+from .client import ok, play_script
+from .test_paytables import NAME, submit, with_pair_odds
+
+PONTOON = [sys.executable, "-m", "service.cli"]
+NO_DATABASE = "postgresql://nobody@127.0.0.1:1/nowhere?connect_timeout=1"
+
+
+def replay_offline(tmp_path, transcript: dict) -> subprocess.CompletedProcess:
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(transcript))
+    return subprocess.run([*PONTOON, "replay", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "DATABASE_URL": NO_DATABASE})
+
+
+def test_a_round_under_a_stored_version_replays_with_no_database_reachable(
+        operator, second_operator, supervisor, new_table, settle, tmp_path):
+    table_id, terminal = new_table()
+    version = submit(operator, with_pair_odds("13:1"))["version"]
+    ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "ok"}), 200)
+    ok(operator.post(f"/v1/tables/{table_id}/paytable", {"version": version, "reason": "promotion"}), 200)
+    state = play_script(terminal, table_id, [{"seat": 1, "wager": 1000, "pair_bet": 500}],
+                        ["9H", "7D", "9C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"])
+    settle([state["round_id"]])
+
+    transcript = ok(terminal.get(f"/v1/rounds/{state['round_id']}/transcript"), 200)
+    assert transcript["paytable"] == f"{NAME}@{version}"
+    assert transcript["paytable_document"]["odds"]["pair"] == "13:1"
+    replayed = replay_offline(tmp_path, transcript)
+    assert replayed.returncode == 0, replayed.stderr
+    # the pair at 13:1 (7000) and 18 beating the dealer's 17 (2000)
+    assert json.loads(replayed.stdout)["seats"][0]["returned"] == 500 + 13 * 500 + 2000
+
+    recalled = ok(supervisor.get(f"/v1/tables/{table_id}/recall?last=1"), 200)["rounds"][0]["transcript"]
+    assert recalled == transcript
+
+    # Without the document the same transcript needs the database, and says so.
+    bare = {key: value for key, value in transcript.items() if key != "paytable_document"}
+    refused = replay_offline(tmp_path, bare)
+    assert refused.returncode == 2 and "needs the database" in refused.stderr
+
+
+def test_a_round_under_the_file_version_carries_nothing_extra(new_table):
+    table_id, terminal = new_table()
+    state = play_script(terminal, table_id, [{"seat": 1, "wager": 1000}],
+                        ["9H", "7D", "9C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"])
+    transcript = ok(terminal.get(f"/v1/rounds/{state['round_id']}/transcript"), 200)
+    assert transcript["paytable"] == f"{NAME}@1" and "paytable_document" not in transcript
