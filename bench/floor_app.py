@@ -69,5 +69,5 @@ def ensure_floor_table(database_url: str) -> None:
 def create_app(settings: Settings | None = None) -> Flask:
     """The product's app with the floor registered beside its resources, its table made first."""
     settings = settings or Settings.from_env()
-    ensure_floor_table(settings.database_url)
+    ensure_floor_table(settings.owner_database_url)
     return create_product_app(settings, extra_blueprints=(blp,))

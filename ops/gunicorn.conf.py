@@ -26,7 +26,7 @@ def on_starting(server):
     from service.config import Settings
     from service.store.migrate import migrate
 
-    applied = migrate(Settings.from_env().database_url)
+    applied = migrate(Settings.from_env().owner_database_url)
     if applied:
         server.log.info("migrations applied: %s", ", ".join(applied))
 

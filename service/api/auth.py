@@ -1,7 +1,9 @@
 """Bearer-key authorization: every request's key is checked (no cache, so a revocation bites at
-once) before anything is answered, and each refusal is recorded in the audit log."""
+once) before anything is answered. A refusal of a known key is recorded in the audit log; one
+before a valid key is known is counted and summed per source and minute."""
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -9,7 +11,9 @@ from functools import wraps
 from typing import Any, NoReturn
 
 from flask import g, request
+from werkzeug.exceptions import HTTPException
 
+from ..metrics import observe_access_refused
 from ..store.pending import Pending
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.keys import KeyGuard, KeyRow, hash_secret
@@ -18,6 +22,9 @@ from .errors import fail
 from .request_scope import request_uow
 
 READERS = ("admin", "operator", "supervisor", "compliance", "terminal")
+REFUSAL_SUMMARY = "access_refused_summary"
+
+log = logging.getLogger("pontoon.access")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +108,17 @@ class KeyCheck:
         roles, table_from = self._access.roles, self._access.table_from
         if key.role not in roles:
             article = "an" if key.role[0] in "aeiou" else "a"
-            _deny(self._uow, 403, "forbidden", f"{article} {key.role} key may not do this", key, touched)
+            allowed = list(dict.fromkeys(roles))
+            who = ", ".join(allowed[:-1]) + f" or {allowed[-1]}" if len(allowed) > 1 else allowed[0]
+            try:
+                _deny(self._uow, 403, "forbidden", f"{article} {key.role} key may not do this: only {who} keys may",
+                      key, touched)
+            except HTTPException as refusal:
+                # The caller is told who may, by name as well as in words: the roles a key needs.
+                body = getattr(refusal, "data", None)
+                if isinstance(body, dict):
+                    body["allowed"] = allowed
+                raise
         if key.role == "terminal":
             if table_from is not None and table_from.query is None:
                 table_id = self._view_args[table_from.arg]
@@ -147,15 +164,33 @@ def _secret(uow: UnitOfWork) -> str:
 
 def _deny(uow: UnitOfWork, status: int, code: str, message: str, key: KeyRow | None,
           touched: bool = False) -> NoReturn:
-    """Record the refusal (never the body or the secret), then refuse. A key's use marked by its
-    check stands."""
+    """Refuse. A known key's refusal is recorded in the audit log (never the body or the secret),
+    and its use marked by its check stands. A request with no valid key is only counted (metrics,
+    a log line, its source's row for the minute): anyone who can reach the service could send
+    those, and the audit log keeps one summary record per source and minute of them."""
     uow.rollback()
-    if touched and key is not None:
-        uow.keys.touch(key.key_id)
-    uow.audit.append(chain_for(None), [AuditRecord("access_denied", {
-        "status": status, "reason": code, "key_id": str(key.key_id) if key else None,
-        "role": key.role if key else None, "method": request.method,
-        "path": request.path.replace("\x00", "\\x00")[:512]},
-        actor=str(key.key_id) if key else None)])
+    path = request.path.replace("\x00", "\\x00")[:512]
+    if key is None:
+        _count_refusal(uow, status, code, path)
+    else:
+        if touched:
+            uow.keys.touch(key.key_id)
+        uow.audit.append(chain_for(None), [AuditRecord("access_denied", {
+            "status": status, "reason": code, "key_id": str(key.key_id), "role": key.role, "method": request.method,
+            "path": path}, actor=str(key.key_id))])
     uow.commit()
     fail(status, code, message)
+
+
+def _count_refusal(uow: UnitOfWork, status: int, code: str, path: str) -> None:
+    """Count a refusal before a valid key was known, and chain the summaries of the minutes now
+    over (the first refusal after a minute ends writes them, whoever sends it)."""
+    source = request.remote_addr or "unknown"
+    observe_access_refused(status, code)
+    log.warning("request refused: %s", code, extra={"status": status, "reason": code, "method": request.method,
+                                                    "path": path, "source": source})
+    uow.audit.count_refusal(source, code)
+    summaries = [AuditRecord(REFUSAL_SUMMARY, {
+        "source": refused_from, "minute": minute.isoformat(), "refused": refused, "reasons": reasons})
+        for refused_from, minute, refused, reasons in uow.audit.claim_refusal_minutes()]
+    uow.audit.append(chain_for(None), summaries)

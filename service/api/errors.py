@@ -11,7 +11,7 @@ import psycopg
 from flask import Flask
 from flask_smorest import Api, abort
 from psycopg_pool import PoolTimeout
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from ..rounds.errors import CommandRefused, Conflict, Invalid, NotFound
 from .schemas.errors import ErrorSchema
@@ -31,10 +31,15 @@ def fail(status: int, code: str, message: str, **extra: Any) -> NoReturn:
     raise AssertionError("flask_smorest.abort returned")   # it raises; its signature does not say so
 
 
-def body(status: int, code: str, message: str, errors=None, legal_actions=None) -> dict:
+def body(status: int, code: str, message: str, errors=None, legal_actions=None, locations=None,
+         allowed=None) -> dict:
     payload = {"code": code, "status": status, "message": message}
+    if allowed is not None:
+        payload["allowed"] = allowed
     if errors:
         payload["errors"] = errors
+    if locations:
+        payload["locations"] = locations
     if legal_actions is not None:
         payload["legal_actions"] = legal_actions
     return payload
@@ -58,21 +63,25 @@ class PontoonApi(Api):
         status = error.code or 500
         code = (data.get("code") or _DEFAULT_CODES.get(status)
                 or http.HTTPStatus(status).phrase.lower().replace(" ", "_"))
-        if status == 400 and "messages" in data:
+        if status == 400 and "messages" in data and "message" not in data:
             message = "the body is not valid JSON"
         elif status == 422 and "message" not in data:
             message = "the request is not valid: see errors"
         else:
             message = str(data.get("message") or (error.description if status != 500 else "internal error"))
-        return (body(status, code, message, _field_errors(data), data.get("legal_actions")),
-                status, data.get("headers") or {})
+        headers = dict(data.get("headers") or {})
+        if isinstance(error, MethodNotAllowed) and error.valid_methods:
+            headers["Allow"] = ", ".join(error.valid_methods)   # what the path does take
+        return (body(status, code, message, _field_errors(data), data.get("legal_actions"),
+                     allowed=data.get("allowed")),
+                status, headers)
 
 
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(CommandRefused)
     def refused(exc: CommandRefused):
         status = next((status for kind, status in _STATUS_OF if isinstance(exc, kind)), 409)
-        return body(status, exc.code, exc.message, exc.errors, exc.legal_actions), status
+        return body(status, exc.code, exc.message, exc.errors, exc.legal_actions, exc.locations), status
 
     @app.errorhandler(ma.ValidationError)
     def invalid(exc: ma.ValidationError):

@@ -3,52 +3,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, TextIO
 
 import psycopg
 
-from ..compliance.void import REFUND_KIND
 from ..engine.shoe import verify_commitment
-from ..engine.transcript import TranscriptError
+from ..games import family_of
 from ..rounds.catalog import approved_paytable
-from ..rules import RulesError
-from ..settlement.ledger import NO_HAND
-from ..settlement.settle import CompletedRound, plan_settlement
+from ..rules import RulesError, load_rules
 from ..store.audit_hash import GENESIS, record_hash
 from ..store.repositories.audit import AuditRepository
 from ..store.repositories.paytables import PaytablesRepository
 from .export import COLUMNS, iter_records
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing found wrong, named so a person can go and look at it."""
-
-    where: str      # "chain table:T1 seq 5 id 812", "shoe 3f2a…", "round 9c1d…", "line 7"
-    why: str
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.why}"
-
-
-@dataclass
-class Report:
-    records: int = 0
-    chains: int = 0
-    shoes: set[str] = field(default_factory=set)   # shoes whose commitment was re-opened
-    rounds: int = 0
-    problems: list[Problem] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def intact(self) -> bool:
-        return not self.problems
-
-    def summary(self) -> str:
-        return (f"{self.records} records in {self.chains} chains, {len(self.shoes)} shoe commitments re-opened, "
-                f"{self.rounds} settled rounds replayed against the ledger")
+from .report import Problem, Report
+from .rounds import MONEY_KINDS, ExportedRounds, check_money_records_without_round, check_rounds
 
 
 def _where(record: dict[str, Any]) -> str:
@@ -59,9 +28,20 @@ def _shoe_order(payload: dict) -> tuple[list[str] | None, str | None]:
     return payload.get("card_order", payload.get("order")), payload.get("salt")
 
 
+@lru_cache(maxsize=64)
+def _deals_from_shoe(rules_ref: str) -> bool:
+    """Whether rounds under these rules take their cards straight off the shoe, in its order (a
+    player-banked pack takes used cards back under it, so its cards leave in another order)."""
+    try:
+        return family_of(load_rules(rules_ref.split("@", 1)[0])).virtual_shoe_deals
+    except (RulesError, ValueError, KeyError):
+        return False
+
+
 class ChainWalker:
     """Checks records one by one, each chain in seq order (chains may interleave). Names the
-    first broken record of each chain, and re-opens every shoe_closed record's commitment."""
+    first broken record of each chain, re-opens every shoe_closed record's commitment, and
+    checks that the cards its rounds were dealt are the shoe's revealed order, card by card."""
 
     def __init__(self, report: Report, *, partial_start_allowed: bool) -> None:
         self.report = report
@@ -69,6 +49,8 @@ class ChainWalker:
         self.last: dict[str, tuple[int, str, Any]] = {}      # chain -> (seq, hash, id) of its last record
         self.broken: set[str] = set()
         self.commitments: dict[str, str] = {}               # shoe_id -> commitment from shoe_started
+        self.shoe_dealt_rounds: set[str] = set()            # rounds whose cards come off the shoe in order
+        self.dealt: dict[str, list[tuple[str, str]]] = {}   # shoe_id -> (card, where) dealt so far
 
     def check(self, record: dict[str, Any]) -> None:
         self.report.records += 1
@@ -110,11 +92,20 @@ class ChainWalker:
     def _check_shoe(self, record: dict[str, Any]) -> None:
         payload = record["payload"] if isinstance(record["payload"], dict) else {}
         shoe_id = payload.get("shoe_id")
-        if record["kind"] == "shoe_started" and shoe_id and payload.get("commitment"):
+        kind = record["kind"]
+        if kind == "round_opened" and record["round_id"] and _deals_from_shoe(str(payload.get("rules"))):
+            self.shoe_dealt_rounds.add(record["round_id"])
+        elif kind == "card_dealt" and shoe_id and record["round_id"] in self.shoe_dealt_rounds:
+            self.dealt.setdefault(str(shoe_id), []).append((str(payload.get("card")), _where(record)))
+        elif kind in ("round_completed", "round_voided"):
+            self.shoe_dealt_rounds.discard(record["round_id"])   # it is dealt no more cards
+        elif kind == "shoe_started" and shoe_id and payload.get("commitment"):
             self.commitments[str(shoe_id)] = payload["commitment"]
-        elif record["kind"] == "shoe_closed" and shoe_id:
+            self.dealt[str(shoe_id)] = []
+        elif kind == "shoe_closed" and shoe_id:
             order, salt = _shoe_order(payload)
             commitment = self.commitments.get(str(shoe_id), payload.get("commitment"))
+            dealt = self.dealt.pop(str(shoe_id), None)
             if order is None or salt is None:
                 return  # a physical shoe has no order to reveal
             if commitment is None:
@@ -124,6 +115,22 @@ class ChainWalker:
             if not verify_commitment(commitment, list(order), str(salt)):
                 self.report.problems.append(Problem(_where(record), f"shoe {shoe_id}: the revealed order and salt "
                                                                    "do not open the commitment published at its start"))
+            elif dealt and str(shoe_id) in self.commitments:   # a player-banked pack deals none in order
+                self._check_dealt(record, str(shoe_id), list(order), dealt, payload.get("position"))
+
+    def _check_dealt(self, closed: dict[str, Any], shoe_id: str, order: list[str], dealt: list[tuple[str, str]],
+                     position: Any) -> None:
+        """The cards the shoe's rounds were dealt, in chain order, are its revealed order from the
+        top; and as many as the shoe says it dealt."""
+        for index, (card, where) in enumerate(dealt):
+            if index >= len(order) or order[index] != card:
+                on_top = order[index] if index < len(order) else "no card"
+                self.report.problems.append(Problem(where, f"shoe {shoe_id}: card {index + 1} dealt was {card}, "
+                                                           f"but the shoe's revealed order has {on_top} there"))
+                return
+        if isinstance(position, int) and position != len(dealt):
+            self.report.problems.append(Problem(_where(closed), f"shoe {shoe_id}: closed at position {position}, "
+                                                                f"but its rounds' records deal {len(dealt)} cards"))
 
     def finish(self, heads: dict[str, tuple[int, str]] | None = None) -> None:
         """Close the walk; `heads` (chain -> seq, hash) from audit_chain_heads catches records
@@ -144,9 +151,11 @@ class ChainWalker:
 
 
 def verify_export(lines: Iterable[str]) -> Report:
-    """Verify an export (JSON lines, one record per line) offline: chains and shoe commitments."""
+    """Verify an export (JSON lines, one record per line) offline: chains, shoe commitments and
+    the order shoes dealt in, and settled rounds replayed from their records against their payouts."""
     report = Report()
     walker = ChainWalker(report, partial_start_allowed=True)
+    rounds = ExportedRounds()
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -160,30 +169,45 @@ def verify_export(lines: Iterable[str]) -> Report:
             report.problems.append(Problem(f"line {number}", f"lacks the columns {missing}"))
             continue
         walker.check(record)
+        if record["chain"] not in walker.broken:
+            rounds.add(record)
     walker.finish()
+    rounds.check(report)
     return report
 
 
 def verify_database(conn: psycopg.Connection, *, rounds: bool = True) -> Report:
     """Verify in place: every chain against its head, the shoes' commitments (table and audit
-    records), and, with `rounds`, each settled round's replay against its ledger rows. Reads
+    records) and the order their cards were dealt in, and, with `rounds`, each round rebuilt from
+    its chained records against round_events, its row, the ledger and its payout records. Reads
     one snapshot, so appends made meanwhile neither show nor look like a broken head. Call it
     with no transaction open."""
     report = Report()
+    audit = AuditRepository(conn)
     with conn.transaction():
         conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        heads = {chain: (seq, digest) for chain, seq, digest in
-                 conn.execute("SELECT chain, seq, hash FROM audit_chain_heads")}
+        heads = audit.chain_heads()
         walker = ChainWalker(report, partial_start_allowed=False)
-        for record in iter_records(AuditRepository(conn), order_by="chain"):
+        for record in iter_records(audit, order_by="chain"):
             walker.check(record)
         walker.finish(heads)
         check_shoes(conn, report, walker.commitments)
         if rounds:
-            check_settled_rounds(conn, report)
-            check_voided_rounds(conn, report)
-            check_unfinished_rounds_have_no_ledger(conn, report)
+            check_database_rounds(conn, report)
     return report
+
+
+def check_database_rounds(conn: psycopg.Connection, report: Report) -> None:
+    """Every round rebuilt from its chained records and held against the database (check_rounds),
+    and every payout record that names no round."""
+    audit = AuditRepository(conn)
+    # A second connection looks up paytable versions while the named cursor streams rounds.
+    # The DSN psycopg reports leaves the password out: it is passed on by itself.
+    with psycopg.connect(conn.info.dsn, password=conn.info.password) as lookup:
+        paytables = partial(approved_paytable, PaytablesRepository(lookup))
+        with conn.transaction():   # the server-side cursor lives in a transaction
+            check_rounds(audit.round_facts(), report, paytables)
+    check_money_records_without_round(audit.money_records_without_round(MONEY_KINDS), report)
 
 
 def check_shoes(conn: psycopg.Connection, report: Report, audited: dict[str, str]) -> None:
@@ -201,99 +225,6 @@ def check_shoes(conn: psycopg.Connection, report: Report, audited: dict[str, str
         elif shoe_id in audited and audited[shoe_id] != commitment:
             report.problems.append(
                 Problem(where, "its commitment differs from the one its shoe_started record published"))
-
-
-_SETTLED_ROUNDS = """
-SELECT r.round_id::text, r.table_id, r.shoe_id::text, r.rules_ref, r.paytable_ref, r.wagers, r.result,
-       COALESCE((SELECT json_agg(json_build_array(e.kind, e.payload) ORDER BY e.seq)
-                 FROM round_events e WHERE e.round_id = r.round_id), '[]'::json),
-       COALESCE((SELECT json_agg(json_build_array(l.seat, l.hand, l.kind, l.stake, l.returned, l.outcome))
-                 FROM ledger_entries l WHERE l.round_id = r.round_id), '[]'::json),
-       (SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = r.round_id),
-       (SELECT t.limits FROM tables t WHERE t.table_id = r.table_id)
-FROM rounds r WHERE r.status = 'settled' ORDER BY r.round_id
-"""
-
-
-def check_settled_rounds(conn: psycopg.Connection, report: Report) -> None:
-    """Replay every settled round's transcript as settlement does; the ledger must hold exactly
-    the rows the replay gives, bet by bet (seat, hand, kind: stake, return and outcome)."""
-    # A second connection looks up paytable versions while the named cursor streams rounds.
-    # The DSN psycopg reports leaves the password out: it is passed on by itself.
-    with psycopg.connect(conn.info.dsn, password=conn.info.password) as lookup:
-        paytables = partial(approved_paytable, PaytablesRepository(lookup))
-        _check_settled_rounds(conn, report, paytables)
-
-
-def _check_settled_rounds(conn: psycopg.Connection, report: Report, paytables) -> None:
-    with conn.transaction():
-        with conn.cursor(name="audit_verify_rounds") as cursor:
-            cursor.itersize = 500
-            cursor.execute(_SETTLED_ROUNDS)
-            for (round_id, table_id, shoe_id, rules_ref, paytable_ref, wagers, result, events, ledger, kitty,
-                 limits) in cursor:
-                report.rounds += 1
-                where = f"round {round_id}"
-                stored = CompletedRound(round_id, table_id, shoe_id, rules_ref, paytable_ref, wagers, result,
-                                        kitty, limits)
-                try:
-                    planned = plan_settlement(stored, events, paytables)
-                except (TranscriptError, RulesError, ValueError, KeyError) as exc:
-                    report.problems.append(Problem(where, f"its transcript does not replay: {exc}"))
-                    continue
-                replayed = {(row.seat, row.hand, row.kind): (row.stake, row.returned, row.outcome)
-                            for row in planned.ledger}
-                _compare_bets(report, where, ledger, replayed, "the replay gives")
-
-
-_VOIDED_ROUNDS = """
-SELECT r.round_id::text,
-       COALESCE((SELECT json_agg(json_build_array(l.seat, l.hand, l.kind, l.stake, l.returned, l.outcome))
-                 FROM ledger_entries l WHERE l.round_id = r.round_id), '[]'::json),
-       (SELECT json_agg(a.payload->'refunds') FROM audit_log a
-        WHERE a.round_id = r.round_id AND a.kind = 'round_voided')
-FROM rounds r WHERE r.status = 'void' ORDER BY r.round_id
-"""
-
-
-def check_voided_rounds(conn: psycopg.Connection, report: Report) -> None:
-    """A voided round's ledger holds exactly the refunds its round_voided record (hash-chained)
-    lists: one row a seat, stake and return both the amount refunded."""
-    for round_id, ledger, voids in conn.execute(_VOIDED_ROUNDS):
-        where = f"round {round_id}"
-        if not voids or len(voids) != 1:
-            report.problems.append(Problem(where, f"voided, with {len(voids or [])} round_voided records, not one"))
-            continue
-        listed = {(refund["seat"], NO_HAND, REFUND_KIND): (refund["refunded"], refund["refunded"], "void")
-                  for refund in voids[0]}
-        _compare_bets(report, where, ledger, listed, "its round_voided record lists")
-
-
-def check_unfinished_rounds_have_no_ledger(conn: psycopg.Connection, report: Report) -> None:
-    """Money is booked only when a round is settled or voided: a ledger row of any other round
-    was written by something else."""
-    for round_id, status, rows in conn.execute(
-            "SELECT r.round_id::text, r.status, count(*) FROM ledger_entries l JOIN rounds r USING (round_id) "
-            "WHERE r.status NOT IN ('settled', 'void') GROUP BY r.round_id, r.status ORDER BY r.round_id"):
-        report.problems.append(Problem(f"round {round_id}", f"{status}, yet the ledger holds {rows} rows for it"))
-
-
-def _compare_bets(report: Report, where: str, ledger: list, expected: dict[tuple, tuple], source: str) -> None:
-    """Name every bet, (seat, hand, kind), whose ledger row (stake, returned, outcome) is not the
-    one `expected` holds: a row different, missing or extra."""
-    booked = {(seat, hand, kind): (stake, returned, outcome) for seat, hand, kind, stake, returned, outcome in ledger}
-    for key in sorted(set(expected) | set(booked)):
-        if expected.get(key) != booked.get(key):
-            report.problems.append(Problem(where, f"{_bet(*key)}: the ledger holds (stake, returned, outcome) "
-                                                  f"{_row(booked.get(key))}, {source} {_row(expected.get(key))}"))
-
-
-def _bet(seat: int, hand: int, kind: str) -> str:
-    return f"seat {seat} {kind}" + ("" if hand == NO_HAND else f" hand {hand}")
-
-
-def _row(values: tuple | None) -> str:
-    return "no row" if values is None else str(tuple(values))
 
 
 def print_report(report: Report, out: TextIO) -> int:

@@ -4,14 +4,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import psycopg
 
 from ..audit.export import export_end, export_lines
 from ..audit.verify import print_report, verify_database, verify_export
 from ..config import Settings
+from ..reports.gaming_day import day_range, parse_day_start
 from ..settlement.connection import connect
 from ..store.repositories.audit import AuditRepository
 
@@ -46,7 +48,39 @@ def _timestamp(text: str) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
+def _gaming_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a gaming day (YYYY-MM-DD): {text!r}") from None
+
+
+def _gaming_days(args: argparse.Namespace, settings: Settings) -> str | None:
+    """Turn --gaming-day (or --gaming-day-from with --gaming-day-to) into --from and --to, in the
+    casino's zone from its day start; what is wrong with the options, if anything."""
+    first = args.gaming_day or args.gaming_day_from
+    last = args.gaming_day or args.gaming_day_to
+    if first is None and last is None:
+        return None
+    if args.gaming_day and (args.gaming_day_from or args.gaming_day_to):
+        return "--gaming-day, or --gaming-day-from with --gaming-day-to: not both"
+    if first is None or last is None:
+        return "--gaming-day-from and --gaming-day-to go together"
+    if args.since or args.until:
+        return "gaming days and --from/--to cannot be combined: give one"
+    try:
+        window = day_range(first, last, parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone))
+    except ValueError as exc:
+        return str(exc)
+    args.since, args.until = window.starts_at, window.ends_at
+    return None
+
+
 def _export(args: argparse.Namespace) -> int:
+    problem = _gaming_days(args, Settings.from_env())
+    if problem is not None:
+        print(f"pontoon audit export: {problem}", file=sys.stderr)
+        return 2
     with _connect() as conn:
         until = export_end(AuditRepository(conn), args.until, Settings.from_env().audit_clock_margin)
         print(f"records from {args.since.isoformat() if args.since else 'the start'} until {until.isoformat()} "
@@ -71,14 +105,21 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("audit", help="verify the audit trail, or export it")
     actions = parser.add_subparsers(dest="audit_command", metavar="ACTION", required=True)
-    verify = actions.add_parser("verify", help="check the hash chains, shoe commitments and settled rounds; "
-                                               "exit 0 when intact, 1 naming the first broken record")
+    verify = actions.add_parser("verify", help="check the hash chains, the shoes, and every round against its "
+                                               "chained records, the ledger and its payouts; exit 0 when intact, "
+                                               "1 naming each problem")
     verify.add_argument("file", nargs="?", help="an export (JSON lines) to check offline; without it, the database")
-    verify.add_argument("--no-rounds", action="store_true", help="skip replaying settled rounds against the ledger")
+    verify.add_argument("--no-rounds", action="store_true", help="skip the rounds (their events, ledger and payouts)")
     verify.set_defaults(action=_verify)
     export = actions.add_parser("export", help="stream audit records to standard output")
     export.add_argument("--from", dest="since", type=_timestamp, help="records at or after this time (ISO 8601)")
     export.add_argument("--to", dest="until", type=_timestamp, help="records before this time (ISO 8601)")
+    export.add_argument("--gaming-day", type=_gaming_day, metavar="YYYY-MM-DD",
+                        help="the records of this gaming day (GAMING_DAY_STARTS local time in PONTOON_TZ to the next)")
+    export.add_argument("--gaming-day-from", type=_gaming_day, metavar="YYYY-MM-DD",
+                        help="from the start of this gaming day (with --gaming-day-to)")
+    export.add_argument("--gaming-day-to", type=_gaming_day, metavar="YYYY-MM-DD",
+                        help="to the end of this gaming day, included")
     export.add_argument("--table", help="only this table's chain")
     export.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
     export.set_defaults(action=_export)

@@ -3,6 +3,7 @@ last line, and only its SHA-256 is stored."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import uuid
 from typing import Any
@@ -15,10 +16,19 @@ from ..store.repositories.keys import ROLES, KeysRepository
 from ..store.repositories.tables import TablesRepository
 
 _ACTOR = "cli"
+# Characters a name stored before names were refused them could hold, which would break a listing
+# across lines or show it reversed: printed as escapes.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _shown(text: str | None) -> str:
+    return "-" if not text else _UNPRINTABLE.sub(lambda found: found.group().encode("unicode_escape").decode(), text)
 
 
 def _connect() -> psycopg.Connection:
-    return psycopg.connect(Settings.from_env().database_url)
+    """As the database's owner: the command line on the server is where the first admin key is
+    made and where a key is revoked when no admin key is left to do it."""
+    return psycopg.connect(Settings.from_env().owner_database_url)
 
 
 def create(args: argparse.Namespace) -> int:
@@ -67,7 +77,7 @@ def list_keys(_args: argparse.Namespace) -> int:
         keys = KeysRepository(conn).all()
     print(f"{'key_id':36}  {'role':10}  {'table':12}  {'name':16}  {'last used':25}  revoked")
     for key in keys:
-        print(f"{str(key.key_id):36}  {key.role:10}  {key.table_id or '-':12}  {key.name or '-':16}  "
+        print(f"{str(key.key_id):36}  {key.role:10}  {key.table_id or '-':12}  {_shown(key.name):16}  "
               f"{key.last_used_at.isoformat(timespec='seconds') if key.last_used_at else '-':25}  "
               f"{key.revoked_at.isoformat(timespec='seconds') if key.revoked_at else '-'}")
     return 0
@@ -85,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("keys", help="create, revoke and list API keys (DATABASE_URL)")
+    parser = subparsers.add_parser("keys", help="create, revoke and list API keys "
+                                                "(as the owner: PONTOON_OWNER_DATABASE_URL)")
     actions = parser.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
     made = actions.add_parser("create", help="create a key and print its secret (once)")
     made.add_argument("--role", required=True, choices=ROLES)

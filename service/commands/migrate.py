@@ -14,7 +14,7 @@ from ..store.migrate import migrate
 def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     try:
-        applied = migrate(settings.database_url)
+        applied = migrate(settings.owner_database_url)
     except psycopg.OperationalError as exc:
         print(f"pontoon migrate: cannot reach the database: {' '.join(str(exc).split())}", file=sys.stderr)
         return 1
@@ -24,5 +24,5 @@ def run(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("migrate", help="create the database if missing and apply migrations "
-                                                   "(DATABASE_URL)")
+                                                   "(as the owner: PONTOON_OWNER_DATABASE_URL)")
     parser.set_defaults(run=run)

@@ -28,6 +28,7 @@ class Metrics:
     settlement_lag: Histogram             # seconds from complete to settled
     pool_connections: Gauge               # state: size, available, in_use, max (summed over live processes)
     pool_requests_waiting: Gauge          # checkouts waiting for a connection
+    access_refused: Counter               # status, reason: requests refused before a valid key was known
 
 
 @cache
@@ -56,4 +57,6 @@ def metrics() -> Metrics:
                                "the live API processes", ["state"], multiprocess_mode="livesum", registry=registry),
         pool_requests_waiting=Gauge("pontoon_db_pool_requests_waiting", "Checkouts waiting for a pool connection",
                                     multiprocess_mode="livesum", registry=registry),
+        access_refused=Counter("pontoon_access_refused", "Requests refused before a valid key was known (no key, "
+                               "a malformed or unknown one)", ["status", "reason"], registry=registry),
     )

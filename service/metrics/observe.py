@@ -38,6 +38,12 @@ def _count_completed(table_id: str, outcome: str) -> None:
     metrics().rounds_completed.labels(table_id, outcome).inc()
 
 
+def observe_access_refused(status: int, reason: str) -> None:
+    """Count a request refused before a valid key was known, at once: the refusal is the answer,
+    whatever happens to the request's transaction."""
+    metrics().access_refused.labels(str(status), reason).inc()
+
+
 def observe_settled(conn: psycopg.Connection, settled: Iterable[Any]) -> None:
     """After a settling transaction committed: rounds settled and money staked and returned by
     table and bet kind (from the players' ledger rows just written), then the complete-to-settled lag of

@@ -19,7 +19,7 @@ _MARKER = "_pontoon_json"
 REQUEST_LOGGER = "pontoon.request"
 # Attributes a log call may add with `extra=`; anything else a caller attaches is not written.
 _EXTRA_FIELDS = ("request_id", "round_id", "table_id", "method", "route", "path", "status", "duration_ms",
-                 "served_by", "event")
+                 "served_by", "event", "source", "reason")
 
 
 class JsonFormatter(logging.Formatter):
@@ -110,7 +110,10 @@ def _round_id() -> str | None:
 
 
 def _log_request(exc: BaseException | None) -> None:
-    if "request_started" not in g:
+    # Taken, not read: a streamed answer (an audit export) tears its request down twice, once as
+    # the view returns and again when the last chunk is sent, and a request is one line.
+    started = g.pop("request_started", None)
+    if started is None:
         return
     logger = logging.getLogger(REQUEST_LOGGER)
     if not logger.isEnabledFor(logging.INFO):
@@ -122,7 +125,7 @@ def _log_request(exc: BaseException | None) -> None:
                                extra={"event": "request", "method": method,
                                       "route": request.url_rule.rule if request.url_rule is not None else None,
                                       "path": path, "status": status,
-                                      "duration_ms": round((time.perf_counter() - g.request_started) * 1000, 2),
+                                      "duration_ms": round((time.perf_counter() - started) * 1000, 2),
                                       "round_id": _round_id(), "table_id": (request.view_args or {}).get("table_id"),
                                       "request_id": g.get("request_id")})
     logger.handle(record)

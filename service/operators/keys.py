@@ -1,5 +1,6 @@
-"""API keys over HTTP for admins: create (the secret shown once), revoke (at once), and the
-access list compliance reads. Every change is an audit record; a secret never is."""
+"""API keys over HTTP for admins: create (the secret shown once), revoke (at once, but never the
+last live admin key), and the access list compliance reads. Every change is an audit record; a
+secret never is."""
 from __future__ import annotations
 
 from ..rounds.errors import Conflict, Invalid, NotFound
@@ -16,10 +17,12 @@ def create_key(cmd: CreateKey, uow: UnitOfWork) -> dict:
         errors["table_id"] = ["a terminal key is bound to one table: name it"]
     elif cmd.role != "terminal" and cmd.table_id:
         errors["table_id"] = ["only terminal keys are bound to a table"]
-    elif cmd.table_id and uow.tables.get(cmd.table_id) is None:
-        errors["table_id"] = [f"no table {cmd.table_id!r}"]
     if errors:
         raise Invalid("the key cannot be created as asked", code="invalid_key", errors=errors)
+    if cmd.table_id and uow.tables.get(cmd.table_id) is None:
+        # A well-formed name of a table that is not on the floor: the table is what is missing.
+        raise NotFound(f"no table {cmd.table_id!r}", code="table_not_found",
+                       errors={"table_id": [f"no table {cmd.table_id!r}"]})
     key, secret = uow.keys.create(role=cmd.role, table_id=cmd.table_id, name=cmd.name, created_by=cmd.actor)
     uow.audit.append(chain_for(None), [AuditRecord("key_created", {
         "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name},
@@ -27,8 +30,17 @@ def create_key(cmd: CreateKey, uow: UnitOfWork) -> dict:
     return {**key_view(key), "secret": secret}
 
 
+ADMIN = "admin"
+
+
 def revoke_key(cmd: RevokeKey, uow: UnitOfWork) -> dict:
-    """Revoke a live key; the next request it signs is refused (keys are checked on every request)."""
+    """Revoke a live key; the next request it signs is refused (keys are checked on every request).
+    The last live admin key stays (409): without it no one could create or revoke a key over the
+    API again, only on the server's command line."""
+    admins = uow.keys.lock_live(ADMIN)
+    if admins == [cmd.key_id]:
+        raise Conflict(f"key {cmd.key_id} is the last live admin key: create another admin key before revoking it",
+                       code="last_admin_key")
     key = uow.keys.revoke(cmd.key_id)
     if key is None:
         if not uow.keys.exists(cmd.key_id):

@@ -5,17 +5,17 @@ from typing import Any
 
 import psycopg
 
-from ..store.session import configure_connection, named
+from ..store.session import app_conninfo, configure_connection, named
 
 _connections: dict[str, psycopg.Connection] = {}
 
 
 def connect(database_url: str, process: str = "pontoon-settlement") -> psycopg.Connection:
-    """An autocommit connection acting as the application role; work runs in explicit
+    """An autocommit connection logged in as the application role; work runs in explicit
     transactions. The server polls the socket while a statement waits, so a settler killed
     mid-transaction releases its row locks within a second instead of when the wait ends."""
     name: dict[str, Any] = named(database_url, process)
-    conn = psycopg.connect(database_url, autocommit=True, **name)
+    conn = psycopg.connect(app_conninfo(database_url), autocommit=True, **name)
     configure_connection(conn)
     conn.execute("SET client_connection_check_interval = 1000")
     return conn

@@ -1,14 +1,42 @@
-"""Per-connection session set-up: every application connection acts as the `pontoon_app` role,
+"""Per-connection session set-up: every application connection logs in as the `pontoon_app` role,
 reads JSON columns with orjson, and names its process in pg_stat_activity."""
 from __future__ import annotations
 
 import orjson
 import psycopg
-from psycopg.conninfo import conninfo_to_dict
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.pq import TransactionStatus
 from psycopg.types.json import set_json_loads
 
 APP_ROLE = "pontoon_app"
+OWNER_ROLE = "postgres"   # who owns the schema where no owner's URL is given: the local server's superuser
+
+
+def app_conninfo(database_url: str) -> str:
+    """The connection string the service logs in with: `database_url` as it is when it names the
+    application role, otherwise the same server and database as that role, without the password
+    (which was another role's). A URL naming the owner, as a developer's or a test's may, never
+    makes the service the owner: the role it logs in as cannot become another (migration 0014)."""
+    params = conninfo_to_dict(database_url)
+    if params.get("user") == APP_ROLE:
+        return database_url
+    return _as_role(params, APP_ROLE)
+
+
+def owner_conninfo(database_url: str) -> str:
+    """Where migrations and owner commands connect when no owner's URL is configured: `database_url`
+    itself when it names another role than the application's, otherwise the same server and
+    database as the local superuser (trust on 127.0.0.1 for development; set
+    PONTOON_OWNER_DATABASE_URL anywhere else)."""
+    params = conninfo_to_dict(database_url)
+    if params.get("user") not in (None, "", APP_ROLE):
+        return database_url
+    return _as_role(params, OWNER_ROLE)
+
+
+def _as_role(params: dict, role: str) -> str:
+    params = {name: value for name, value in params.items() if name != "password"}
+    return make_conninfo("", **{**params, "user": role})
 
 
 def named(database_url: str, process: str) -> dict[str, str]:
@@ -19,18 +47,17 @@ def named(database_url: str, process: str) -> dict[str, str]:
 
 
 def configure_connection(conn: psycopg.Connection) -> None:
-    """Make `conn` act as the application role (migration 0002), whose grants refuse UPDATE and
-    DELETE on audit_log, so the service cannot rewrite its own audit trail even when it logs in
-    as a superuser. Call it on a fresh connection (a pool's `configure` hook, a worker's connect):
-    the role holds for the whole session, across transactions."""
+    """Set up a fresh application connection (a pool's `configure` hook, a worker's connect): JSON
+    read with orjson, and a check that it logged in as the application role, whose grants refuse
+    UPDATE, DELETE and TRUNCATE on the audit log and the ledger and who cannot become another
+    role, so not even a statement injected into its session can rewrite history."""
     status = conn.info.transaction_status
     if status != TransactionStatus.IDLE:
-        # A SET inside someone else's transaction would vanish with its rollback.
         raise psycopg.ProgrammingError("configure_connection needs an idle connection, not one in a transaction")
     # A round's events come back as one JSON array on every decision; orjson reads it in under half
     # the standard library's time (PostgreSQL's JSON holds nothing orjson reads differently:
     # no NaN, and amounts are whole cents).
     set_json_loads(orjson.loads, conn)
-    conn.execute(f"SET ROLE {APP_ROLE}")
-    if not conn.autocommit:
-        conn.commit()  # the SET opened a transaction; commit it so a later rollback keeps the role
+    user = conn.info.parameter_status("session_authorization")
+    if user is not None and user != APP_ROLE:
+        raise psycopg.ProgrammingError(f"the service must log in as {APP_ROLE}, not {user} (connect with app_conninfo)")

@@ -19,10 +19,11 @@ class Keys(MethodView):
     @require("admin")
     @blp.arguments(CreateKeySchema())
     @blp.response(201, CreatedKeySchema)
-    @documented(blp)
+    @documented(blp, 404)
     def post(self, body):
         """Create a key; the answer carries its secret, the only time it is shown (only its hash is
-        kept). Not replayed by Idempotency-Key: a stored response would be a stored secret, so
+        kept). A terminal's key names its table, which must exist (404 otherwise). Not replayed
+        by Idempotency-Key: a stored response would be a stored secret, so
         a retry creates another key (revoke the spare)."""
         uow = request_uow()
         created = create_key(CreateKey(body["role"], body["table_id"], body["name"], principal().actor), uow)

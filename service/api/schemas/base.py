@@ -9,6 +9,7 @@ import marshmallow as ma
 MAX_CENTS = 10**12
 TABLE_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
 NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}"
+MAX_NAME_LENGTH = 64     # what both patterns allow, stated as a length too
 
 
 class Pattern(ma.validate.Regexp):
@@ -31,6 +32,28 @@ def storable_text(value: str) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise ma.ValidationError("must be valid Unicode text (an unpaired surrogate is not)") from None
+
+
+# One line of plain text (a key's name, a reason): no C0 or C1 control character (a newline would
+# break `pontoon keys list` and the logs apart), no DEL, and no bidirectional mark or override
+# (which would show an audit reader other text than is stored). Written as a pattern, so the
+# OpenAPI document states it.
+ONE_LINE_TEXT = r"^[^\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$"
+
+
+def table_id_text() -> list:
+    """The validators of a table id: what the table URL converter takes."""
+    return [ma.validate.Length(min=1, max=MAX_NAME_LENGTH), Pattern(f"^{TABLE_ID_PATTERN}$")]
+
+
+def file_name_text() -> list:
+    """The validators of a rules file's or paytable's name (a file stem)."""
+    return [ma.validate.Length(min=1, max=MAX_NAME_LENGTH), Pattern(f"^{NAME_PATTERN}$")]
+
+
+def one_line_text() -> Pattern:
+    return Pattern(ONE_LINE_TEXT, error="must be one line of text: no control characters, line breaks "
+                                        "or bidirectional marks")
 
 
 class RequestSchema(ma.Schema):

@@ -4,22 +4,38 @@ from __future__ import annotations
 import marshmallow as ma
 
 from ...store.repositories.keys import ROLES
-from .base import TABLE_ID_PATTERN, Pattern, RequestSchema, storable_text
+from .base import MAX_NAME_LENGTH, TABLE_ID_PATTERN, RequestSchema, one_line_text, storable_text, table_id_text
+from .variants import Catalog, null_only
 
 
 class CreateKeySchema(RequestSchema):
     role = ma.fields.String(required=True, validate=ma.validate.OneOf(ROLES))
     table_id = ma.fields.String(load_default=None, allow_none=True,
-                                validate=Pattern(f"^{TABLE_ID_PATTERN}$"),
+                                validate=table_id_text(),
                                 metadata={"description": "the table a terminal key is bound to (terminals only)"})
     name = ma.fields.String(load_default=None, allow_none=True, validate=[ma.validate.Length(min=1, max=128),
-                                                                          storable_text],
+                                                                          storable_text, one_line_text()],
                             metadata={"description": "who or what holds the key"})
+
+    @classmethod
+    def openapi_one_of(cls, _catalog: Catalog) -> list[dict]:
+        """A terminal key is bound to one table; no other key is."""
+        return [
+            {"title": "a terminal's key, bound to its table",
+             "properties": {"role": {"type": "string", "enum": ["terminal"]},
+                            "table_id": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH,
+                                         "pattern": f"^{TABLE_ID_PATTERN}$"}},
+             "required": ["role", "table_id"]},
+            {"title": "a person's key, bound to no table",
+             "properties": {"role": {"type": "string", "enum": [role for role in ROLES if role != "terminal"]},
+                            "table_id": null_only()},
+             "required": ["role"]},
+        ]
 
 
 class RevokeKeySchema(RequestSchema):
     reason = ma.fields.String(load_default=None, allow_none=True, validate=[ma.validate.Length(max=2000),
-                                                                            storable_text])
+                                                                            storable_text, one_line_text()])
 
 
 class KeySchema(ma.Schema):

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import orjson
 from psycopg.rows import tuple_row
 
 from ..audit_hash import GENESIS, record_hash
@@ -66,6 +67,44 @@ APPEND = (
 EXPORT_COLUMNS = ("id", "chain", "seq", "at", "kind", "actor", "table_id", "round_id", "payload", "prev_hash",
                   "hash")
 
+# Each round with what the verifier compares: its row, its round_events, its chained records (in chain
+# order) and its ledger rows, one round a row.
+_ROUND_FACTS = """
+SELECT r.round_id::text, r.table_id, r.status, r.shoe_id::text, r.rules_ref, r.paytable_ref, r.wagers, r.result,
+       COALESCE((SELECT json_agg(json_build_array(e.seq, e.kind, e.payload) ORDER BY e.seq)
+                 FROM round_events e WHERE e.round_id = r.round_id), '[]'::json),
+       COALESCE((SELECT json_agg(json_build_array(a.id, a.chain, a.seq, a.kind, a.payload) ORDER BY a.chain, a.seq)
+                 FROM audit_log a WHERE a.round_id = r.round_id), '[]'::json),
+       COALESCE((SELECT json_agg(json_build_array(l.seat, l.hand, l.kind, l.stake, l.returned, l.outcome)
+                                 ORDER BY l.seat, l.hand, l.kind)
+                 FROM ledger_entries l WHERE l.round_id = r.round_id), '[]'::json),
+       (SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = r.round_id),
+       (SELECT t.limits FROM tables t WHERE t.table_id = r.table_id)
+FROM rounds r ORDER BY r.round_id
+"""
+# The same facts of one round (a recalled round re-verified by itself): its ORDER BY becomes the round's id.
+_ROUND_FACTS_OF_ONE = _ROUND_FACTS.replace("FROM rounds r ORDER BY r.round_id", "FROM rounds r WHERE r.round_id = %s")
+# Money records that name no round at all: nothing in the ledger can stand behind them.
+_MONEY_RECORDS_WITHOUT_ROUND = (
+    "SELECT a.id, a.chain, a.seq, a.kind, a.round_id::text FROM audit_log a WHERE a.kind = ANY(%s) "
+    "AND NOT EXISTS (SELECT 1 FROM rounds r WHERE r.round_id = a.round_id) ORDER BY a.chain, a.seq")
+
+# A request refused before a valid key was known, counted in its source's row for this minute.
+_COUNT_REFUSAL = (
+    "INSERT INTO access_refusals (source, minute, refused, reasons) "
+    "VALUES (%(source)s, date_trunc('minute', now()), 1, jsonb_build_object(%(reason)s::text, 1)) "
+    "ON CONFLICT (source, minute) DO UPDATE SET refused = access_refusals.refused + 1, "
+    "reasons = access_refusals.reasons || jsonb_build_object(%(reason)s::text, "
+    "COALESCE((access_refusals.reasons->>%(reason)s::text)::bigint, 0) + 1)")
+# Minutes over (by a few seconds, for transactions stamped just before the minute turned) and not
+# chained yet, claimed by one process: rows another is claiming are skipped, never waited for.
+_CLAIM_REFUSAL_MINUTES = (
+    "UPDATE access_refusals SET chained = true WHERE (source, minute) IN ("
+    "SELECT source, minute FROM access_refusals WHERE NOT chained "
+    "AND minute < date_trunc('minute', now() - interval '5 seconds') FOR UPDATE SKIP LOCKED) "
+    "RETURNING source, minute, refused, reasons")
+_PRUNE_REFUSALS = "DELETE FROM access_refusals WHERE chained AND minute < now() - interval '1 day'"
+
 # json.dumps(payload, default=str) would build this same encoder anew for every record.
 _ENCODE_PAYLOAD = json.JSONEncoder(default=str).encode
 
@@ -111,8 +150,10 @@ class AuditRepository:
                                  round_id, payload, prev)
             rows.append((seq, record.kind, record.actor, record.table_id, round_id, payload, prev, digest))
             prev = digest
+        # The rows hold JSON values only by now (the payloads were read back above), which orjson
+        # writes as the standard library would read them.
         self.db.execute(APPEND, {"chain": chain, "at": at, "head_seq": seq, "head_hash": prev,
-                                 "rows": json.dumps(rows)})
+                                 "rows": orjson.dumps(rows).decode()})
 
     def settled_until(self, clock_margin: float) -> datetime:
         """The instant before which every audit record there will ever be has committed (or rolled
@@ -138,6 +179,45 @@ class AuditRepository:
             cursor.itersize = fetch_rows
             cursor.execute(f"SELECT {', '.join(EXPORT_COLUMNS)} FROM audit_log {where} ORDER BY {order}", params)
             yield from cursor
+
+    def count_refusal(self, source: str, reason: str) -> None:
+        """Count a request from `source` refused before a valid key was known, in this minute's row.
+        The count is not money: its transaction does not wait for the disk (a crash may lose the
+        last moment's counts, never a record of the chain), so a flood of refusals costs little."""
+        self.db.execute("SET LOCAL synchronous_commit = off")
+        self.db.execute(_COUNT_REFUSAL, {"source": source, "reason": reason})
+
+    def claim_refusal_minutes(self) -> list[tuple[str, datetime, int, dict[str, int]]]:
+        """(source, minute, refused, reasons) of every minute now over whose refusals are not
+        chained yet, marked chained: the caller appends their summary records in this transaction."""
+        claimed = sorted(self.db.execute(_CLAIM_REFUSAL_MINUTES).fetchall(), key=lambda row: (row[1], row[0]))
+        if claimed:
+            self.db.execute(_PRUNE_REFUSALS)
+        return claimed
+
+    def round_facts(self, fetch_rows: int = 500) -> Iterator[tuple[Any, ...]]:
+        """Every round as the verifier rebuilds it (_ROUND_FACTS: the row, its events, its chained
+        records, its ledger rows, kitty and table limits), through a server-side cursor in the
+        caller's transaction."""
+        with self.db.cursor("audit_round_facts", row_factory=tuple_row) as cursor:
+            cursor.itersize = fetch_rows
+            cursor.execute(_ROUND_FACTS)
+            yield from cursor
+
+    def round_facts_of(self, round_id: uuid.UUID) -> tuple[Any, ...] | None:
+        """One round as round_facts gives each (a recalled round re-verified on its own); None if
+        there is no such round."""
+        row: tuple[Any, ...] | None = self.db.execute(_ROUND_FACTS_OF_ONE, (round_id,)).fetchone()
+        return row
+
+    def money_records_without_round(self, kinds: tuple[str, ...]) -> list[tuple[Any, ...]]:
+        """(id, chain, seq, kind, round_id) of the records of `kinds` naming no stored round."""
+        return self.db.execute(_MONEY_RECORDS_WITHOUT_ROUND, (list(kinds),)).fetchall()
+
+    def chain_heads(self) -> dict[str, tuple[int, str]]:
+        """chain -> (seq, hash) of its head row."""
+        return {chain: (seq, digest) for chain, seq, digest in
+                self.db.execute("SELECT chain, seq, hash FROM audit_chain_heads")}
 
     def append_by_chain(self, records_by_chain: Mapping[str, list[AuditRecord]]) -> None:
         """Append to several chains in one transaction, locking their heads in name order so two

@@ -107,6 +107,13 @@ class KeysRepository:
                 f"UPDATE api_keys SET revoked_at = now() WHERE key_id = %s AND revoked_at IS NULL "
                 f"RETURNING {_COLUMNS}", (key_id,)).fetchone()
 
+    def lock_live(self, role: str) -> list[uuid.UUID]:
+        """The ids of the live keys with this role, locked (in id order, as every caller takes
+        them) until the transaction ends: two revocations racing for the last ones are serialised."""
+        rows = self.db.execute("SELECT key_id FROM api_keys WHERE role = %s AND revoked_at IS NULL "
+                               "ORDER BY key_id FOR UPDATE", (role,)).fetchall()
+        return [key_id for (key_id,) in rows]
+
     def all(self) -> list[KeyRow]:
         with self.db.cursor(row_factory=class_row(KeyRow)) as cur:
             return cur.execute(f"SELECT {_COLUMNS} FROM api_keys ORDER BY created_at").fetchall()

@@ -11,7 +11,7 @@ import requests
 from service.terminal.simulator import SimulatorConfig
 from service.terminal.simulator import run as simulate
 
-from .conftest import wait_for
+from .conftest import make_key, wait_for
 
 
 def test_json_lines_with_request_and_round_ids(stack, admin_key, dump_logs_on_failure):
@@ -25,6 +25,11 @@ def test_json_lines_with_request_and_round_ids(stack, admin_key, dump_logs_on_fa
     reply = requests.get(f"{api.url}/v1/rounds/{round_id}", headers={"Authorization": f"Bearer {admin_key}",
                                                                     "X-Request-Id": mine}, timeout=5)
     assert reply.status_code == 200 and reply.headers["X-Request-Id"] == mine
+    streamed = f"test-{uuid.uuid4().hex}"   # an answer streamed in chunks is still one request
+    compliance = make_key(stack.database_url, "compliance")
+    exported = requests.get(f"{api.url}/v1/audit/export", headers={"Authorization": f"Bearer {compliance}",
+                                                                   "X-Request-Id": streamed}, timeout=10)
+    assert exported.status_code == 200 and exported.text
     generated = requests.get(f"{api.url}/healthz", timeout=5).headers["X-Request-Id"]
     assert len(generated) == 32
     for odd in ("has spaces; and=more", "x" * 200):
@@ -46,6 +51,7 @@ def test_json_lines_with_request_and_round_ids(stack, admin_key, dump_logs_on_fa
     assert any(line["route"].endswith("/rounds") and line["status"] == 201 for line in of_round)
     assert any(line["route"].endswith("/actions") for line in of_round)
     assert len({line["request_id"] for line in requests_logged}) == len(requests_logged), "one id per request"
+    assert [line["route"] for line in requests_logged if line["request_id"] == streamed] == ["/v1/audit/export"]
     # gunicorn's own lines are JSON too; no secret and no body is ever written.
     text = stack.processes.log(api.name)
     assert any(line.get("logger") == "gunicorn.error" for line in lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from service.audit.verify import Report, check_settled_rounds
+from service.audit.verify import Report, check_database_rounds
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
 
@@ -36,7 +36,7 @@ def settled_stakes(database_url: str, db, round_id: str) -> dict[str, int]:
 def problems_of(database_url: str, round_ids: set[str]) -> list:
     report = Report()
     with psycopg.connect(database_url) as conn:
-        check_settled_rounds(conn, report)
+        check_database_rounds(conn, report)
     return [problem for problem in report.problems if problem.where.removeprefix("round ") in round_ids]
 
 

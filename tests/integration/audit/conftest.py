@@ -9,6 +9,8 @@ import sys
 import psycopg
 import pytest
 
+from service.api.app import create_app
+from service.config import Settings
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
 from tests.integration.settlement.simulate import Casino
@@ -60,3 +62,12 @@ def pontoon(db_url):
         return subprocess.run([sys.executable, "-m", "service.cli", *argv], cwd=ROOT, env=env,
                               stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120)
     return run
+
+
+@pytest.fixture
+def client(db_url):
+    """The app in-process over this test's database."""
+    app = create_app(Settings.from_env({**os.environ, "DATABASE_URL": db_url}))
+    app.config["TESTING"] = True
+    yield app.test_client()
+    app.extensions["pontoon.pool"].close()

@@ -7,7 +7,7 @@ import pytest
 from service.store.audit_hash import GENESIS
 from service.store.migrate import MIGRATIONS
 from service.store.repositories.audit import HEAD_LOCK_EXISTING, AuditRecord, AuditRepository, chain_for
-from service.store.session import configure_connection
+from service.store.session import app_conninfo, configure_connection
 from tests.integration.settlement.support import fresh_database
 
 pytestmark = pytest.mark.integration
@@ -61,7 +61,7 @@ def test_the_application_may_use_the_ordinary_tables(app_conn):
 
 
 def test_the_role_survives_a_rollback_and_refuses_a_busy_connection(db_url):
-    with psycopg.connect(db_url) as conn:   # not autocommit, as a pool's connections may be
+    with psycopg.connect(app_conninfo(db_url)) as conn:   # not autocommit, as a pool's connections may be
         configure_connection(conn)
         conn.execute("SELECT 1")
         conn.rollback()
@@ -72,8 +72,9 @@ def test_the_role_survives_a_rollback_and_refuses_a_busy_connection(db_url):
 
 def test_the_migration_runs_again_and_in_a_new_database_while_the_role_exists(admin):
     admin.execute((MIGRATIONS / "0002_app_role.sql").read_text())
+    admin.execute((MIGRATIONS / "0014_app_login.sql").read_text())
     with fresh_database("role") as other:
-        with psycopg.connect(other, autocommit=True) as conn:
+        with psycopg.connect(app_conninfo(other), autocommit=True) as conn:
             configure_connection(conn)
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 conn.execute("DELETE FROM audit_log")

@@ -146,12 +146,18 @@ def test_a_ledger_row_for_a_round_not_yet_settled_is_named(settled_casino, admin
     assert f"round {round_id}: complete, yet the ledger holds" in done.stdout, done.stdout
 
 
-def test_a_settled_round_whose_cards_were_changed_no_longer_matches_its_ledger(settled_casino, admin, pontoon):
-    # The dealer's upcard turned into something else changes every seat's money or breaks the replay.
+def test_a_settled_round_whose_cards_were_changed_is_named_against_its_chained_record(settled_casino, admin,
+                                                                                      pontoon):
+    # The dealer's upcard turned into something else: the chained card_dealt record still holds
+    # the card dealt, and the replay from the chain still matches the ledger.
     round_ = next(r for r in settled_casino if len(r.transcript["seats"]) == 1 and r.bets[0].returned > 0)
     upcard_seq = 2   # one seat: seat card, upcard, seat card
     admin.execute("UPDATE round_events SET payload = '{\"card\": \"KS\"}' WHERE round_id = %s AND seq = %s "
                   "AND payload->>'card' <> 'KS'", (round_.round_id, upcard_seq))
+    record_id, chain, seq = admin.execute("SELECT id, chain, seq FROM audit_log WHERE round_id = %s "
+                                          "AND kind = 'card_dealt' ORDER BY seq OFFSET 1 LIMIT 1",
+                                          (round_.round_id,)).fetchone()
     done = pontoon("audit", "verify")
     assert done.returncode == 1
-    assert f"round {round_.round_id}:" in done.stdout, done.stdout
+    assert (f"round {round_.round_id} event {upcard_seq}: round_events holds card" in done.stdout
+            and f"(chain {chain} seq {seq} id {record_id})" in done.stdout), done.stdout

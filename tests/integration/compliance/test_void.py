@@ -6,7 +6,7 @@ import uuid
 
 import psycopg
 
-from service.audit.verify import Report, check_voided_rounds
+from service.audit.verify import Report, check_database_rounds
 
 from .client import SIMPLE_PUSH, ok, play_script
 
@@ -83,7 +83,7 @@ def test_a_void_needs_a_reason_and_a_supervisor(new_table, supervisor, operator,
 def void_problems(database_url: str, round_id: str) -> list[str]:
     report = Report()
     with psycopg.connect(database_url) as conn:
-        check_voided_rounds(conn, report)
+        check_database_rounds(conn, report)
     return [problem.why for problem in report.problems if problem.where == f"round {round_id}"]
 
 

@@ -138,14 +138,20 @@ class Casino:
         stored = StoredRound(round_id, table_id, shoe_id, transcript, list(round_.bets), round_.result(),
                              _events(round_.log, transcript))
         self.rounds.append(stored)
+        # The records the API chains for a round: opened, its wagers, its cards and decisions in
+        # the order they happened, completed with its result.
         records = self.audit[chain_for(table_id)]
+        records.append(AuditRecord("round_opened", {"shoe_id": shoe_id, "rules": RULES_REF, "paytable": PAYTABLE_REF},
+                                   "terminal", table_id, round_id))
         for seat in transcript["seats"]:
             records.append(AuditRecord("wager", seat, "terminal", table_id, round_id))
-        for card in transcript["cards"]:
-            records.append(AuditRecord("card_dealt", {"card": card}, "terminal", table_id, round_id))
-        for action in transcript["actions"]:
-            records.append(AuditRecord("decision", action, "terminal", table_id, round_id))
-        records.append(AuditRecord("round_completed", {}, "terminal", table_id, round_id))
+        for kind, payload in stored.events:
+            if kind == "card":
+                records.append(AuditRecord("card_dealt", {**payload, "shoe_id": shoe_id}, "terminal", table_id,
+                                           round_id))
+            else:
+                records.append(AuditRecord("decision", payload, "terminal", table_id, round_id))
+        records.append(AuditRecord("round_completed", stored.result, "terminal", table_id, round_id))
         return stored
 
     # ----- storing ---------------------------------------------------------------------------

@@ -55,7 +55,7 @@ def test_a_failed_publish_keeps_the_rest_for_the_next_pass(admin, app_conn, casi
 def test_publishing_to_a_stopped_broker_raises_and_keeps_the_outbox(admin, app_conn, casino, redis):
     casino.play(3, ["T1"])
     casino.write(admin)
-    app = make_celery(Settings.from_env({"BROKER_URL": redis.url, "DATABASE_URL": "unused"}))
+    app = make_celery(Settings.from_env({"BROKER_URL": redis.url, "DATABASE_URL": "postgresql://unused"}))
     redis.stop()
     with pytest.raises(BrokerUnavailable):
         relay_outbox(app_conn, celery_publisher(app), publish_errors=PUBLISH_ERRORS)
@@ -68,7 +68,7 @@ def test_publishing_to_a_stopped_broker_raises_and_keeps_the_outbox(admin, app_c
 def test_a_broker_that_stops_answering_is_unavailable_not_a_wait_without_end(admin, app_conn, casino, redis):
     casino.play(3, ["T1"])
     casino.write(admin)
-    app = make_celery(Settings.from_env({"BROKER_URL": redis.url, "DATABASE_URL": "unused"}))
+    app = make_celery(Settings.from_env({"BROKER_URL": redis.url, "DATABASE_URL": "postgresql://unused"}))
     redis.process.send_signal(signal.SIGSTOP)   # alive, connected, silent
     outcome: list[BaseException | None] = []
 
