@@ -20,7 +20,7 @@ from ..engine.games.canberra.paytable import Paytable
 from ..engine.games.canberra.rules import CanberraRules
 from .fastsim import Block, FastGame
 from .side_bets import side_bets
-from .strategy import derive
+from .strategy import Strategy, derive
 
 MIN_ROUNDS = 1_000_000          # the standard error of fewer rounds is itself too rough to stop on
 BLOCK_ROUNDS = 1_000_000
@@ -79,7 +79,8 @@ def _default_threads() -> int:
 def compute(rules: CanberraRules, paytable: Paytable, precision: float = 0.0002, seed: int | None = None, *,
             seats: int = 1, wager: int | None = None, fresh_shoe: bool = False,
             max_rounds: int = 2_000_000_000, max_seconds: float = 600.0, threads: int | None = None,
-            block_rounds: int = BLOCK_ROUNDS, progress: Callable[[Progress], None] | None = None) -> dict:
+            block_rounds: int = BLOCK_ROUNDS, progress: Callable[[Progress], None] | None = None,
+            strategy: Strategy | None = None) -> dict:
     """House edge and RTP of the main game (with standard error), bonus lines and side bets.
 
     precision: the standard error to reach, as a fraction of the initial wager (0.0002 is 0.02
@@ -90,7 +91,8 @@ def compute(rules: CanberraRules, paytable: Paytable, precision: float = 0.0002,
     """
     wager = _checked_wager(rules, paytable, precision, wager)
     started = time.perf_counter()
-    strategy = derive(rules, paytable, wager)
+    # The chart to play: the derived one unless given (the exact analysis's chart, for instance).
+    strategy = strategy or derive(rules, paytable, wager)
     game = FastGame(strategy, seats=seats, fresh_shoe=fresh_shoe)
     # The kernel compiles (or loads from numba's cache) on its first call: time that apart.
     game.run(np.random.default_rng(0), 1)

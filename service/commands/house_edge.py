@@ -72,9 +72,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     progress = None if args.quiet else _ProgressLine(sys.stderr)
     try:
+        strategy = None
+        if args.exact_strategy:     # the chart from the exact analysis instead of the derived one
+            from ..analysis.exact.chart import exact_strategy
+            strategy = exact_strategy(rules, paytable, args.wager)
         result = compute(rules, paytable, precision=args.precision, seed=args.seed, seats=args.seats,
                          wager=args.wager, fresh_shoe=args.fresh_shoe, max_seconds=args.max_seconds,
-                         threads=args.threads, progress=progress)
+                         threads=args.threads, progress=progress, strategy=strategy)
     except ValueError as exc:
         if progress:
             progress.done()
@@ -99,6 +103,8 @@ def add_parser(subparsers: Any) -> None:
                         help="shuffle before every round (off the top, as combinatorial analyses assume)")
     parser.add_argument("--max-seconds", type=float, default=600.0, help="stop after this long (default 600)")
     parser.add_argument("--threads", type=int, help="simulation threads (default: every core)")
+    parser.add_argument("--exact-strategy", action="store_true",
+                        help="play the chart from the exact analysis (pontoon analyse) instead of the derived one")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
     parser.set_defaults(run=run)

@@ -1,0 +1,182 @@
+"""The exact analysis as a plain dict (what `--json` prints and the cache keeps) and as text."""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import logging
+import os
+import time
+from dataclasses import replace
+from typing import Any
+
+from ...engine.games.canberra.paytable import Paytable
+from ...engine.games.canberra.rules import CanberraRules
+from ..side_bets import side_bets
+from .blackjack import GameValues, HandValues, analyse_even_money, is_even_money
+from .canberra_game import SPLIT_PONTOON_COST, AfterDouble, CanberraValues, analyse_canberra, least_double
+from .canberra_pay import DOUBLED_WIN_LINE, WIN_LINE
+from .shoe import VALUE_RANKS
+
+log = logging.getLogger(__name__)
+
+# Bump when the recursion changes what it computes, so cached reports are not reused.
+METHOD_VERSION = "4"
+# Lines paid at even money on what was staked (a win, a doubled win): no bonus.
+EVEN_MONEY_LINES = (WIN_LINE, DOUBLED_WIN_LINE)
+SPLIT_METHOD = ("a split hand's play knows how many hands were split so far (their pair cards are out of the "
+                "shoe), not the other cards drawn to them")
+
+
+def _hand_row(hand: HandValues) -> dict[str, Any]:
+    row: dict[str, Any] = {"upcard": VALUE_RANKS[hand.upcard],
+                           "cards": f"{VALUE_RANKS[hand.first]},{VALUE_RANKS[hand.second]}",
+                           "probability": hand.probability}
+    if hand.suits:
+        row["suits"] = hand.suits
+    row.update({decision: round(value, 9) for decision, value in hand.values.items()})
+    row["best"] = hand.best
+    return row
+
+
+def _after_double_row(row: AfterDouble) -> dict[str, Any]:
+    return {"upcard": VALUE_RANKS[row.upcard], "cards": f"{VALUE_RANKS[row.first]},{VALUE_RANKS[row.second]}",
+            "double_card": VALUE_RANKS[row.card], "stand": round(row.stand, 9), "forfeit": row.forfeit,
+            "best": row.best}
+
+
+def _even_money_lines(game: GameValues, paytable: Paytable) -> list[dict[str, Any]]:
+    # A Pontoon pushed by a dealer Pontoon is not paid: the line's chance counts paid ones.
+    share = sum(h.probability * h.values[h.best] for h in game.hands if h.best == "pontoon")
+    pays = paytable.pontoon.numerator / paytable.pontoon.denominator
+    return [{"line": "pontoon", "probability": share / pays, "return_share": share}]
+
+
+def _canberra_lines(game: CanberraValues) -> list[dict[str, Any]]:
+    return [{"line": name, "probability": float(chance), "return_share": float(won)}
+            for name, chance, won in zip(game.pay.names, game.line_chance, game.line_won)]
+
+
+def as_dict(rules: CanberraRules, paytable: Paytable, game: GameValues | CanberraValues,
+            seconds: float) -> dict[str, Any]:
+    """The report: overall return, house edge, variance, the lines' shares and every hand's values."""
+    expected, variance = game.expected_return, game.variance
+    report: dict[str, Any] = {
+        "rules": rules.name, "paytable": paytable.name, "method": "composition-dependent recursion off the top "
+        "of a full shoe, one seat", "splits": SPLIT_METHOD,
+        "return": expected, "house_edge": -expected, "house_edge_percent": -expected * 100,
+        "variance": variance, "standard_deviation": variance ** 0.5,
+    }
+    if isinstance(game, CanberraValues):
+        report["wager_cents"] = game.pay.wager
+        report["lines"] = _canberra_lines(game)
+        super_bonus = next(line for line in report["lines"] if line["line"] == "super_bonus")
+        envy = paytable.super_bonus.envy if paytable.super_bonus else 0
+        report["envy_per_extra_seat"] = super_bonus["probability"] * envy / game.pay.wager
+        report["split_pontoon_cost"] = SPLIT_PONTOON_COST
+        least = least_double(rules, game.pay.wager)
+        report["double_cents"] = {"double": game.pay.wager,
+                                  **({"double_least": round(least * game.pay.wager)} if least < 1.0 else {})}
+    else:
+        report["lines"] = _even_money_lines(game, paytable)
+    report["side_bets"] = side_bets(rules, paytable)
+    report["hands"] = [_hand_row(h) for h in game.hands]
+    if isinstance(game, CanberraValues) and game.after_double:
+        report["after_double"] = [_after_double_row(row) for row in game.after_double]
+    report["elapsed_seconds"] = seconds
+    return report
+
+
+def content_key(rules: CanberraRules, paytable: Paytable, wager: int | None = None) -> str:
+    """Hash of everything the main game's analysis depends on: the rules, what the paytable pays on
+    the main wager, the wager and the method. A paytable's name and version, the rules it names
+    and its pair bet (exact fractions, computed afresh) are left out, so a draft that pays as an
+    analysed version does is answered from the cache."""
+    paid = replace(paytable, name="", pair=None, measured_under="")
+    text = json.dumps([METHOD_VERSION, repr(rules), repr(paid), wager])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def cache_dir() -> str:
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    return os.environ.get("PONTOON_ANALYSIS_CACHE") or os.path.join(root, "run", "analysis")
+
+
+def analyse(rules: CanberraRules, paytable: Paytable, wager: int | None = None,
+            use_cache: bool = True) -> dict[str, Any]:
+    """The exact report for the rules and paytable, from the cache when it holds this content.
+
+    Bonus paytables are analysed at `wager` cents (default: the table minimum), since rounding
+    and the super bonus's fixed prize depend on it.
+    """
+    path = os.path.join(cache_dir(), content_key(rules, paytable, wager) + ".json")
+    if use_cache and os.path.exists(path):
+        with open(path, encoding="utf-8") as cached:
+            report: dict[str, Any] = json.load(cached)
+        report["paytable"] = paytable.name
+        report["side_bets"] = side_bets(rules, paytable)
+        return report
+    started = time.perf_counter()
+    game: GameValues | CanberraValues
+    if is_even_money(rules, paytable):
+        game = analyse_even_money(rules, paytable)
+    else:
+        game = analyse_canberra(rules, paytable, wager)
+    report = as_dict(rules, paytable, game, time.perf_counter() - started)
+    if use_cache:
+        _keep(path, report)
+    return report
+
+
+def _keep(path: str, report: dict[str, Any]) -> None:
+    """Write the report to the cache; a cache that cannot be written costs only the next request's time."""
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, "w", encoding="utf-8") as out:
+            json.dump(report, out)
+        os.replace(temporary, path)
+    except OSError as exc:
+        log.warning("exact analysis not cached at %s: %s", path, exc)
+
+
+def as_text(report: dict[str, Any]) -> str:
+    """The report for a person: the figures, then the strategy's values hand by hand."""
+    lines = [f"Exact analysis of {report['rules']} with {report['paytable']} ({report['method']})",
+             f"  return {report['return']:+.7f} per initial wager   house edge {report['house_edge_percent']:.5f}%",
+             f"  variance {report['variance']:.4f}   standard deviation {report['standard_deviation']:.4f}",
+             f"  splits: {report['splits']}"]
+    if "wager_cents" in report:
+        lines.append(f"  wager {report['wager_cents']} cents; envy is worth {report['envy_per_extra_seat']:.7f} "
+                     "wagers per extra seat dealt in")
+    lines.append("  lines:")
+    for line in report["lines"]:
+        lines.append(f"    {line['line']:<16} probability {line['probability']:.6f}   "
+                     f"share of the return {line['return_share']:+.6f}")
+    for name, bet in report["side_bets"].items():
+        if bet["offered"]:
+            lines.append(f"    {name:<16} side bet, house edge {bet['house_edge']} = {bet['house_edge_percent']:.4f}%")
+    decisions: tuple[str, ...] = ("stand", "hit", "double", "double_least", "surrender", "split")
+    if not any("double_least" in row for row in report["hands"]):
+        decisions = tuple(d for d in decisions if d != "double_least")
+    lines.append(f"  {'up':<3}{'hand':<12}" + "".join(f"{d:>13}" for d in decisions) + "  best")
+    for row in report["hands"]:
+        cells = "".join(f"{row[d]:>13.6f}" if d in row else f"{'':>13}" for d in decisions)
+        if "pontoon" in row:
+            cells = f"{'pontoon ' + format(row['pontoon'], '.6f'):>{13 * len(decisions)}}"
+        hand = f"{row['cards']} {row.get('suits', '')}".strip()
+        lines.append(f"  {row['upcard']:<3}{hand:<12}{cells}  {row['best']}")
+    return "\n".join(lines) + "\n"
+
+
+def as_csv(report: dict[str, Any]) -> str:
+    """The strategy chart: every upcard and two-card hand, each decision's value and the best."""
+    decisions = ("stand", "hit", "double", "double_least", "surrender", "split", "pontoon")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(("upcard", "cards", "probability", *decisions, "best"))
+    for row in report["hands"]:
+        writer.writerow((row["upcard"], row["cards"], f"{row['probability']:.10f}",
+                         *(f"{row[d]:.6f}" if d in row else "" for d in decisions), row["best"]))
+    return out.getvalue()

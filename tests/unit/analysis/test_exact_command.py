@@ -1,0 +1,56 @@
+"""`pontoon analyse`: the report's fields, the hands as the published tables write them, the cache."""
+from __future__ import annotations
+
+import json
+import os
+
+from service.cli import main
+
+
+def test_json_report_of_european_blackjack(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PONTOON_ANALYSIS_CACHE", str(tmp_path))
+    assert main(["analyse", "--rules", "blackjack-enhc", "--paytable", "blackjack", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    for field in ("rules", "paytable", "return", "house_edge", "variance", "lines", "hands"):
+        assert field in report
+    assert report["house_edge"] == -report["return"]
+    assert 0.0072 < report["house_edge"] < 0.0073
+    hands = {(row["upcard"], row["cards"]): row for row in report["hands"]}
+    assert len(hands) == 10 * 55
+    assert hands[("T", "6,5")]["best"] == "hit" and set(hands[("T", "6,5")]) >= {"stand", "hit", "double"}
+    assert hands[("5", "8,8")]["best"] == "split"
+    assert hands[("9", "T,A")]["best"] == "pontoon"
+    assert ("5", "6,5") in hands and ("5", "5,6") not in hands
+    assert {line["line"] for line in report["lines"]} == {"pontoon"}
+    assert len(os.listdir(tmp_path)) == 1
+
+
+def test_second_run_reads_the_cache(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PONTOON_ANALYSIS_CACHE", str(tmp_path))
+    main(["analyse", "--rules", "blackjack-enhc", "--paytable", "blackjack", "--json"])
+    first = json.loads(capsys.readouterr().out)
+    (cached,) = tmp_path.iterdir()
+    report = json.loads(cached.read_text())
+    report["house_edge"] = 0.5    # a cached report is served as stored, without recomputing
+    cached.write_text(json.dumps(report))
+    main(["analyse", "--rules", "blackjack-enhc", "--paytable", "blackjack", "--json"])
+    assert json.loads(capsys.readouterr().out)["house_edge"] == 0.5
+    main(["analyse", "--rules", "blackjack-enhc", "--paytable", "blackjack", "--json", "--no-cache"])
+    assert json.loads(capsys.readouterr().out)["house_edge"] == first["house_edge"]
+
+
+def test_text_report_and_the_chart_as_csv(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PONTOON_ANALYSIS_CACHE", str(tmp_path))
+    chart = tmp_path / "chart.csv"
+    assert main(["analyse", "--rules", "blackjack-enhc", "--paytable", "blackjack", "--csv", str(chart)]) == 0
+    text = capsys.readouterr().out
+    assert "house edge 0.72" in text and "T  6,5" in text
+    rows = chart.read_text().splitlines()
+    assert rows[0].startswith("upcard,cards,probability,stand,hit,double")
+    assert len(rows) == 1 + 550 and any(row.startswith("T,\"6,5\"") and row.endswith(",hit") for row in rows)
+
+
+def test_rules_the_recursion_does_not_cover_are_named(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PONTOON_ANALYSIS_CACHE", str(tmp_path))
+    assert main(["analyse", "--rules", "british-traditional", "--paytable", "blackjack"]) == 2
+    assert "must be canberra (a house-banked game)" in capsys.readouterr().err
