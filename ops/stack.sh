@@ -4,7 +4,7 @@
 # outbox relay (which also sweeps stale rounds), with Prometheus multiprocess metrics and JSON
 # logs. Ctrl-C (or SIGTERM) stops every process it started and waits for them.
 #
-# Environment: PORT (8000), DATABASE_URL, BROKER_URL, WEB_CONCURRENCY (gunicorn workers; default
+# Environment: PORT (8000), DATABASE_URL, PONTOON_OWNER_DATABASE_URL, BROKER_URL, WEB_CONCURRENCY (gunicorn workers; default
 # from the cores), CELERY_CONCURRENCY (default: the cores), SETTLEMENT_NICE (the worker's and the
 # relay's niceness, 10), PONTOON_RUN_DIR (run/stack-$PORT: logs and metric files),
 # PONTOON_STACK_QUIET=1 (print only the URL and the admin key), PONTOON_STARTED_SERVICES (a file
@@ -15,7 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export PORT="${PORT:-8000}"
-export DATABASE_URL="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/pontoon}"
+# The service logs in as pontoon_app; migrations and the first admin key use the owner's URL
+# (PONTOON_OWNER_DATABASE_URL; by default the same database as the local superuser).
+export DATABASE_URL="${DATABASE_URL:-postgresql://pontoon_app@127.0.0.1:5432/pontoon}"
 export BROKER_URL="${BROKER_URL:-redis://127.0.0.1:6379/0}"
 export PYTHONUNBUFFERED=1
 BIN=.venv/bin
@@ -78,6 +80,14 @@ then
   echo "First start: an admin key (keep it; it is not shown again):"
   "$BIN/pontoon" keys create --role admin --name first-admin | tail -n 1
 fi
+# The console's first admin account, likewise (nothing is printed once an active admin exists).
+first_admin=$("$BIN/pontoon" users create --username admin --role admin --name "First admin" --if-none) \
+  || { echo "could not create the console's first admin account (see above)" >&2; first_admin=""; }
+if [ -n "$first_admin" ]; then
+  echo "First start: the console's admin account (sign in, then change the password on Your account):"
+  echo "  username  admin"
+  echo "  password  $(echo "$first_admin" | tail -n 1)"
+fi
 
 # Each process in its own process group (job control on while they start), so stopping one takes
 # its children too and a Ctrl-C reaches this script alone, which then stops them in order.
@@ -131,11 +141,14 @@ NICE=(nice -n "${SETTLEMENT_NICE:-10}")
 # PONTOON_LOG_LEVEL for the worker as for the API and the relay: a name Celery knows, else INFO.
 LOG_LEVEL=$(echo "${PONTOON_LOG_LEVEL:-INFO}" | tr '[:lower:]' '[:upper:]')
 case "$LOG_LEVEL" in DEBUG|INFO|WARNING|ERROR|CRITICAL) ;; WARN) LOG_LEVEL=WARNING ;; FATAL) LOG_LEVEL=CRITICAL ;; *) LOG_LEVEL=INFO ;; esac
+# The worker listens on this database's own queue only: stacks sharing a Redis never take each
+# other's rounds (PONTOON_SETTLEMENT_QUEUE overrides the name derived from DATABASE_URL).
+QUEUE=$("$BIN/pontoon" settle queue)
 # Celery's own console lines (its banner, "Warm shutdown") go to standard output, kept in
 # worker.out; its log, on standard error, is then JSON lines only, as the others are.
 start_console_apart worker "$LOG_DIR/worker.log" "${NICE[@]}" "$BIN/celery" -A service.observability.celery_worker worker \
   --loglevel="$LOG_LEVEL" --concurrency="${CELERY_CONCURRENCY:-$CORES}" --without-gossip --without-mingle \
-  --without-heartbeat -n "pontoon-$PORT-$$@%h"
+  --without-heartbeat -Q "$QUEUE" -n "pontoon-$PORT-$$@%h"
 start relay "$LOG_DIR/relay.log" "${NICE[@]}" "$BIN/python" -m service.observability.relay
 set +m
 
@@ -154,6 +167,7 @@ done
 [ "$ready" = 1 ] || { echo "the API did not become ready; see $LOG_DIR/api.log" >&2; exit 1; }
 
 echo "API on $URL (Ctrl-C stops everything)"
+echo "Console on $URL/console/ (sign in as a staff account)"
 say "  health     $URL/healthz   $URL/readyz"
 say "  metrics    $URL/metrics"
 say "  logs       $LOG_DIR/{api,worker,relay}.log (JSON lines)"

@@ -7,7 +7,8 @@ import sys
 
 # Subcommand modules under service/commands; each has add_parser(subparsers). A module that is
 # not there yet (or fails to import for a missing optional piece) simply does not show.
-SUBCOMMANDS = ("replay", "keys", "audit", "migrate", "terminal", "house_edge", "strategy", "serve_info", "settle")
+SUBCOMMANDS = ("replay", "keys", "audit", "migrate", "terminal", "house_edge", "strategy", "serve_info", "settle",
+               "users", "analyse")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from flask import Flask, Response
 
-from .. import metrics
+from .. import console, metrics
 from ..config import Settings
 from ..observability import logs
 from ..reports.gaming_day import check_day_start, parse_day_start
@@ -28,7 +28,9 @@ from .resources import (
     tables,
     voids,
 )
-from .routing import TableIdConverter, table_id_param_schema
+from .routing import PaytableNameConverter, TableIdConverter, paytable_name_param_schema, table_id_param_schema
+from .schemas.variants import VariantsPlugin, read_catalog
+from .strict_json import StrictJSONProvider
 
 API_TITLE = "Pontoon back office: dealer terminal API"
 API_VERSION = "1"
@@ -52,15 +54,23 @@ def create_app(settings: Settings | None = None, *, connect: bool = True,
     # A gaming day that cannot start is a configuration error: refused at start, not per report.
     check_day_start(parse_day_start(settings.gaming_day_starts), settings.timezone)
     app = Flask("pontoon")
+    app.json = StrictJSONProvider(app)
+    # A body larger than this is refused (413) before it is read: no request the service takes
+    # comes near it, and a worker is not held decoding a client's megabytes of JSON.
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.config.update(API_TITLE=API_TITLE, API_VERSION=API_VERSION, OPENAPI_VERSION="3.0.3",
                       OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json", API_SPEC_OPTIONS=_SPEC_OPTIONS)
     app.extensions["pontoon.settings"] = settings
     if connect:
         app.extensions["pontoon.pool"] = open_pool(settings.database_url)
 
-    api = PontoonApi(app)
+    # The spec's cross-field shapes name the rules files and paytables present now.
+    api = PontoonApi(app, spec_kwargs={"marshmallow_plugin": VariantsPlugin(read_catalog())})
+    app.extensions["pontoon.api"] = api   # its JSON error body, for handlers shared with the console
     app.url_map.converters["table_id"] = TableIdConverter
     api.register_converter(TableIdConverter, table_id_param_schema)
+    app.url_map.converters["paytable_name"] = PaytableNameConverter
+    api.register_converter(PaytableNameConverter, paytable_name_param_schema)
     for resource in (tables, shoes, rounds, bank, paytables, audit_export, recall, reports, voids, access, keys):
         api.register_blueprint(resource.blp)
     for extra in extra_blueprints:
@@ -68,6 +78,7 @@ def create_app(settings: Settings | None = None, *, connect: bool = True,
     app.register_blueprint(health.blueprint())
     register_error_handlers(app)
     request_scope.install(app)
+    console.install(app)
     metrics.install(app)
     logs.install(app)
     app.after_request(_served_by)

@@ -1,9 +1,10 @@
-"""URL converters: a table id that cannot name a table is a 404 before any code or SQL sees it."""
+"""URL converters: a table id or paytable name that cannot name one is a 404 before any code or
+SQL sees it."""
 from __future__ import annotations
 
 from werkzeug.routing import BaseConverter
 
-from .schemas.base import TABLE_ID_PATTERN
+from .schemas.base import MAX_NAME_LENGTH, NAME_PATTERN, TABLE_ID_PATTERN
 
 
 class TableIdConverter(BaseConverter):
@@ -11,4 +12,12 @@ class TableIdConverter(BaseConverter):
 
 
 def table_id_param_schema(_converter) -> dict:
-    return {"type": "string", "pattern": f"^{TABLE_ID_PATTERN}$"}
+    return {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH, "pattern": f"^{TABLE_ID_PATTERN}$"}
+
+
+class PaytableNameConverter(BaseConverter):
+    regex = NAME_PATTERN
+
+
+def paytable_name_param_schema(_converter) -> dict:
+    return {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH, "pattern": f"^{NAME_PATTERN}$"}

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from ..games import family_of
-from ..rounds.catalog import resolve
+from ..rounds.catalog import exported_transcript, resolve
 from ..rounds.errors import NotFound
 from ..rounds.state import rebuild
 from ..store.repositories.rounds import RoundEvent, RoundRow
@@ -68,6 +68,7 @@ def _recalled_round(uow: UnitOfWork, row: _Recalled, events: list[tuple[RoundEve
     kitty = family.kitty_before(uow, row.round_id)
     game = rebuild(game_rules, row.as_round_row(), [event for event, _ in events], limits, kitty)
     snapshot = game.snapshot()
+    paytable_ref = game_rules.paytable_ref
     staked = sum(bet["stake"] for bet in bets)
     returned = sum(bet["returned"] for bet in bets)
     return {
@@ -80,7 +81,8 @@ def _recalled_round(uow: UnitOfWork, row: _Recalled, events: list[tuple[RoundEve
         "dealer": snapshot.get("dealer"), "seats": snapshot.get("seats", []),
         "bets": bets,
         "money": {"staked": staked, "returned": returned, "net": returned - staked} if bets else None,
-        "transcript": family.transcript(game, game_rules.rules_ref, game_rules.paytable_ref),
+        "transcript": exported_transcript(uow.paytables, family.transcript(game, game_rules.rules_ref, paytable_ref),
+                                          paytable_ref),
     }
 
 

@@ -11,7 +11,7 @@ from ..engine.games.canberra import CanberraRound
 from ..engine.shoe import PhysicalShoe, ShoeError, VirtualShoe
 from ..rounds.catalog import GameRules
 from ..rounds.commands import OpenRound
-from ..rounds.errors import Conflict, Invalid
+from ..rounds.errors import Conflict
 from ..settlement.ledger import LedgerRow, rows_for_bets
 from ..settlement.transcripts import bet_totals, seat_totals
 from ..store.repositories.audit import AuditRecord
@@ -33,20 +33,21 @@ def effective_limits(rules: Any, limits: dict | None) -> dict:
 
 
 def start(rules: Any, paytable: Any, wagers: list[dict], limits: dict | None, kitty: int | None = None) -> Any:
-    """A fresh round with these wagers under the table's limits; Invalid when the rules refuse them
-    (the house-banked game has no kitty)."""
+    """A fresh round with these wagers under the table's limits; Conflict (409) when the table's
+    rules or limits refuse them, as a double outside them is (the house-banked game has no kitty)."""
     try:
         return CanberraRound(rules, paytable, wagers, limits=table_limits(limits))
     except RuleViolation as exc:
-        raise Invalid(str(exc), code="wager_refused") from None
+        raise Conflict(str(exc), code="wager_refused") from None
 
 
 def open_round(uow: UnitOfWork, cmd: OpenRound, shoe: ShoeRow, game_rules: GameRules,
                limits: dict | None) -> Opening:
     """The players' wagers against the house, on the table's shoe unless it is past its cut card."""
     if cmd.wagers is None:
-        raise Invalid("this table's game is house-banked: open its rounds with wagers", code="invalid_request",
-                      errors={"wagers": ["Missing data for required field."]})
+        # The body is well formed (the player-banked game's shape); this table's game refuses it.
+        raise Conflict("this table's game is house-banked: open its rounds with wagers", code="wrong_game",
+                       errors={"wagers": ["this table's game is house-banked: send wagers, not players"]})
     game = start(game_rules.rules, game_rules.paytable, cmd.wagers, limits)
     if shoe.mode == "virtual" and _virtual(game_rules, shoe).past_cut_card:
         raise Conflict("the shoe is past its cut card: open a new shoe", code="shoe_past_cut_card")
@@ -55,8 +56,8 @@ def open_round(uow: UnitOfWork, cmd: OpenRound, shoe: ShoeRow, game_rules: GameR
 
 def check_seat(seat: int) -> None:
     if seat == 0:
-        raise Invalid("seat 0 is the banker's, and this game has no banker", code="invalid_request",
-                      errors={"seat": ["Must be greater than or equal to 1 and less than or equal to 9."]})
+        raise Conflict("seat 0 is the banker's, and this game has no banker", code="decision_refused",
+                       errors={"seat": ["the house-banked game's seats are 1 to 9"]})
 
 
 def _virtual(game_rules: GameRules, shoe_row: ShoeRow) -> VirtualShoe:

@@ -8,7 +8,7 @@ from typing import Any
 from ..engine.shoe import PhysicalShoe
 from ..rounds.catalog import GameRules
 from ..rounds.commands import OpenRound
-from ..rounds.errors import Invalid
+from ..rounds.errors import Conflict
 from ..settlement.ledger import LedgerRow
 from ..settlement.transfers import audit_records_for, check_stored_result, ledger_rows_for
 from ..store.repositories.audit import AuditRecord
@@ -41,8 +41,9 @@ def open_round(uow: UnitOfWork, cmd: OpenRound, shoe: ShoeRow, game_rules: GameR
     """The players against the table's banker, with the kitty and the pack the table carries from
     round to round (a new pack when the round needs one)."""
     if cmd.players is None:
-        raise Invalid("this table's game is player-banked: open its rounds with players", code="invalid_request",
-                      errors={"players": ["Missing data for required field."]})
+        # The body is well formed (the house-banked game's shape); this table's game refuses it.
+        raise Conflict("this table's game is player-banked: open its rounds with players", code="wrong_game",
+                       errors={"players": ["this table's game is player-banked: send players, not wagers"]})
     prepared = traditional_rounds.prepare_round(uow, cmd.table_id, shoe, game_rules, cmd.players, cmd.banker_place)
     return Opening(prepared.game, prepared.shoe, cmd.players, None, prepared.notes,
                    {"banker_place": prepared.setup.banker_place, "kitty": prepared.setup.kitty_before},

@@ -13,13 +13,15 @@ class CommandRefused(Exception):
     code = "refused"
 
     def __init__(self, message: str, *, code: str | None = None, errors: dict[str, Any] | None = None,
-                 legal_actions: list[dict] | None = None, audit: AuditRecord | None = None) -> None:
+                 legal_actions: list[dict] | None = None, audit: AuditRecord | None = None,
+                 locations: dict[str, dict[str, int]] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.code = code or self.code
         self.errors = errors
         self.legal_actions = legal_actions
         self.audit = audit
+        self.locations = locations      # field -> {"line", "column"} where a submitted document writes it
 
 
 class NotFound(CommandRefused):

@@ -197,7 +197,10 @@ def post_action(cmd: PostAction, uow: UnitOfWork, guard: KeyGuard | None = None)
     shoe = locked.shoe
     change = _RoundChange.load(uow, row, locked.events, locked.limits, _actor(cmd.actor, locked))
     change.locked_head = locked.head
-    change.family.check_seat(cmd.seat)
+    try:
+        change.family.check_seat(cmd.seat)
+    except Conflict as exc:   # a seat this game does not have: refused as any decision is, with the legal ones
+        raise Conflict(exc.message, code=exc.code, errors=exc.errors, legal_actions=_legal(change.game)) from None
     action = Action(cmd.seat, cmd.action, cmd.hand, cmd.amount)
     try:
         change.game.act(action)

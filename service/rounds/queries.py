@@ -6,7 +6,7 @@ import uuid
 from ..games import family_named, family_of
 from ..store.uow import UnitOfWork
 from . import views
-from .catalog import ref, resolve
+from .catalog import exported_transcript, ref, resolve
 from .errors import NotFound
 from .state import load_game
 
@@ -26,7 +26,8 @@ def round_transcript(uow: UnitOfWork, round_id: uuid.UUID) -> dict:
     if row is None:
         raise NotFound(f"no round {round_id}")
     game_rules, game, _ = load_game(uow, row)
-    return family_of(game_rules.rules).transcript(game, game_rules.rules_ref, game_rules.paytable_ref)
+    transcript = family_of(game_rules.rules).transcript(game, game_rules.rules_ref, game_rules.paytable_ref)
+    return exported_transcript(uow.paytables, transcript, game_rules.paytable_ref)
 
 
 def table(uow: UnitOfWork, table_id: str) -> dict:

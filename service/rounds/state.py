@@ -8,7 +8,7 @@ from ..games import family_of
 from ..store.repositories.rounds import RoundEvent, RoundRow
 from ..store.uow import UnitOfWork
 from .catalog import GameRules, resolve
-from .errors import Invalid
+from .errors import Conflict, Invalid
 
 
 class CorruptRound(RuntimeError):
@@ -42,7 +42,7 @@ def rebuild(game_rules: GameRules, row: RoundRow, events: list[RoundEvent], limi
                                        f"{record.to}, stored as going to {event.payload['to']}")
             else:
                 game.act(action_of(event.payload))
-    except (Invalid, RuleViolation, ValueError) as exc:  # ValueError: CardError
+    except (Invalid, Conflict, RuleViolation, ValueError) as exc:  # ValueError: CardError
         raise CorruptRound(f"round {row.round_id} does not replay: {exc}") from exc
     return game
 

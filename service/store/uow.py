@@ -9,6 +9,8 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from .repositories.audit import AuditRepository
+from .repositories.audit_search import AuditSearchRepository
+from .repositories.floor import FloorRepository
 from .repositories.idempotency import IdempotencyRepository
 from .repositories.keys import KeysRepository
 from .repositories.ledger import LedgerRepository
@@ -17,6 +19,7 @@ from .repositories.paytables import PaytablesRepository
 from .repositories.reports import ReportsRepository
 from .repositories.rounds import RoundsRepository
 from .repositories.shoes import ShoesRepository
+from .repositories.staff import StaffRepository
 from .repositories.table_transfers import TableTransfersRepository
 from .repositories.tables import TablesRepository
 from .repositories.traditional import TraditionalRepository
@@ -36,11 +39,14 @@ class UnitOfWork:
         self.idempotency = IdempotencyRepository(tx)
         self.outbox = OutboxRepository(tx)
         self.audit = AuditRepository(tx)
+        self.audit_search = AuditSearchRepository(tx)
         self.traditional = TraditionalRepository(tx)
         self.table_transfers = TableTransfersRepository(tx)
         self.paytables = PaytablesRepository(tx)
         self.reports = ReportsRepository(tx)
         self.ledger = LedgerRepository(tx)
+        self.staff = StaffRepository(tx)
+        self.floor = FloorRepository(tx)
 
     @property
     def transaction(self) -> Transaction:

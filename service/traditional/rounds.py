@@ -8,7 +8,7 @@ from typing import Any
 from ..engine.actions import RuleViolation
 from ..engine.games.traditional import TraditionalRound
 from ..rounds.catalog import GameRules
-from ..rounds.errors import Conflict, Invalid
+from ..rounds.errors import Conflict
 from ..store.repositories.shoes import ShoeRow
 from ..store.repositories.traditional import RoundSetup
 from ..store.uow import UnitOfWork
@@ -17,12 +17,12 @@ from .pack import Note, round_spec, virtual_pack_for_round
 
 
 def new_round(rules: Any, players: list[dict], kitty: int | None = None) -> TraditionalRound:
-    """A fresh round for these players against `kitty` (Shoot Pontoon); Invalid when the rules
-    refuse them."""
+    """A fresh round for these players against `kitty` (Shoot Pontoon); Conflict (409) when the
+    table's rules or limits refuse them."""
     try:
         return TraditionalRound(rules, players, kitty=kitty)
     except RuleViolation as exc:
-        raise Invalid(str(exc), code="wager_refused") from None
+        raise Conflict(str(exc), code="wager_refused") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,7 @@ class PreparedRound:
 
 def prepare_round(uow: UnitOfWork, table_id: str, shoe: ShoeRow, game_rules: GameRules, players: list[dict],
                   banker_place: int | None) -> PreparedRound:
-    """The engine round for these players (Invalid when the rules refuse them), against the table's
+    """The engine round for these players (Conflict when the rules refuse them), against the table's
     banker and kitty; the table's row is locked. `banker_place`, when the terminal sends it, must be
     where the table has the bank: the players' seats are counted from the banker's left."""
     rules = game_rules.rules

@@ -25,7 +25,8 @@ RANDOM_CLASSES = frozenset({"Random", "SystemRandom"})
 # test_every_package_is_placed until it is put on one side.
 BELOW_OR_BESIDE_STORE = frozenset({"store", "engine", "rules", "config", "metrics"})
 ABOVE_STORE = frozenset({"api", "audit", "rounds", "settlement", "games", "compliance", "operators", "reports",
-                         "traditional", "commands", "cli", "terminal", "analysis", "observability"})
+                         "traditional", "commands", "cli", "terminal", "analysis", "observability", "staff",
+                         "console"})
 
 
 def _module_name(path: Path) -> str:

@@ -67,7 +67,7 @@ class Paytables(MethodView):
         return paytables.list_paytables(request_uow())
 
 
-@blp.route("/paytables/<string:name>/versions")
+@blp.route("/paytables/<paytable_name:name>/versions")
 class Versions(MethodView):
     @require(*PAYTABLE_READERS)
     @blp.response(200, PaytableVersionsSchema)
@@ -89,7 +89,7 @@ class Versions(MethodView):
             request_uow())
 
 
-@blp.route("/paytables/<string:name>/versions/<int:version>")
+@blp.route("/paytables/<paytable_name:name>/versions/<int:version>")
 class Version(MethodView):
     @require(*PAYTABLE_READERS)
     @blp.response(200, VersionSchema)
@@ -106,7 +106,7 @@ def _decide(decision: str, body: dict, name: str, version: int) -> dict:
                                     request_uow())
 
 
-@blp.route("/paytables/<string:name>/versions/<int:version>/approve")
+@blp.route("/paytables/<paytable_name:name>/versions/<int:version>/approve")
 class Approve(MethodView):
     @command(access("operator"))
     @blp.arguments(DecisionSchema())
@@ -118,7 +118,7 @@ class Approve(MethodView):
         return _decide("approved", body, name, version)
 
 
-@blp.route("/paytables/<string:name>/versions/<int:version>/reject")
+@blp.route("/paytables/<paytable_name:name>/versions/<int:version>/reject")
 class Reject(MethodView):
     @command(access("operator"))
     @blp.arguments(DecisionSchema())

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from .base import RequestSchema, storable_text
+from .base import RequestSchema, one_line_text, storable_text
 
 MAX_REASON = 2000
 MAX_DOCUMENT_CHARS = 65_536
@@ -15,7 +15,8 @@ def _not_blank(value: str) -> None:
 
 
 def reason_field(**kwargs) -> ma.fields.String:
-    return ma.fields.String(validate=[ma.validate.Length(min=1, max=MAX_REASON), _not_blank, storable_text],
+    return ma.fields.String(validate=[ma.validate.Length(min=1, max=MAX_REASON), _not_blank, storable_text,
+                                      one_line_text()],
                             metadata={"description": "why: kept in the audit log with who and when"}, **kwargs)
 
 

@@ -6,13 +6,18 @@ import orjson
 from flask import Response
 
 from ...engine.cards import CardError, parse_card
+from ...engine.games.canberra import CanberraRound
+from ...engine.games.traditional import TraditionalRound
 from .base import MAX_CENTS, Pattern, RequestSchema, cents
 from .tables import TableLimitsSchema
 from .traditional import MAX_PLACE, BankerSchema, PlayerSchema, StakeSchema, TranscriptPlayerSchema, TransferSchema
+from .variants import Catalog, null_only
 
 MAX_SEAT = 9
 MAX_HAND = 15
-DECISION_PATTERN = r"^[a-z_]{1,32}$"
+# A card as the terminal reports it: rank A 2-9 T (or 10) J Q K, then suit S H D C, in one case.
+CARD_PATTERN = r"^(?:[A2-9TJQK][SHDC]|[a2-9tjqk][shdc]|10[SHDCshdc])$"
+DECISIONS = tuple(sorted({*CanberraRound.DECISIONS, *TraditionalRound.DECISIONS}))
 
 
 def _is_card(value: str) -> None:
@@ -50,6 +55,20 @@ class OpenRoundSchema(RequestSchema):
                                      metadata={"description": "player-banked: the chair the terminal has the bank "
                                                               "at; refused (409) if the table has it elsewhere"})
 
+    @classmethod
+    def openapi_one_of(cls, _catalog: Catalog) -> list[dict]:
+        """Wagers open a round of the house-banked game, players one of the player-banked game,
+        never both; only the player-banked game has a banker's chair. Which game a table plays is
+        the table's: the other shape is refused there (409 wrong_game)."""
+        return [
+            {"title": "house-banked: wagers",
+             "properties": {"wagers": {"type": "array"}, "players": null_only(), "banker_place": null_only()},
+             "required": ["wagers"]},
+            {"title": "player-banked: players",
+             "properties": {"players": {"type": "array"}, "wagers": null_only()},
+             "required": ["players"]},
+        ]
+
     @ma.validates_schema
     def _wagers_or_players(self, data: dict, **_) -> None:
         if data.get("wagers") is None and data.get("players") is None:
@@ -62,18 +81,20 @@ class OpenRoundSchema(RequestSchema):
 
 
 class CardSchema(RequestSchema):
-    card = ma.fields.String(required=True, validate=[ma.validate.Length(max=3), _is_card],
+    card = ma.fields.String(required=True, validate=[ma.validate.Length(min=2, max=3), Pattern(CARD_PATTERN),
+                                                     _is_card],
                             metadata={"description": "rank then suit, e.g. 7H, KD, AS"})
 
 
 class ActionSchema(RequestSchema):
     seat = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=0, max=MAX_SEAT),
-                             metadata={"description": "the player's seat; 0 is the banker (player-banked game)"})
+                             metadata={"description": "the player's seat; 0 is the banker, in the player-banked "
+                                                      "game only (elsewhere refused, 409 decision_refused)"})
     hand = ma.fields.Integer(strict=True, allow_none=True, load_default=None,
                              validate=ma.validate.Range(min=0, max=MAX_HAND),
                              metadata={"description": "0 for the hand dealt; each split adds the next index; "
                                                       "none for insurance, which the seat takes"})
-    action = ma.fields.String(required=True, validate=Pattern(DECISION_PATTERN),
+    action = ma.fields.String(required=True, validate=ma.validate.OneOf(DECISIONS),
                               metadata={"description": "hit, stand, double, forfeit, split, surrender, insurance; "
                                                       "player-banked: split, buy, twist, stick, burn, shoot, and the "
                                                       "banker's draw, stay, double_stakes"})
@@ -81,6 +102,18 @@ class ActionSchema(RequestSchema):
                                validate=ma.validate.Range(min=1, max=MAX_CENTS),
                                metadata={"description": "cents, for double and insurance (buy, shoot, and a "
                                                         "split's shoot bet in the player-banked game)"})
+
+    @classmethod
+    def openapi_one_of(cls, _catalog: Catalog) -> list[dict]:
+        """Insurance is the seat's, not a hand's: it names no hand."""
+        return [
+            {"title": "insurance, taken by the seat",
+             "properties": {"action": {"type": "string", "enum": ["insurance"]}, "hand": null_only()},
+             "required": ["action"]},
+            {"title": "a decision on a hand",
+             "properties": {"action": {"type": "string", "enum": [name for name in DECISIONS if name != "insurance"]}},
+             "required": ["action"]},
+        ]
 
     @ma.validates_schema
     def _insurance_is_the_seats(self, data: dict, **_) -> None:
@@ -216,6 +249,9 @@ class TranscriptSchema(ma.Schema):
     limits = ma.fields.Nested(TableLimitsSchema, metadata={
         "description": "the table's own limits, where they differ from the rules' defaults: the round's wagers "
                        "and doubles were checked against them, and it replays under them"})
+    paytable_document = ma.fields.Dict(keys=ma.fields.String(), metadata={
+        "description": "the stored paytable version the round ran under (version 2 on), as approved: "
+                       "`pontoon replay` plays it as carried, with no database"})
 
 
 # ----- the round's state, answered ----------------------------------------------------------

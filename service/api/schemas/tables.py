@@ -3,29 +3,48 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from .base import NAME_PATTERN, TABLE_ID_PATTERN, Pattern, RequestSchema, cents
+from .base import RequestSchema, cents, file_name_text, table_id_text
 from .shoes import ShoeSchema
 from .traditional import BankSchema
+from .variants import Catalog, null_only
+
+# JSON Schema cannot compare two fields, so the document says this one in words.
+_MAX_AT_LEAST_MIN = "in cents; max at least min (a maximum below the minimum is refused, 422)"
 
 
 class LimitSchema(RequestSchema):
     min = cents(required=True)
-    max = cents(required=True)
+    max = cents(required=True, metadata={"description": "at least min"})
 
 
 class TableLimitsSchema(RequestSchema):
-    main = ma.fields.Nested(LimitSchema)
-    pair_bet = ma.fields.Nested(LimitSchema)
+    main = ma.fields.Nested(LimitSchema, metadata={"description": "the main wager's limits " + _MAX_AT_LEAST_MIN})
+    pair_bet = ma.fields.Nested(LimitSchema, metadata={"description": "the pair bet's limits " + _MAX_AT_LEAST_MIN})
 
 
 class CreateTableSchema(RequestSchema):
-    table_id = ma.fields.String(required=True, validate=Pattern(f"^{TABLE_ID_PATTERN}$"))
-    rules = ma.fields.String(required=True, validate=Pattern(f"^{NAME_PATTERN}$"),
+    table_id = ma.fields.String(required=True, validate=table_id_text())
+    rules = ma.fields.String(required=True, validate=file_name_text(),
                              metadata={"description": "a rules file stem in rules_config/, e.g. canberra"})
-    paytable = ma.fields.String(load_default=None, allow_none=True, validate=Pattern(f"^{NAME_PATTERN}$"),
+    paytable = ma.fields.String(load_default=None, allow_none=True, validate=file_name_text(),
                                 metadata={"description": "a paytable stem in paytables/, e.g. canberra-standard"})
     limits = ma.fields.Nested(TableLimitsSchema, load_default=dict,
                               metadata={"description": "the table's own limits in cents; the rules' otherwise"})
+
+    @classmethod
+    def openapi_one_of(cls, catalog: Catalog) -> list[dict]:
+        """The house-banked game is dealt against a paytable; the player-banked game takes none.
+        A rules file or paytable not listed is refused (422)."""
+        return [
+            {"title": "house-banked: rules with a paytable",
+             "properties": {"rules": {"type": "string", "enum": list(catalog.rules_with_paytable)},
+                            "paytable": {"type": "string", "enum": list(catalog.paytables)}},
+             "required": ["rules", "paytable"]},
+            {"title": "player-banked: rules without a paytable",
+             "properties": {"rules": {"type": "string", "enum": list(catalog.rules_without_paytable)},
+                            "paytable": null_only()},
+             "required": ["rules"]},
+        ]
 
 
 class TableSchema(ma.Schema):

@@ -65,7 +65,7 @@ def test_malformed_card_bodies_are_never_500(client, new_table, make_key, raw):
 
 
 @pytest.mark.parametrize("body", [
-    {"seat": 1}, {"seat": 1, "action": 3}, {"seat": 0, "action": "hit"}, {"seat": 1, "action": "hit", "hand": -1},
+    {"seat": 1}, {"seat": 1, "action": 3}, {"seat": 1, "action": "fold"}, {"seat": 1, "action": "hit", "hand": -1},
     {"seat": 1, "action": "hit", "amount": "100"}, {"seat": 10**30, "action": "hit"},
     {"seat": 1, "action": "hit", "amount": 10**30}, {"seat": 1, "action": "x" * 100},
 ])
@@ -101,7 +101,7 @@ def test_a_refused_decision_is_409_with_the_legal_ones_and_changes_nothing(new_t
              ({"seat": 1, "action": "surrender"}, "surrender"),
              ({"seat": 1, "action": "insurance", "amount": 100}, "insurance"),
              ({"seat": 1, "action": "forfeit"}, "forfeit"),
-             ({"seat": 1, "action": "fold"}, "unknown")]
+             ({"seat": 0, "action": "hit"}, "no banker")]
     for body, reason in cases:
         refused = _error(terminal.post(f"/v1/rounds/{round_id}/actions", body), 409, "decision_refused")
         assert reason in refused["message"], (body, refused)

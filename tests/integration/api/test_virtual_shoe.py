@@ -113,5 +113,5 @@ def test_table_limits_bind_the_wagers(new_table):
     table_id, terminal = new_table(shoe="virtual", limits={"main": {"min": 2000, "max": 10000}})
     assert ok(terminal.get(f"/v1/tables/{table_id}"), 200)["limits"]["main"] == {"min": 2000, "max": 10000}
     refused = terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": [{"seat": 1, "wager": 1000}]})
-    assert refused.status == 422 and refused.body["code"] == "wager_refused"
+    assert refused.status == 409 and refused.body["code"] == "wager_refused"
     ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": [{"seat": 1, "wager": 2000}]}), 201)

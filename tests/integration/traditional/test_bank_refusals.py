@@ -20,21 +20,21 @@ def test_a_house_banked_table_has_no_bank_or_kitty(admin, client, make_key):
              "not_player_banked")
     _refused(terminal.post(f"/v1/tables/{table_id}/bank/sale", {"to_seat": 1, "price": 100}), 409, "not_player_banked")
     ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "physical"}), 201)
-    _refused(terminal.post(f"/v1/tables/{table_id}/rounds", {"players": [{"seat": 1, "stake": 100}]}), 422,
-             "invalid_request")
+    _refused(terminal.post(f"/v1/tables/{table_id}/rounds", {"players": [{"seat": 1, "stake": 100}]}), 409,
+             "wrong_game")
     assert "bank" not in ok(terminal.get(f"/v1/tables/{table_id}"), 200)
 
 
 def test_rounds_of_the_player_banked_game_take_players(new_table):
     table_id, terminal = new_table("british-traditional", "physical")
-    _refused(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": [{"seat": 1, "wager": 100}]}), 422,
-             "invalid_request")
+    _refused(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": [{"seat": 1, "wager": 100}]}), 409,
+             "wrong_game")
     both = {"wagers": [{"seat": 1, "wager": 100}], "players": [{"seat": 1, "stake": 100}]}
     _refused(terminal.post(f"/v1/tables/{table_id}/rounds", both), 422, "invalid_request")
-    _refused(terminal.post(f"/v1/tables/{table_id}/rounds", {"players": [{"seat": 1, "stake": 50}]}), 422,
+    _refused(terminal.post(f"/v1/tables/{table_id}/rounds", {"players": [{"seat": 1, "stake": 50}]}), 409,
              "wager_refused")
     shoot = {"players": [{"seat": 1, "stake": 100, "shoot": 100}]}
-    _refused(terminal.post(f"/v1/tables/{table_id}/rounds", shoot), 422, "wager_refused")
+    _refused(terminal.post(f"/v1/tables/{table_id}/rounds", shoot), 409, "wager_refused")
     _refused(terminal.post(f"/v1/tables/{table_id}/kitty", {"action": "put_up", "amount": 1000}), 409, "no_kitty_game")
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 from service.commands.replay import replay_data
-from tests.conftest import SHARED
+from tests.conftest import TRANSCRIPTS
 
 from ..api.client import Api, drive_round, flask_sender, ok
 
 
 def test_recall_of_a_shoot_round_carries_its_kitty(new_table, settle, client, make_key):
-    transcript = json.loads((SHARED / "transcripts" / "traditional" / "shoot-bust-feeds-kitty.json").read_text())
+    transcript = json.loads((TRANSCRIPTS / "traditional" / "shoot-bust-feeds-kitty.json").read_text())
     table_id, terminal = new_table("shoot-pontoon", "physical")
     ok(terminal.post(f"/v1/tables/{table_id}/kitty", {"action": "put_up", "amount": transcript["kitty"]}), 201)
     opened = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"players": transcript["players"]}), 201)

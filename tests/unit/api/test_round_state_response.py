@@ -23,10 +23,10 @@ from service.games import family_of
 from service.rounds.views import round_state
 from service.rules import load_paytable, load_rules
 from service.store.repositories.rounds import RoundRow
+from tests.conftest import worked_rounds
 
 OPENED = datetime(2026, 11, 22, 9, 30, 0, 123456, tzinfo=UTC)
-TRADITIONAL = sorted(path for path in (Path(__file__).parents[3].parent / "shared" / "transcripts" / "traditional")
-                     .glob("*.json") if not path.name.endswith(".expected.json"))
+TRADITIONAL = worked_rounds("traditional")
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,11 @@ import pytest
 from service.engine.play import play_transcript
 from service.engine.transcript import parse_transcript
 from service.games import FAMILIES, SHOE_DEALT_GAMES, UnknownGame, family_named, family_of
-from service.rounds.errors import Invalid
+from service.rounds.errors import Conflict
 from service.rules import load_paytable, load_rules
 
 ROOT = Path(__file__).parents[3]
-TRANSCRIPTS = ROOT.parent / "shared" / "transcripts"
+TRANSCRIPTS = ROOT / "tests" / "fixtures" / "transcripts"
 RULES = sorted(path.stem for path in (ROOT / "rules_config").glob("*.yaml"))
 
 
@@ -40,7 +40,7 @@ def test_only_the_house_banked_game_takes_a_paytable_and_is_measured():
 
 def test_seat_zero_is_the_bankers_only_where_there_is_a_banker():
     family_named("traditional").check_seat(0)
-    with pytest.raises(Invalid):
+    with pytest.raises(Conflict):   # a well-formed seat this game does not have
         family_named("canberra").check_seat(0)
 
 
@@ -52,11 +52,11 @@ def test_limits_are_the_tables_or_the_rules():
     assert family_named("traditional").effective_limits(load_rules("british-traditional"), None) == {}
 
 
-def test_a_refused_wager_is_invalid_in_either_game():
-    with pytest.raises(Invalid):
+def test_a_wager_the_tables_rules_refuse_is_a_conflict_in_either_game():
+    with pytest.raises(Conflict):
         family_named("canberra").start(load_rules("canberra"), load_paytable("canberra-standard"),
                                        [{"seat": 1, "wager": 1}], None, None)
-    with pytest.raises(Invalid):
+    with pytest.raises(Conflict):
         family_named("traditional").start(load_rules("british-traditional"), None, [{"seat": 99, "stake": 100}],
                                           None, None)
 

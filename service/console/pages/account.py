@@ -1,0 +1,100 @@
+"""/console/account: a person's own account: change the password, enrol in or remove the TOTP
+second factor, sign out."""
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request
+from werkzeug.wrappers import Response
+
+from ...api.request_scope import request_uow
+from ...rounds.errors import CommandRefused
+from ...staff.commands import ChangePassword, EnrolTotp, RemoveTotp
+from ...staff.credentials import change_password, enrol_totp, remove_totp
+from ...staff.passwords import new_totp_secret, totp_uri
+from ..auth import current_staff, policy, staff_required
+
+blp = Blueprint("console_account", __name__, url_prefix="/console")
+
+FIELD_LIMIT = 1024
+
+
+def _field(name: str) -> str:
+    return request.form.get(name, "")[:FIELD_LIMIT]
+
+
+def _page(errors: dict[str, list[str]] | None = None, totp_secret: str | None = None,
+          status: int = 200) -> tuple[str, int]:
+    """The page; a person not enrolled is offered a new secret (or the one they are enrolling)."""
+    staff = current_staff()
+    account = request_uow().staff.get_by_id(staff.user_id)
+    enrolled = account is not None and account.totp_secret is not None
+    secret = None if enrolled else (totp_secret or new_totp_secret())
+    return render_template("console/account.html", account=account, errors=errors or {},
+                           totp_secret=secret, totp_uri=totp_uri(secret, staff.username) if secret else None,
+                           totp_required=staff.role in policy().totp_roles), status
+
+
+def _refused(refused: CommandRefused, rename: dict[str, str] | None = None) -> dict[str, list[str]]:
+    """A handler's field errors under the page's field names (the message alone when it names none)."""
+    names = rename or {}
+    errors = {names.get(field, field): [str(m) for m in messages]
+              for field, messages in (refused.errors or {}).items()}
+    return errors or {"_form": [refused.message]}
+
+
+@blp.get("/account")
+@staff_required(second_factor_pending=True)
+def page() -> tuple[str, int]:
+    return _page()
+
+
+@blp.post("/account/password")
+@staff_required(second_factor_pending=True)
+def password() -> Response | tuple[str, int]:
+    staff = current_staff()
+    new, confirm = _field("new_password"), _field("confirm_password")
+    if new != confirm:
+        return _page({"confirm_password": ["does not match the new password"]}, status=422)
+    uow = request_uow()
+    try:
+        change_password(ChangePassword(staff.user_id, _field("current_password"), new, staff.session_id), uow)
+    except CommandRefused as refused:
+        uow.rollback()
+        return _page(_refused(refused), status=422)
+    uow.commit()
+    flash("Your password is changed. Any other session of yours has ended.", "success")
+    return redirect("/console/account")
+
+
+@blp.post("/account/totp")
+@staff_required(second_factor_pending=True)
+def enrol() -> Response | tuple[str, int]:
+    staff = current_staff()
+    secret = _field("secret")[:64]
+    uow = request_uow()
+    try:
+        enrol_totp(EnrolTotp(staff.user_id, secret, _field("code")), uow)
+    except CommandRefused as refused:
+        uow.rollback()
+        return _page(_refused(refused), totp_secret=secret or None, status=422)
+    uow.commit()
+    flash("Your authenticator is enrolled: signing in now asks for its code.", "success")
+    return redirect("/console/account")
+
+
+@blp.post("/account/totp/remove")
+@staff_required(second_factor_pending=True)
+def remove() -> Response | tuple[str, int]:
+    staff = current_staff()
+    uow = request_uow()
+    try:
+        remove_totp(RemoveTotp(staff.user_id, _field("password")), uow, policy())
+    except CommandRefused as refused:
+        uow.rollback()
+        return _page(_refused(refused, {"password": "remove_password"}), status=_status_of(refused))
+    uow.commit()
+    flash("Your second factor is removed.", "success")
+    return redirect("/console/account")
+
+
+def _status_of(refused: CommandRefused) -> int:
+    return 422 if refused.errors else 409

@@ -1,0 +1,183 @@
+"""/console/audit (compliance): search the audit log, export a period of it as JSON lines or CSV
+(streamed), and verify its hash chains and every round against the ledger."""
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from flask import Blueprint, Response, current_app, render_template, request, stream_with_context, url_for
+from werkzeug.datastructures import Headers
+
+from ...api.request_scope import request_uow
+from ...api.resources.audit_export import EXPORT_ENDS, MEDIA_TYPES, chunks
+from ...api.schemas.base import TABLE_ID_PATTERN
+from ...audit.export import FORMATS, export_end, export_lines
+from ...audit.verify import verify_database
+from ...config import Settings
+from ...reports.gaming_day import day_starts_at, parse_day_start
+from ...store.repositories.audit import AuditRecord, chain_for
+from ...store.repositories.audit_search import AuditHit, AuditSearch
+from ..auth import current_staff, staff_required
+
+blp = Blueprint("console_audit", __name__, url_prefix="/console")
+
+AUDITORS = ("compliance",)
+PAGE_SIZE = 50
+SHOWN_PROBLEMS = 200        # a broken log can hold thousands; the first ones say where to look
+_TABLE_ID = re.compile(f"^{TABLE_ID_PATTERN}$")
+_WORD = re.compile(r"^[A-Za-z0-9_:.@-]{1,200}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """Gaming days from `first` to `last`, both included, as the instants they span."""
+
+    since: datetime | None
+    until: datetime | None
+
+
+@blp.get("/audit")
+@staff_required(*AUDITORS)
+def page() -> tuple[str, int]:
+    args = request.args
+    errors: dict[str, str] = {}
+    period = _period(args, errors)
+    search = AuditSearch(since=period.since, until=period.until, table_id=_table(args, errors),
+                         round_id=_round_id(args, errors), kind=_word(args, "kind", errors),
+                         actor=_word(args, "actor", errors), before_id=_before(args, errors))
+    hits: list[AuditHit] = []
+    if not errors:
+        hits = request_uow().audit_search.search(search, PAGE_SIZE + 1)
+    older = hits[PAGE_SIZE - 1].id if len(hits) > PAGE_SIZE else None
+    return _render(search_errors=errors, hits=hits[:PAGE_SIZE], newest_url=_page_url(args, None),
+                   older_url=_page_url(args, older) if older is not None else None), 422 if errors else 200
+
+
+@blp.get("/audit/export")
+@staff_required(*AUDITORS)
+def export() -> Response | tuple[str, int]:
+    """The period's records streamed as they are read (a server-side cursor feeds the response,
+    so a month is never held in memory); the export itself is recorded (audit_exported). When
+    the period reaches where records may still be committing it ends before, as the
+    Pontoon-Export-Ends header says, so a follow-on export from there misses nothing."""
+    args = request.args
+    errors: dict[str, str] = {}
+    period = _period(args, errors)
+    table_id = _table(args, errors)
+    fmt = args.get("format", "jsonl")
+    if fmt not in FORMATS:
+        errors["format"] = f"must be one of {', '.join(FORMATS)}"
+    uow = request_uow()
+    if table_id is not None and "table" not in errors and uow.tables.get(table_id) is None:
+        errors["table"] = f"there is no table {table_id!r}"
+    if errors:
+        return _render(export_errors=errors), 422
+    until = export_end(uow.audit, period.until, _settings().audit_clock_margin)
+    headers = Headers({"Content-Disposition": f'attachment; filename="audit-{table_id or "all"}.{fmt}"',
+                       EXPORT_ENDS: until.isoformat()})
+    uow.audit.append(chain_for(None), [AuditRecord("audit_exported", {
+        "from": _text(period.since), "to": _text(period.until), "ends": until.isoformat(), "table_id": table_id,
+        "format": fmt}, actor=current_staff().actor)])
+    uow.commit()
+    lines = export_lines(uow.audit, fmt=fmt, since=period.since, until=until, table_id=table_id)
+    # stream_with_context keeps the request (and its connection) alive until the last chunk.
+    return Response(stream_with_context(chunks(lines)), mimetype=MEDIA_TYPES[fmt], headers=headers)
+
+
+@blp.post("/audit/verify")
+@staff_required(*AUDITORS)
+def verify() -> tuple[str, int]:
+    """Verify the whole log as `pontoon audit verify` does, on a connection of its own: the
+    verification reads one snapshot in a transaction of its own."""
+    with current_app.extensions["pontoon.pool"].connection() as conn:
+        report = verify_database(conn)
+    return _render(report=report, problems=report.problems[:SHOWN_PROBLEMS]), 200
+
+
+# ----- helpers --------------------------------------------------------------------------------
+def _render(**shown: Any) -> str:
+    nothing_yet: dict[str, Any] = {"search_errors": {}, "export_errors": {}, "hits": None, "newest_url": None,
+                                   "older_url": None, "report": None, "problems": []}
+    return render_template("console/audit.html", args=request.args, page_size=PAGE_SIZE, formats=FORMATS,
+                           **{**nothing_yet, **shown})
+
+
+def _page_url(args: Mapping[str, str], before: int | None) -> str:
+    """This search's page of records older than `before` (the newest page without it)."""
+    query: dict[str, Any] = {key: value for key, value in args.items() if key != "before" and value}
+    if before is not None:
+        query["before"] = before
+    return url_for(".page", **query)
+
+
+def _settings() -> Settings:
+    settings: Settings = current_app.extensions["pontoon.settings"]
+    return settings
+
+
+def _period(args: Mapping[str, str], errors: dict[str, str]) -> Period:
+    """The gaming days `from` and `to` (both included, either open) as instants: a gaming day runs
+    from its start time to the next day's, in the casino's time zone."""
+    settings = _settings()
+    starts, zone = parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone)
+    first, last = _day(args, "from", errors), _day(args, "to", errors)
+    if first and last and last < first:
+        errors["to"] = "must be the same gaming day as from, or later"
+    return Period(day_starts_at(first, starts, zone) if first else None,
+                  day_starts_at(last + timedelta(days=1), starts, zone) if last else None)
+
+
+def _day(args: Mapping[str, str], name: str, errors: dict[str, str]) -> date | None:
+    text = (args.get(name) or "").strip()
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        errors[name] = "must be a date, as 2026-11-27"
+        return None
+
+
+def _table(args: Mapping[str, str], errors: dict[str, str]) -> str | None:
+    text = (args.get("table") or "").strip()
+    if text and not _TABLE_ID.fullmatch(text):
+        errors["table"] = "is not a table id"
+    return text or None
+
+
+def _round_id(args: Mapping[str, str], errors: dict[str, str]) -> uuid.UUID | None:
+    text = (args.get("round") or "").strip()
+    if not text:
+        return None
+    try:
+        return uuid.UUID(text)
+    except ValueError:
+        errors["round"] = "must be a round id, as 3f2a9c1d-…"
+        return None
+
+
+def _word(args: Mapping[str, str], name: str, errors: dict[str, str]) -> str | None:
+    text = (args.get(name) or "").strip()
+    if text and not _WORD.fullmatch(text):
+        errors[name] = "letters, digits and _ : . @ - only"
+    return text or None
+
+
+def _before(args: Mapping[str, str], errors: dict[str, str]) -> int | None:
+    text = (args.get("before") or "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
+        errors["before"] = "must be a record id"
+        return None
+    return int(text)
+
+
+def _text(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+

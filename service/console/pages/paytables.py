@@ -1,0 +1,247 @@
+"""/console/paytables: paytables and their versions; an operator drafts a version as YAML and sees
+each bad field at its line, the draft's difference from the version in force and its house edge,
+and another operator approves or rejects it."""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from http import HTTPStatus
+
+import yaml
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from ...api.request_scope import request_uow
+from ...api.schemas.paytables import DecisionSchema, SubmitVersionSchema
+from ...operators import paytables as handlers
+from ...operators.commands import DecidePaytableVersion, SubmitPaytableVersion
+from ...operators.errors import Forbidden
+from ...operators.evaluation import Evaluation, evaluate_paytable
+from ...rounds.catalog import ref
+from ...rounds.errors import CommandRefused, Conflict, Invalid, NotFound
+from ...rules import parse_paytable
+from ...store.repositories.audit import chain_for
+from ...store.repositories.paytables import VersionRow
+from ...store.uow import UnitOfWork
+from ..auth import current_staff, error_page, is_htmx, staff_required
+
+blp = Blueprint("console_paytables", __name__, url_prefix="/console")
+
+READERS = ("admin", "operator", "supervisor", "compliance")
+WRITERS = ("operator",)
+DECISIONS = {"approve": "approved", "reject": "rejected"}
+_VERSION_LINE = re.compile(r"^version:.*$", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class DiffLine:
+    """A line of the difference between two versions' YAML: added, removed, unchanged, or a hunk's
+    header (where in each text the lines below lie)."""
+
+    kind: str        # added | removed | same | hunk
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    field: str
+    message: str
+
+
+# ----- pages ----------------------------------------------------------------------------------
+@blp.get("/paytables")
+@staff_required(*READERS)
+def page() -> str:
+    return render_template("console/paytables.html", paytables=handlers.list_paytables(request_uow()),
+                           may_draft=current_staff().role in WRITERS)
+
+
+@blp.get("/paytables/<name>/draft")
+@staff_required(*WRITERS)
+def draft(name: str) -> str | tuple[str, int]:
+    uow = request_uow()
+    try:
+        versions = handlers.list_versions(uow, name)
+    except NotFound as exc:
+        return error_page(404, "No such paytable", exc.message)
+    in_force = uow.paytables.latest_approved(name)
+    next_version = max(v["version"] for v in versions["versions"]) + 1
+    text = _VERSION_LINE.sub(f"version: {next_version}", version_text(in_force), count=1) if in_force else ""
+    return render_template("console/paytable_draft.html", name=name, next_version=next_version, in_force=in_force,
+                           text=text, reason="", **_located([], {}))
+
+
+@blp.post("/paytables/<name>/draft")
+@staff_required(*WRITERS)
+def submit(name: str) -> Response | tuple[str, int]:
+    uow = request_uow()
+    text, reason = request.form.get("yaml", ""), request.form.get("reason", "")
+    refused = SubmitVersionSchema().validate({"yaml": text, "reason": reason})
+    locations: dict[str, dict[str, int]] = {}
+    if not refused:
+        try:
+            submitted = handlers.submit_version(
+                SubmitPaytableVersion(name, reason, current_staff().actor, yaml_text=text), uow)
+        except NotFound as exc:
+            return error_page(404, "No such paytable", exc.message)
+        except Invalid as exc:
+            uow.rollback()
+            refused, locations = dict(exc.errors or {}), exc.locations or {}
+        else:
+            uow.commit()
+            flash(f"Version {submitted['version']} of {name} is submitted as a draft: another operator must "
+                  "approve it before a table can use it.", "success")
+            return redirect(url_for(".version", name=name, number=submitted["version"]), 303)
+    in_force = uow.paytables.latest_approved(name)
+    latest = uow.paytables.latest_number(name)
+    return render_template("console/paytable_draft.html", name=name, next_version=(latest or 0) + 1,
+                           in_force=in_force, text=text, reason=reason,
+                           **_located(_field_errors(refused), locations, text)), 422
+
+
+@blp.get("/paytables/<name>/<int:number>")
+@staff_required(*READERS)
+def version(name: str, number: int) -> str | tuple[str, int]:
+    return _version_page(request_uow(), name, number)
+
+
+@blp.get("/paytables/<name>/<int:number>/analysis")
+@staff_required(*READERS)
+def analysis(name: str, number: int) -> str | tuple[str, int]:
+    """The house edge, RTP and each paid line's share of it, computed as approval computes them
+    (the exact analysis: the figures approval keeps are these). A fragment the version page loads
+    after it is shown, since an analysis not yet cached takes seconds."""
+    row = request_uow().paytables.get(name, number)
+    if row is None:
+        return error_page(404, "No such version", f"no version {number} of paytable {name!r}")
+    # The version page swaps the fragment in; a link followed without htmx gets a page of its own.
+    template = "console/_paytable_analysis.html" if is_htmx() else "console/paytable_analysis.html"
+    try:
+        measured = _measure(row.name, row.version, json.dumps(row.content, sort_keys=True))
+    except Invalid as exc:
+        return render_template(template, row=row, problem=exc.message), 422
+    return render_template(template, row=row, measured_now=True, evaluation=_evaluation_view(
+        measured.house_edge_percent, measured.rtp_percent, measured.detail))
+
+
+@blp.post("/paytables/<name>/<int:number>/decision")
+@staff_required(*WRITERS)
+def decide(name: str, number: int) -> Response | tuple[str, int]:
+    uow = request_uow()
+    decision = DECISIONS.get(request.form.get("decision", ""))
+    reason = request.form.get("reason", "")
+    refused = DecisionSchema().validate({"reason": reason})
+    if decision is None:
+        refused["decision"] = ["must be approve or reject"]
+    if decision is None or refused:
+        return _version_page(uow, name, number, field_errors=_field_errors(refused), reason=reason,
+                             status=HTTPStatus.UNPROCESSABLE_ENTITY)
+    try:
+        handlers.decide_version(DecidePaytableVersion(name, number, decision, reason, current_staff().actor), uow)
+        uow.commit()
+    except CommandRefused as exc:
+        _keep_refusal(uow, exc)
+        return _version_page(uow, name, number, refusal=exc.message, reason=reason, status=_status_of(exc),
+                             field_errors=_field_errors(exc.errors or {}))
+    flash(f"Version {number} of {name} is {decision}.", "success")
+    return redirect(url_for(".version", name=name, number=number), 303)
+
+
+# ----- helpers --------------------------------------------------------------------------------
+def _version_page(uow: UnitOfWork, name: str, number: int, *, field_errors: list[FieldError] | None = None,
+                  refusal: str | None = None, reason: str = "", status: int = 200) -> tuple[str, int]:
+    try:
+        view = handlers.version(uow, name, number)
+    except NotFound as exc:
+        return error_page(404, "No such version", exc.message)
+    row = uow.paytables.get(name, number)
+    if row is None:   # cannot be: the view was just read from it, in the same transaction
+        return error_page(404, "No such version", f"no version {number} of paytable {name!r}")
+    in_force = uow.paytables.latest_approved(name)
+    staff = current_staff()
+    compared = in_force if in_force is not None and in_force.version != number else None
+    evaluation = (_evaluation_view(view["house_edge_percent"], view["rtp_percent"], view["evaluation"] or {})
+                  if view["house_edge_percent"] is not None else None)
+    return render_template(
+        "console/paytable_version.html", view=view, row=row, in_force=in_force, compared=compared,
+        diff=line_diff(version_text(compared), version_text(row)) if compared else [],
+        evaluation=evaluation, may_decide=staff.role in WRITERS and row.status == "draft",
+        own_draft=row.author == staff.actor, field_errors={e.field: e.message for e in field_errors or []},
+        refusal=refusal, reason=reason), status
+
+
+def _keep_refusal(uow: UnitOfWork, exc: CommandRefused) -> None:
+    """Roll the refused command back, keeping the record of the refusal it names (an operator
+    trying to approve their own draft), as the REST API keeps it."""
+    uow.rollback()
+    if exc.audit is not None:
+        uow.audit.append(chain_for(exc.audit.table_id), [exc.audit])
+        uow.commit()
+
+
+def _status_of(exc: CommandRefused) -> int:
+    for kind, status in ((Forbidden, 403), (NotFound, 404), (Invalid, 422), (Conflict, 409)):
+        if isinstance(exc, kind):
+            return status
+    return 409
+
+
+def version_text(row: VersionRow) -> str:
+    """A version as YAML: as its author wrote it, or its content written out when it was sent as JSON."""
+    if row.source_format in ("yaml", "file"):
+        return row.source
+    return yaml.safe_dump(row.content, sort_keys=False, allow_unicode=True)
+
+
+def line_diff(before: str, after: str) -> list[DiffLine]:
+    """The lines that differ between two texts, with three unchanged lines around each change."""
+    lines = []
+    for text in list(difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=3))[2:]:
+        kind = {"+": "added", "-": "removed", "@": "hunk"}.get(text[:1], "same")
+        lines.append(DiffLine(kind, text if kind == "hunk" else text[1:]))
+    return lines
+
+
+def _field_errors(errors: dict) -> list[FieldError]:
+    """Field errors as marshmallow or a refused command gives them ({field: [messages]}), flat."""
+    out = []
+    for field, why in errors.items():
+        for message in why if isinstance(why, list) else [why]:
+            out.append(FieldError(str(field), str(message)))
+    return out
+
+
+def _located(errors: list[FieldError], locations: dict[str, dict[str, int]], text: str = "") -> dict:
+    """The template's view of a refused draft: the submitted text's lines, the errors at each line
+    (by the line the document writes the field on), the form's own fields' errors, and the rest."""
+    at_line: dict[int, list[FieldError]] = {}
+    form_fields: dict[str, str] = {}
+    elsewhere: list[FieldError] = []
+    for error in errors:
+        where = locations.get(error.field)
+        if where is not None:
+            at_line.setdefault(where["line"], []).append(error)
+        elif error.field in ("reason", "yaml"):
+            form_fields.setdefault(error.field, error.message)
+        else:
+            elsewhere.append(error)
+    return {"lines": text.splitlines(), "at_line": at_line, "form_errors": form_fields, "elsewhere": elsewhere}
+
+
+@lru_cache(maxsize=32)
+def _measure(name: str, number: int, content: str) -> Evaluation:
+    """A version's figures, kept per version and content: a version never changes."""
+    return evaluate_paytable(parse_paytable(ref(name, number), json.loads(content)))
+
+
+def _evaluation_view(house_edge: float, rtp: float, detail: dict) -> dict:
+    """House edge, RTP, and each paid line above even money with the points it adds to the RTP
+    and its share of the RTP."""
+    lines = [{**line, "share_of_rtp_percent": line["contribution_percent"] / rtp * 100 if rtp else None}
+             for line in detail.get("bonus_lines", [])]
+    return {"house_edge_percent": house_edge, "rtp_percent": rtp, "lines": lines,
+            "rounds": detail.get("rounds"), "standard_error": detail.get("house_edge_se_percent"),
+            "rules": detail.get("rules")}

@@ -1,0 +1,86 @@
+"""/console/reports: drop, win and hold by table and gaming day, its daily chart, and its CSV."""
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+import marshmallow as ma
+from flask import Blueprint, Response, current_app, render_template, request, url_for
+
+from ...api.request_scope import request_uow
+from ...api.schemas.reports import ReportQuerySchema
+from ...reports.gaming_day import PERIODS, RANGE
+from ...reports.tables import csv_lines
+from ..auth import staff_required
+from ..queries.floor import current_gaming_day
+from ..queries.reports import ReportQuery, period_report, report_page
+
+blp = Blueprint("console_reports", __name__, url_prefix="/console", template_folder="../templates")
+
+FIELDS = ("period", "date", "from", "to", "by", "table")
+PERIOD_NAMES = {"day": "Gaming day", "month_to_date": "Month to date", "year_to_date": "Year to date",
+                RANGE: "Gaming days from … to …"}
+# The REST query's parameters as the form names them (its messages are shown at these fields).
+FORM_FIELD = {"gaming_day": "date", "gaming_day_from": "from", "gaming_day_to": "to"}
+
+Errors = dict[str, list[str]]
+
+
+def _form() -> dict[str, str]:
+    """The query as typed (blank fields left out), to fill the form in again."""
+    return {name: request.args.get(name, "").strip() for name in FIELDS if request.args.get(name, "").strip()}
+
+
+def _rest_query(form: dict[str, str]) -> dict[str, str]:
+    """The form as the REST report's query: a range names its first and last gaming day, any
+    other period the gaming day it ends on."""
+    query: dict[str, str] = {key: form[key] for key in ("by", "table") if key in form}
+    if form.get("period") == RANGE:
+        query.update({"gaming_day_from": form.get("from", ""), "gaming_day_to": form.get("to", "")})
+    else:
+        query.update({key: form[key] for key in ("period", "date") if key in form})
+    return query
+
+
+def _query(form: dict[str, str]) -> tuple[ReportQuery | None, Errors]:
+    """The query checked as the REST report checks it, or the messages for the form's fields."""
+    try:
+        checked = ReportQuerySchema().load(_rest_query(form))
+    except ma.ValidationError as exc:
+        messages = exc.messages if isinstance(exc.messages, dict) else {"period": exc.messages}
+        return None, {FORM_FIELD.get(str(k), str(k)): [str(m) for m in (v if isinstance(v, list) else [v])]
+                      for k, v in messages.items()}
+    table_id = checked.get("table")
+    if table_id is not None and request_uow().tables.get(table_id) is None:
+        return None, {"table": [f"There is no table {table_id}."]}
+    first = checked.get("gaming_day_from")
+    day = (checked.get("gaming_day_to") or checked.get("date")
+           or current_gaming_day(current_app.extensions["pontoon.settings"]))
+    return ReportQuery(RANGE if first else checked.get("period", "day"), day, checked["by"], table_id, first), {}
+
+
+@blp.get("/reports")
+@staff_required("compliance")
+def page() -> tuple[str, int]:
+    form = _form()
+    query, errors = _query(form)
+    shown = report_page(request_uow(), current_app.extensions["pontoon.settings"], query) if query else None
+    csv_url = url_for("console_reports.csv") + (f"?{urlencode(form)}" if form else "")
+    return render_template("console/reports.html", form=form, errors=errors, query=query, shown=shown,
+                           periods=[(p, PERIOD_NAMES[p]) for p in (*PERIODS, RANGE)], period_names=PERIOD_NAMES,
+                           csv_url=csv_url), 422 if errors else 200
+
+
+@blp.get("/reports.csv")
+@staff_required("compliance")
+def csv() -> Response:
+    """What the page shows, as the REST report's CSV (amounts in cents, a TOTAL line)."""
+    query, errors = _query(_form())
+    if query is None:
+        text = "; ".join(f"{field}: {' '.join(messages)}" for field, messages in errors.items())
+        return Response(text + "\n", status=422, mimetype="text/plain")
+    report: dict[str, Any] = period_report(request_uow(), current_app.extensions["pontoon.settings"], query)
+    first = f"{query.first_day.isoformat()}-" if query.first_day else ""
+    name = f"tables-{query.period}-{first}{query.day.isoformat()}{'-by-day' if query.by == 'day' else ''}.csv"
+    return Response("".join(csv_lines(report)), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})

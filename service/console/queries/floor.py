@@ -1,0 +1,143 @@
+"""The floor as the pit sees it: every table, its shoe, its round in play and the gaming day's money."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from ...config import Settings
+from ...reports.gaming_day import gaming_day_of, parse_day_start, period
+from ...reports.tables import hold_percent
+from ...rounds import views
+from ...rounds.catalog import ref, resolve
+from ...rounds.state import CorruptRound, rebuild
+from ...store.repositories.floor import FloorDay, FloorRound, FloorTableRow
+from ...store.repositories.rounds import RoundRow
+from ...store.uow import UnitOfWork
+from ...traditional.bank_state import BankState
+
+GAME_NAMES = {"canberra": "Pontoon (Canberra)", "traditional": "Traditional Pontoon"}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInPlay:
+    """What the pit needs to know of an open round: where it stands and whom it waits for."""
+
+    round_id: uuid.UUID
+    opened_at: datetime
+    phase: str | None
+    awaiting: str | None            # card | decision
+    card_to: str | None             # who the next card goes to
+    in_turn: dict[str, Any] | None  # {"seat", "hand", "legal_actions"}
+    decisions: tuple[str, ...] = ()  # the decisions the rules allow now, by name
+    fault: str | None = None        # the round's events no longer replay: a defect to report
+
+    @property
+    def awaited(self) -> str:
+        """What the round waits for, in the pit's words."""
+        if self.fault is not None:
+            return "does not replay"
+        if self.awaiting == "decision" and self.in_turn is not None:
+            return (f"decision: seat {self.in_turn['seat']} hand {self.in_turn['hand']}"
+                    + (f" ({', '.join(self.decisions)})" if self.decisions else ""))
+        if self.awaiting == "card":
+            return f"card to {self.card_to}" if self.card_to else "card"
+        return self.awaiting or "nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class DayFigures:
+    rounds: int
+    voided_rounds: int
+    unsettled_rounds: int
+    drop: int
+    win: int
+    hold_percent: float | None
+
+    @classmethod
+    def of(cls, day: FloorDay) -> DayFigures:
+        """Win and hold as the table report works them out (hold rounded as a regulator's is)."""
+        win = day.drop - day.paid_out
+        return cls(day.rounds, day.voided_rounds, day.unsettled_rounds, day.drop, win, hold_percent(win, day.drop))
+
+    @classmethod
+    def total(cls, tables: list[DayFigures]) -> DayFigures:
+        drop, win = sum(t.drop for t in tables), sum(t.win for t in tables)
+        return cls(sum(t.rounds for t in tables), sum(t.voided_rounds for t in tables),
+                   sum(t.unsettled_rounds for t in tables), drop, win, hold_percent(win, drop))
+
+
+@dataclass(frozen=True, slots=True)
+class FloorTable:
+    table_id: str
+    game: str
+    game_name: str
+    rules: str                      # name@version
+    paytable: str | None            # name@version in force
+    pending_paytable: str | None    # name@version waiting for the next round
+    shoe_mode: str | None
+    cards_dealt: int | None
+    banker_place: int | None        # the player-banked game: who holds the bank
+    kitty: int | None
+    round: RoundInPlay | None
+    today: DayFigures
+
+
+@dataclass(frozen=True, slots=True)
+class Floor:
+    gaming_day: date
+    tables: list[FloorTable]
+    totals: DayFigures
+
+
+def current_gaming_day(settings: Settings, now: datetime | None = None) -> date:
+    return gaming_day_of(now or datetime.now(UTC), parse_day_start(settings.gaming_day_starts),
+                         ZoneInfo(settings.timezone))
+
+
+def floor(uow: UnitOfWork, settings: Settings, *, table_id: str | None = None, now: datetime | None = None) -> Floor:
+    """Every table (or the one named) with what the pit watches, in one statement whatever the
+    number of tables; the rounds in play are replayed from the events read with them (the paytable
+    versions they name are read once per process)."""
+    day = current_gaming_day(settings, now)
+    window = period("day", day, parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone))
+    tables = [_table(uow, row) for row in uow.floor.tables(window.starts_at, window.ends_at, table_id)]
+    return Floor(day, tables, DayFigures.total([table.today for table in tables]))
+
+
+def _table(uow: UnitOfWork, row: FloorTableRow) -> FloorTable:
+    bank = BankState.of(row.state) if row.game == "traditional" else None
+    shoe = row.shoe
+    return FloorTable(
+        table_id=row.table_id, game=row.game, game_name=GAME_NAMES.get(row.game, row.game),
+        rules=ref(row.rules, row.rules_version),
+        paytable=ref(row.paytable, row.paytable_version) if row.paytable else None,
+        pending_paytable=ref(row.paytable, row.pending_paytable_version)
+        if row.paytable and row.pending_paytable_version else None,
+        shoe_mode=shoe.mode if shoe else None,
+        # A player-banked table's virtual pack goes round from round to round: only a physical
+        # shoe's reported cards, or a house-banked virtual shoe's position, count what has left it.
+        cards_dealt=shoe.cards_dealt if shoe and not (bank and shoe.mode == "virtual") else None,
+        banker_place=bank.banker_place if bank else None, kitty=bank.kitty if bank else None,
+        round=_in_play(uow, row, row.open_round) if row.open_round else None, today=DayFigures.of(row.day))
+
+
+def _in_play(uow: UnitOfWork, table: FloorTableRow, stored: FloorRound) -> RoundInPlay:
+    """The round replayed from its events (the paytable versions are read once per process)."""
+    row = RoundRow(stored.round_id, table.table_id, stored.shoe_id, stored.shoe_mode, "open", stored.rules_ref,
+                   stored.paytable_ref, stored.wagers, stored.version, None, stored.opened_at, None, None, None)
+    try:
+        game_rules = resolve(uow.paytables, row.rules_ref, row.paytable_ref)
+        game = rebuild(game_rules, row, stored.events, table.limits, stored.kitty_before)
+    except CorruptRound as exc:
+        # Shown on the floor as a fault for the pit to escalate; the round itself is untouched.
+        return RoundInPlay(row.round_id, row.opened_at, None, None, None, None, fault=str(exc))
+    state = views.round_state(row, game)
+    # Insurance and the like are the seat's, not a hand's: listed from every decision open now, in
+    # the order the table page lists them, so both screens read alike.
+    decisions = tuple(dict.fromkeys(action["action"] for action in state["legal_actions"]))
+    return RoundInPlay(row.round_id, row.opened_at, state["phase"], state["awaiting"], state["card_to"],
+                       state["in_turn"], decisions)
+

@@ -1,0 +1,158 @@
+"""The reports page: the REST table report for a period, and its daily win and hold drawn as a chart."""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from ...config import Settings
+from ...reports.tables import hold_percent, table_report
+from ...store.uow import UnitOfWork
+from ..format import money
+
+# The chart's drawing area in SVG user units (the template scales it to the page's width).
+WIDTH, HEIGHT = 760, 260
+LEFT, RIGHT, TOP, BOTTOM = 84, 64, 16, 30
+
+
+@dataclass(frozen=True, slots=True)
+class DayPoint:
+    day: date
+    drop: int
+    win: int
+    hold_percent: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    x: float
+    y: float
+    width: float
+    height: float
+    loss: bool              # the house lost that day
+    point: DayPoint
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    at: float               # x or y in user units
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """Daily win as bars against the left axis (dollars), hold as a line against the right (%)."""
+
+    width: int
+    height: int
+    plot_left: int
+    plot_right: int
+    plot_top: int
+    plot_bottom: int
+    zero_y: float
+    bars: list[Bar]
+    hold_lines: list[str]        # polyline point lists; a day without drop breaks the line
+    hold_dots: list[tuple[float, float, DayPoint]]
+    win_ticks: list[Tick]
+    hold_ticks: list[Tick]
+    day_ticks: list[Tick]
+    win_range: tuple[int, int]   # cents at the bottom and the top of the plot
+
+
+def daily(report_by_day: dict[str, Any]) -> list[DayPoint]:
+    """The tables' rows of a by-day report summed per gaming day, every day of the period."""
+    drop: dict[date, int] = defaultdict(int)
+    win: dict[date, int] = defaultdict(int)
+    for row in report_by_day["rows"]:
+        drop[row["gaming_day"]] += row["drop"]
+        win[row["gaming_day"]] += row["win"]
+    days = sorted(set(drop))
+    return [DayPoint(day, drop[day], win[day], hold_percent(win[day], drop[day])) for day in days]
+
+
+def _span(low: float, high: float) -> tuple[float, float]:
+    """An axis range holding zero and the figures, never empty."""
+    low, high = min(low, 0), max(high, 0)
+    return (low, high) if high > low else (low, low + 1)
+
+
+def chart(points: list[DayPoint]) -> Chart:
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    win_low, win_high = _span(min((p.win for p in points), default=0), max((p.win for p in points), default=0))
+    holds = [p.hold_percent for p in points if p.hold_percent is not None]
+    hold_low, hold_high = _span(min(holds, default=0.0), max(holds, default=0.0))
+
+    def win_y(cents: float) -> float:
+        return TOP + (win_high - cents) / (win_high - win_low) * plot_h
+
+    def hold_y(percent: float) -> float:
+        return TOP + (hold_high - percent) / (hold_high - hold_low) * plot_h
+
+    slot = plot_w / max(len(points), 1)
+    zero = win_y(0)
+    bars: list[Bar] = []
+    lines: list[str] = []
+    dots: list[tuple[float, float, DayPoint]] = []
+    line: list[str] = []
+    for index, point in enumerate(points):
+        x = LEFT + index * slot
+        top = win_y(max(point.win, 0))
+        bars.append(Bar(round(x + slot * 0.15, 1), round(top, 1), round(slot * 0.7, 1),
+                        round(abs(win_y(point.win) - zero), 1), point.win < 0, point))
+        if point.hold_percent is None:
+            if line:
+                lines.append(" ".join(line))
+            line = []
+            continue
+        centre, y = round(x + slot / 2, 1), round(hold_y(point.hold_percent), 1)
+        line.append(f"{centre},{y}")
+        dots.append((centre, y, point))
+    if line:
+        lines.append(" ".join(line))
+    every = max(1, round(len(points) / 12))
+    day_ticks = [Tick(round(LEFT + (i + 0.5) * slot, 1), p.day.strftime("%d %b"))
+                 for i, p in enumerate(points) if i % every == 0]
+    win_ticks = [Tick(round(win_y(value), 1), money(int(value))) for value in sorted({win_low, 0, win_high})]
+    hold_ticks = [Tick(round(hold_y(value), 1), f"{value:.1f}%") for value in sorted({hold_low, 0.0, hold_high})]
+    return Chart(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM, round(zero, 1), bars, lines, dots,
+                 win_ticks, hold_ticks, day_ticks, (int(win_low), int(win_high)))
+
+
+@dataclass(frozen=True, slots=True)
+class ReportPage:
+    report: dict[str, Any]      # the REST report: header, rows, totals
+    days: list[DayPoint]
+    chart: Chart
+
+
+@dataclass(frozen=True, slots=True)
+class ReportQuery:
+    """What the page asks for: a period (day, month_to_date, year_to_date, or range from
+    `first_day`) ending on the gaming day `day`, rows by table or by table and day."""
+
+    period: str
+    day: date
+    by: str = "table"
+    table_id: str | None = None
+    first_day: date | None = None
+
+
+def period_report(uow: UnitOfWork, settings: Settings, query: ReportQuery, by: str | None = None) -> dict[str, Any]:
+    """The REST table report for the casino's gaming days (`by`: other rows than the query's)."""
+    return table_report(uow.reports, kind=query.period, day=query.day, day_start=settings.gaming_day_starts,
+                        zone=settings.timezone, by=by or query.by, table_id=query.table_id, first_day=query.first_day)
+
+
+def report_page(uow: UnitOfWork, settings: Settings, query: ReportQuery) -> ReportPage:
+    """The report as the REST API gives it, and the period's daily win and hold (one more
+    statement, unless the report is by day already)."""
+    report = period_report(uow, settings, query)
+    if query.by == "day":
+        points = daily(report)
+    elif report["first_gaming_day"] == report["gaming_day"]:   # one gaming day: its totals are the day
+        totals = report["totals"]
+        points = [DayPoint(report["gaming_day"], totals["drop"], totals["win"], totals["hold_percent"])]
+    else:
+        points = daily(period_report(uow, settings, query, by="day"))
+    return ReportPage(report, points, chart(points))

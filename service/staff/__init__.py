@@ -1,0 +1,2 @@
+"""Staff accounts: people who sign in to the console as themselves, their passwords, second
+factor and sessions."""

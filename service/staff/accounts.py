@@ -1,0 +1,131 @@
+"""What admins do to staff accounts: create, list, deactivate, reset a password, change a role.
+Each change is an audit record naming who made it; a password never is."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..rounds.errors import Conflict, Invalid, NotFound
+from ..store.repositories.audit import AuditRecord, chain_for
+from ..store.repositories.staff import STAFF_ROLES, StaffRow
+from ..store.uow import UnitOfWork
+from .commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword
+from .passwords import generate_password, hash_password, password_problems
+
+USERNAME = re.compile(r"^[a-z][a-z0-9._-]{1,31}$")
+DISPLAY_NAME_MAX = 100
+
+
+@dataclass(frozen=True, slots=True)
+class IssuedPassword:
+    """An account and the password just set for it, generated or given: the only time it is seen."""
+    account: dict[str, Any]
+    password: str
+    generated: bool
+
+
+def normal_username(username: str) -> str:
+    return username.strip().lower()
+
+
+def staff_view(row: StaffRow) -> dict[str, Any]:
+    """An account as shown to admins and reviewers (never its hash or its TOTP secret)."""
+    return {"user_id": row.user_id, "username": row.username, "display_name": row.display_name,
+            "role": row.role, "active": row.active, "totp_enrolled": row.totp_secret is not None,
+            "locked_until": row.locked_until, "created_by": row.created_by, "created_at": row.created_at,
+            "last_sign_in_at": row.last_sign_in_at, "deactivated_at": row.deactivated_at}
+
+
+def create_staff(cmd: CreateStaff, uow: UnitOfWork) -> IssuedPassword:
+    """A new active account; its password as given, or generated."""
+    username = normal_username(cmd.username)
+    display_name = (cmd.display_name or "").strip() or username
+    errors: dict[str, list[str]] = {}
+    if not USERNAME.match(username):
+        errors["username"] = ["2 to 32 characters: a letter, then letters, digits, '.', '_' or '-'"]
+    if cmd.role not in STAFF_ROLES:
+        errors["role"] = [f"one of {', '.join(STAFF_ROLES)}"]
+    if len(display_name) > DISPLAY_NAME_MAX:
+        errors["display_name"] = [f"at most {DISPLAY_NAME_MAX} characters"]
+    if cmd.password is not None and (problems := password_problems(cmd.password, username)):
+        errors["password"] = problems
+    if errors:
+        raise Invalid("the account cannot be created as asked", code="invalid_account", errors=errors)
+    password = cmd.password if cmd.password is not None else generate_password()
+    row = uow.staff.add(username=username, display_name=display_name, role=cmd.role,
+                        password_hash=hash_password(password), created_by=cmd.actor)
+    if row is None:
+        raise Conflict(f"the username {username!r} is taken", code="username_taken",
+                       errors={"username": ["taken: choose another"]})
+    uow.audit.append(chain_for(None), [AuditRecord("staff_created", {
+        "user_id": str(row.user_id), "username": row.username, "display_name": row.display_name,
+        "role": row.role}, actor=cmd.actor)])
+    return IssuedPassword(staff_view(row), password, cmd.password is None)
+
+
+def list_staff(uow: UnitOfWork) -> list[dict[str, Any]]:
+    return [staff_view(row) for row in uow.staff.all()]
+
+
+def _locked_account(uow: UnitOfWork, username: str) -> StaffRow:
+    row = uow.staff.lock(normal_username(username))
+    if row is None:
+        raise NotFound(f"no account {normal_username(username)!r}", errors={"username": ["no such account"]})
+    return row
+
+
+def _keep_an_admin(uow: UnitOfWork, row: StaffRow, what: str) -> None:
+    """Someone must stay able to manage access: the last active admin account is not taken away."""
+    if row.role == "admin" and row.active and uow.staff.count_active("admin") <= 1:
+        raise Conflict(f"{row.username} is the last active admin: {what} would leave nobody to manage access",
+                       code="last_admin")
+
+
+def deactivate_staff(cmd: DeactivateStaff, uow: UnitOfWork) -> dict[str, Any]:
+    """The account may not sign in again; its open sessions end now."""
+    row = _locked_account(uow, cmd.username)
+    if not row.active:
+        raise Conflict(f"{row.username} is deactivated already", code="deactivated_already")
+    _keep_an_admin(uow, row, "deactivating it")
+    uow.staff.deactivate(row.user_id)
+    ended = uow.staff.end_sessions(row.user_id, "deactivated")
+    uow.audit.append(chain_for(None), [AuditRecord("staff_deactivated", {
+        "user_id": str(row.user_id), "username": row.username, "role": row.role, "sessions_ended": ended},
+        actor=cmd.actor)])
+    return staff_view(uow.staff.get_by_id(row.user_id) or row)
+
+
+def reset_password(cmd: ResetPassword, uow: UnitOfWork) -> IssuedPassword:
+    """A new password (given or generated) for an active account; its lock and its open sessions
+    end now."""
+    row = _locked_account(uow, cmd.username)
+    if not row.active:
+        raise Conflict(f"{row.username} is deactivated", code="deactivated")
+    if cmd.password is not None and (problems := password_problems(cmd.password, row.username)):
+        raise Invalid("the password cannot be used", code="invalid_password", errors={"password": problems})
+    password = cmd.password if cmd.password is not None else generate_password()
+    uow.staff.set_password(row.user_id, hash_password(password))
+    ended = uow.staff.end_sessions(row.user_id, "password_reset")
+    uow.audit.append(chain_for(None), [AuditRecord("staff_password_reset", {
+        "user_id": str(row.user_id), "username": row.username, "sessions_ended": ended}, actor=cmd.actor)])
+    return IssuedPassword(staff_view(row), password, cmd.password is None)
+
+
+def change_role(cmd: ChangeRole, uow: UnitOfWork) -> dict[str, Any]:
+    """The account's one role, in force from its next request."""
+    if cmd.role not in STAFF_ROLES:
+        raise Invalid("no such role", code="invalid_role", errors={"role": [f"one of {', '.join(STAFF_ROLES)}"]})
+    row = _locked_account(uow, cmd.username)
+    if not row.active:
+        raise Conflict(f"{row.username} is deactivated", code="deactivated")
+    if row.role == cmd.role:
+        raise Conflict(f"{row.username} is {cmd.role} already", code="same_role",
+                       errors={"role": [f"{row.username} is {cmd.role} already"]})
+    if cmd.role != "admin":
+        _keep_an_admin(uow, row, "changing its role")
+    uow.staff.set_role(row.user_id, cmd.role)
+    uow.audit.append(chain_for(None), [AuditRecord("staff_role_changed", {
+        "user_id": str(row.user_id), "username": row.username, "from": row.role, "to": cmd.role},
+        actor=cmd.actor)])
+    return staff_view(uow.staff.get_by_id(row.user_id) or row)

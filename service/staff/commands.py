@@ -1,0 +1,75 @@
+"""The commands about staff accounts and their sessions, as plain immutable values."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class CreateStaff:
+    username: str
+    role: str
+    actor: str
+    display_name: str | None = None
+    password: str | None = None         # None: one is generated and handed back once
+
+
+@dataclass(frozen=True, slots=True)
+class DeactivateStaff:
+    username: str
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResetPassword:
+    username: str
+    actor: str
+    password: str | None = None         # None: one is generated and handed back once
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeRole:
+    username: str
+    role: str
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignIn:
+    username: str
+    password: str
+    totp: str = ""
+    address: str | None = None          # where the attempt came from, for the audit record
+
+
+@dataclass(frozen=True, slots=True)
+class SignOut:
+    token: str
+    address: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TouchSession:
+    token: str
+    activity: bool = True       # a person's own request; False: a page refreshing itself
+
+
+@dataclass(frozen=True, slots=True)
+class ChangePassword:
+    user_id: uuid.UUID
+    current_password: str
+    new_password: str
+    session_id: uuid.UUID | None        # the session asking: it stays open, the others end
+
+
+@dataclass(frozen=True, slots=True)
+class EnrolTotp:
+    user_id: uuid.UUID
+    secret: str                         # the secret shown to the person, sent back with a code from it
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveTotp:
+    user_id: uuid.UUID
+    password: str

@@ -1,0 +1,84 @@
+"""Passwords: argon2id hashes (argon2-cffi), the length rule, generated passwords, TOTP codes."""
+from __future__ import annotations
+
+import functools
+import hmac
+import secrets
+from datetime import datetime
+
+import pyotp
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+MIN_LENGTH = 12
+MAX_LENGTH = 256            # hashing is deliberately slow: a megabyte "password" is refused unhashed
+TOTP_ISSUER = "Pontoon back office"
+
+
+@functools.cache
+def _hasher() -> PasswordHasher:
+    return PasswordHasher()     # argon2-cffi's defaults: RFC 9106's low-memory argon2id profile
+
+
+def hash_password(password: str) -> str:
+    return _hasher().hash(password)
+
+
+def verify_password(password_hash: str, password: str) -> bool:
+    try:
+        return _hasher().verify(password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def needs_rehash(password_hash: str) -> bool:
+    return _hasher().check_needs_rehash(password_hash)
+
+
+@functools.cache
+def _stand_in_hash() -> str:
+    return hash_password(secrets.token_urlsafe(16))
+
+
+def spend_verification(password: str) -> None:
+    """A verification's cost when there is no account to verify against, so that how long a
+    refusal takes does not tell whether the username exists."""
+    verify_password(_stand_in_hash(), password)
+
+
+def password_problems(password: str, username: str) -> list[str]:
+    """Why this password may not be used (nothing: it may)."""
+    problems = []
+    if len(password) < MIN_LENGTH:
+        problems.append(f"at least {MIN_LENGTH} characters")
+    elif len(password) > MAX_LENGTH:
+        problems.append(f"at most {MAX_LENGTH} characters")
+    if password.strip().lower() == username.lower():
+        problems.append("must not be the username")
+    return problems
+
+
+def generate_password() -> str:
+    """20 characters from 120 random bits, in letters, digits, '-' and '_'."""
+    return secrets.token_urlsafe(15)
+
+
+def new_totp_secret() -> str:
+    return pyotp.random_base32()
+
+
+def totp_uri(secret: str, username: str) -> str:
+    """The otpauth:// URI an authenticator app reads (as a QR code, or typed in)."""
+    return pyotp.TOTP(secret).provisioning_uri(name=username, issuer_name=TOTP_ISSUER)
+
+
+def totp_step(secret: str, code: str, now: datetime) -> int | None:
+    """The 30-second step whose code `code` is: now's, or the one either side (for clocks a little
+    apart); None when it is none of them."""
+    code = "".join(code.split())
+    if len(code) != 6 or not code.isdigit():
+        return None
+    totp = pyotp.TOTP(secret)
+    current = totp.timecode(now)
+    return next((step for step in (current - 1, current, current + 1)
+                 if hmac.compare_digest(code, totp.generate_otp(step))), None)

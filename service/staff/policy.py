@@ -1,0 +1,24 @@
+"""The sign-in rules a casino configures: lockout, session lengths, roles that need a second factor."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from ..config import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class StaffPolicy:
+    max_failures: int = 5                       # failed sign-ins in a row before the account locks
+    lock: timedelta = timedelta(minutes=15)
+    idle: timedelta = timedelta(minutes=15)     # a session unused this long has ended
+    absolute: timedelta = timedelta(hours=12)   # a session this old has ended, however busy
+    totp_roles: frozenset[str] = frozenset()    # roles that may not work without a second factor
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> StaffPolicy:
+        return cls(max_failures=max(1, settings.console_max_failures),
+                   lock=timedelta(minutes=settings.console_lock_minutes),
+                   idle=timedelta(minutes=settings.console_idle_minutes),
+                   absolute=timedelta(hours=settings.console_session_hours),
+                   totp_roles=frozenset(settings.console_2fa_roles))

@@ -1,0 +1,114 @@
+"""Signing in and out, and the check of a session on every request: failures counted under the
+account's row lock, the lock after too many in a row, each attempt an audit record (never the
+password)."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+
+from ..store.repositories.audit import AuditRecord, chain_for
+from ..store.repositories.staff import SessionHolder, StaffRow
+from ..store.uow import UnitOfWork
+from .accounts import normal_username
+from .commands import SignIn, SignOut, TouchSession
+from .passwords import MAX_LENGTH, hash_password, needs_rehash, spend_verification, totp_step, verify_password
+from .policy import StaffPolicy
+
+
+class SignInOutcome(StrEnum):
+    SIGNED_IN = "signed_in"
+    FAILED = "failed"           # whatever the reason: the person is told only that it failed
+    LOCKED = "locked"           # the account is locked (now, or by this very failure)
+
+
+@dataclass(frozen=True, slots=True)
+class SignInResult:
+    outcome: SignInOutcome
+    token: str | None = None            # the new session's token (signed in only): the cookie's value
+    session_id: uuid.UUID | None = None
+    locked_until: datetime | None = None
+
+
+def staff_actor(username: str) -> str:
+    """The actor a person's actions are recorded under."""
+    return f"staff:{username}"
+
+
+def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
+    """Check a person's password (and TOTP code when enrolled) and open a session. The result is
+    the caller's to commit whatever it is: a failure's count and audit record are kept too."""
+    username = normal_username(cmd.username)[:64]
+    row = uow.staff.lock(username) if username else None
+    if row is None or not row.active or len(cmd.password) > MAX_LENGTH:
+        spend_verification(cmd.password[:MAX_LENGTH])
+        reason = "unknown_account" if row is None else ("deactivated" if not row.active else "too_long")
+        _record(uow, "staff_sign_in_failed", username, cmd.address, reason=reason)
+        return SignInResult(SignInOutcome.FAILED)
+    now = datetime.now(UTC)
+    if row.locked_until is not None and row.locked_until > now:
+        _record(uow, "staff_sign_in_failed", username, cmd.address, reason="locked")
+        return SignInResult(SignInOutcome.LOCKED, locked_until=row.locked_until)
+    if not verify_password(row.password_hash, cmd.password):
+        return _failure(uow, row, cmd, policy, now, "wrong_password")
+    step = None
+    if row.totp_secret is not None:
+        step = totp_step(row.totp_secret, cmd.totp, now)
+        if step is None or (row.totp_last_step is not None and step <= row.totp_last_step):
+            # A code seen before (over someone's shoulder, or replayed) is as bad as a wrong one.
+            reason = "totp_missing" if not cmd.totp.strip() else ("wrong_totp" if step is None else "totp_reused")
+            return _failure(uow, row, cmd, policy, now, reason)
+    uow.staff.record_sign_in(row.user_id, totp_step=step, password_hash=hash_password(cmd.password)
+                             if needs_rehash(row.password_hash) else None)
+    session_id, token = uow.staff.open_session(row.user_id)
+    uow.audit.append(chain_for(None), [AuditRecord("staff_signed_in", {
+        "user_id": str(row.user_id), "username": row.username, "session_id": str(session_id),
+        "address": cmd.address}, actor=staff_actor(row.username))])
+    return SignInResult(SignInOutcome.SIGNED_IN, token, session_id)
+
+
+def _failure(uow: UnitOfWork, row: StaffRow, cmd: SignIn, policy: StaffPolicy, now: datetime,
+             reason: str) -> SignInResult:
+    """One more failure in a row; the one that reaches the policy's count locks the account (and
+    starts the count again, for after the lock)."""
+    failures = row.failed_attempts + 1
+    locks = failures >= policy.max_failures
+    locked_until = now + policy.lock if locks else None
+    uow.staff.record_failure(row.user_id, failed_attempts=0 if locks else failures, locked_until=locked_until)
+    _record(uow, "staff_sign_in_failed", row.username, cmd.address, reason=reason, failures_in_a_row=failures)
+    if locked_until is not None:
+        _record(uow, "staff_locked", row.username, cmd.address, failures_in_a_row=failures,
+                locked_until=locked_until.isoformat(timespec="seconds"))
+        return SignInResult(SignInOutcome.LOCKED, locked_until=locked_until)
+    return SignInResult(SignInOutcome.FAILED)
+
+
+def _record(uow: UnitOfWork, kind: str, username: str, address: str | None, **details: object) -> None:
+    # The attempt is nobody's until it succeeds: the username tried is in the record, no actor.
+    uow.audit.append(chain_for(None), [AuditRecord(kind, {"username": username, "address": address, **details})])
+
+
+def sign_out(cmd: SignOut, uow: UnitOfWork) -> bool:
+    """End the session holding this token; False when there was no live one."""
+    found = uow.staff.session_of(cmd.token)
+    if found is None:
+        return False
+    session_id, user_id = found
+    if not uow.staff.end_session(session_id, "signed_out"):
+        return False
+    row = uow.staff.get_by_id(user_id)
+    username = row.username if row else str(user_id)
+    uow.audit.append(chain_for(None), [AuditRecord("staff_signed_out", {
+        "user_id": str(user_id), "username": username, "session_id": str(session_id), "address": cmd.address},
+        actor=staff_actor(username))])
+    return True
+
+
+def touch_session(cmd: TouchSession, uow: UnitOfWork, policy: StaffPolicy) -> SessionHolder | None:
+    """The live session holding the token and who holds it, or None: no session, ended, idle or
+    too old, or its account deactivated. Only a person's own requests count as activity: a floor
+    left refreshing itself on an unattended screen still times out."""
+    if not cmd.token or len(cmd.token) > 128:
+        return None
+    return uow.staff.touch_session(cmd.token, idle=policy.idle, absolute=policy.absolute, seen=cmd.activity)

@@ -1,0 +1,144 @@
+"""The pit's read side: every table with its shoe, its round in play and its gaming day so far, in one
+statement."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..transaction import Statements
+from .rounds import RoundEvent
+
+
+@dataclass(frozen=True, slots=True)
+class FloorShoe:
+    """A table's open shoe: `cards_dealt` is what has left it (a virtual shoe's position, or the
+    cards a physical shoe's dealer has reported)."""
+
+    shoe_id: uuid.UUID
+    mode: str                       # virtual | physical
+    commitment: str | None
+    cards_dealt: int
+    opened_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class FloorRound:
+    """A table's round in play, with every event it has had and what its replay needs."""
+
+    round_id: uuid.UUID
+    shoe_id: uuid.UUID | None
+    shoe_mode: str | None
+    rules_ref: str
+    paytable_ref: str | None
+    wagers: list[dict[str, Any]]
+    version: int
+    opened_at: datetime
+    events: list[RoundEvent]
+    kitty_before: int | None        # a player-banked round's kitty (None for the house-banked game)
+
+
+@dataclass(frozen=True, slots=True)
+class FloorDay:
+    """A table's rounds and money between two instants (its gaming day so far), as the table report
+    counts them: rounds by the time they opened; drop and paid out are the ledger's stakes and
+    returns but for void refunds (handed back, neither won nor lost)."""
+
+    rounds: int                     # settled
+    voided_rounds: int
+    unsettled_rounds: int           # open, or complete and waiting for settlement: no money yet
+    drop: int
+    paid_out: int
+    void_refunds: int
+
+
+@dataclass(frozen=True, slots=True)
+class FloorTableRow:
+    table_id: str
+    game: str
+    rules: str
+    rules_version: int
+    paytable: str | None
+    paytable_version: int | None
+    pending_paytable_version: int | None
+    limits: dict[str, Any]
+    state: dict[str, Any]           # what a player-banked table carries between rounds
+    shoe: FloorShoe | None
+    open_round: FloorRound | None
+    day: FloorDay
+
+
+# One row per table: its open shoe (at most one, shoes_one_open_per_table), its open round (at most
+# one, rounds_one_open_per_table) with that round's events gathered into one JSON array, and its
+# rounds and ledger money from starts_at to ends_at. Each table's rounds of the period are found
+# through rounds (table_id, opened_at) and their ledger rows through ledger (table_id, created_at):
+# a round's ledger rows are written at its settlement or void, after it opened, so none of them is
+# older than the period's start. The work grows with the day's play at the table, never with the
+# years of rounds the database keeps.
+_FLOOR = """
+SELECT t.table_id, t.game, t.rules, t.rules_version, t.paytable, t.paytable_version, t.pending_paytable_version,
+       t.limits, t.state,
+       s.shoe_id, s.mode, s.commitment,
+       CASE WHEN s.mode = 'physical' THEN jsonb_array_length(s.dealt) ELSE s.position END, s.opened_at,
+       r.round_id, r.shoe_id, rs.mode, r.rules_ref, r.paytable_ref, r.wagers, r.version, r.opened_at,
+       e.events, tr.kitty_before,
+       d.rounds, d.voided_rounds, d.unsettled_rounds,
+       coalesce(m.drop, 0)::bigint, coalesce(m.paid_out, 0)::bigint, coalesce(m.void_refunds, 0)::bigint
+FROM tables t
+LEFT JOIN shoes s ON s.table_id = t.table_id AND s.closed_at IS NULL
+LEFT JOIN rounds r ON r.table_id = t.table_id AND r.status = 'open'
+LEFT JOIN shoes rs ON rs.shoe_id = r.shoe_id
+LEFT JOIN traditional_rounds tr ON tr.round_id = r.round_id
+LEFT JOIN LATERAL (
+    SELECT jsonb_agg(jsonb_build_array(re.seq, re.kind, re.payload) ORDER BY re.seq) AS events
+    FROM round_events re WHERE re.round_id = r.round_id
+) e ON r.round_id IS NOT NULL
+CROSS JOIN LATERAL (
+    SELECT count(*) FILTER (WHERE p.status = 'settled') AS rounds,
+           count(*) FILTER (WHERE p.status = 'void') AS voided_rounds,
+           count(*) FILTER (WHERE p.status IN ('open', 'complete')) AS unsettled_rounds
+    FROM rounds p
+    WHERE p.table_id = t.table_id AND p.opened_at >= %(starts_at)s AND p.opened_at < %(ends_at)s
+) d
+CROSS JOIN LATERAL (
+    SELECT sum(l.stake) FILTER (WHERE l.kind <> 'void_refund') AS drop,
+           sum(l.returned) FILTER (WHERE l.kind <> 'void_refund') AS paid_out,
+           sum(l.returned) FILTER (WHERE l.kind = 'void_refund') AS void_refunds
+    FROM rounds p JOIN ledger_entries l ON l.round_id = p.round_id
+    WHERE p.table_id = t.table_id AND p.opened_at >= %(starts_at)s AND p.opened_at < %(ends_at)s
+      AND l.table_id = t.table_id AND l.created_at >= %(starts_at)s
+) m
+WHERE %(table_id)s::text IS NULL OR t.table_id = %(table_id)s
+ORDER BY t.table_id
+"""
+class FloorRepository:
+    def __init__(self, db: Statements) -> None:
+        self.db = db
+
+    def tables(self, starts_at: datetime | None = None, ends_at: datetime | None = None,
+               table_id: str | None = None) -> list[FloorTableRow]:
+        """Every table (or the one named), in table order, with its shoe, its round in play, and
+        its rounds and money from starts_at to ends_at (a gaming day; none without them)."""
+        params = {"starts_at": starts_at, "ends_at": ends_at, "table_id": table_id}
+        return [_row(values) for values in self.db.execute(_FLOOR, params)]
+
+    def table_ids(self) -> list[str]:
+        """Every table's id, in order (for a page's choice of table)."""
+        return [table_id for (table_id,) in self.db.execute("SELECT table_id FROM tables ORDER BY table_id")]
+
+
+def _row(values: tuple[Any, ...]) -> FloorTableRow:
+    (table_id, game, rules, rules_version, paytable, paytable_version, pending, limits, state,
+     shoe_id, shoe_mode, commitment, cards_dealt, shoe_opened_at,
+     round_id, round_shoe_id, round_shoe_mode, rules_ref, paytable_ref, wagers, version, round_opened_at,
+     events, kitty_before, *day) = values
+    shoe = (FloorShoe(shoe_id, shoe_mode, commitment, cards_dealt, shoe_opened_at)
+            if shoe_id is not None else None)
+    open_round = None
+    if round_id is not None:
+        stored = [RoundEvent(seq, kind, payload) for seq, kind, payload in events or ()]
+        open_round = FloorRound(round_id, round_shoe_id, round_shoe_mode, rules_ref, paytable_ref, wagers, version,
+                                round_opened_at, stored, kitty_before)
+    return FloorTableRow(table_id, game, rules, rules_version, paytable, paytable_version, pending, limits,
+                         state or {}, shoe, open_round, FloorDay(*day))

@@ -1,0 +1,188 @@
+"""Staff accounts and their server-side sessions (a session's token is kept only as its SHA-256),
+and the service's generated secrets."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from psycopg.rows import class_row
+
+from ..transaction import Statements, returned
+
+STAFF_ROLES = ("admin", "operator", "supervisor", "compliance")
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class StaffRow:
+    user_id: uuid.UUID
+    username: str
+    display_name: str
+    role: str
+    active: bool
+    password_hash: str
+    failed_attempts: int
+    locked_until: datetime | None
+    totp_secret: str | None
+    totp_last_step: int | None
+    created_by: str | None
+    created_at: datetime
+    updated_at: datetime
+    last_sign_in_at: datetime | None
+    deactivated_at: datetime | None
+
+
+_COLUMNS = ("user_id, username, display_name, role, active, password_hash, failed_attempts, locked_until, "
+            "totp_secret, totp_last_step, created_by, created_at, updated_at, last_sign_in_at, deactivated_at")
+
+
+@dataclass(frozen=True, slots=True)
+class SessionHolder:
+    """Who holds a live session, as a request finds it."""
+    session_id: uuid.UUID
+    user_id: uuid.UUID
+    username: str
+    display_name: str
+    role: str
+    totp_enrolled: bool
+
+
+class StaffRepository:
+    def __init__(self, db: Statements) -> None:
+        self.db = db
+
+    # Accounts
+
+    def add(self, *, username: str, display_name: str, role: str, password_hash: str,
+            created_by: str | None) -> StaffRow | None:
+        """The new account, or None when the username is taken."""
+        with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
+            return cur.execute(
+                f"INSERT INTO staff_users (user_id, username, display_name, role, password_hash, created_by) "
+                f"VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (username) DO NOTHING RETURNING {_COLUMNS}",
+                (uuid.uuid4(), username, display_name, role, password_hash, created_by)).fetchone()
+
+    def get(self, username: str) -> StaffRow | None:
+        with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
+            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE username = %s", (username,)).fetchone()
+
+    def get_by_id(self, user_id: uuid.UUID) -> StaffRow | None:
+        with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
+            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE user_id = %s", (user_id,)).fetchone()
+
+    def lock(self, username: str) -> StaffRow | None:
+        """The account, its row locked to the end of the transaction (sign-in counts its failures
+        under it, so attempts made together are all counted)."""
+        with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
+            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE username = %s FOR UPDATE",
+                               (username,)).fetchone()
+
+    def lock_by_id(self, user_id: uuid.UUID) -> StaffRow | None:
+        with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
+            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE user_id = %s FOR UPDATE",
+                               (user_id,)).fetchone()
+
+    def all(self) -> list[StaffRow]:
+        with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
+            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users ORDER BY username").fetchall()
+
+    def any_active(self, role: str) -> bool:
+        return bool(returned(self.db.execute(
+            "SELECT EXISTS (SELECT 1 FROM staff_users WHERE role = %s AND active)", (role,)).fetchone())[0])
+
+    def count_active(self, role: str) -> int:
+        return int(returned(self.db.execute(
+            "SELECT count(*) FROM staff_users WHERE role = %s AND active", (role,)).fetchone())[0])
+
+    def record_failure(self, user_id: uuid.UUID, *, failed_attempts: int, locked_until: datetime | None) -> None:
+        self.db.execute("UPDATE staff_users SET failed_attempts = %s, locked_until = %s, updated_at = now() "
+                        "WHERE user_id = %s", (failed_attempts, locked_until, user_id))
+
+    def record_sign_in(self, user_id: uuid.UUID, *, password_hash: str | None = None,
+                       totp_step: int | None = None) -> None:
+        """A successful sign-in: the failure count and any lock cleared; `password_hash`, when the
+        stored one was made with weaker parameters than today's, replaces it; `totp_step`, the
+        step of the code it used, which no sign-in may use again."""
+        self.db.execute("UPDATE staff_users SET failed_attempts = 0, locked_until = NULL, last_sign_in_at = now(), "
+                        "password_hash = coalesce(%s, password_hash), "
+                        "totp_last_step = coalesce(%s, totp_last_step), updated_at = now() WHERE user_id = %s",
+                        (password_hash, totp_step, user_id))
+
+    def set_password(self, user_id: uuid.UUID, password_hash: str) -> None:
+        """A new password; the failure count and any lock go with the old one."""
+        self.db.execute("UPDATE staff_users SET password_hash = %s, failed_attempts = 0, locked_until = NULL, "
+                        "updated_at = now() WHERE user_id = %s", (password_hash, user_id))
+
+    def set_role(self, user_id: uuid.UUID, role: str) -> None:
+        self.db.execute("UPDATE staff_users SET role = %s, updated_at = now() WHERE user_id = %s", (role, user_id))
+
+    def deactivate(self, user_id: uuid.UUID) -> None:
+        self.db.execute("UPDATE staff_users SET active = false, deactivated_at = now(), updated_at = now() "
+                        "WHERE user_id = %s", (user_id,))
+
+    def set_totp_secret(self, user_id: uuid.UUID, secret: str | None, step: int | None = None) -> None:
+        """Enrol `secret` (whose code of `step` proved it; that code is then spent), or remove it."""
+        self.db.execute("UPDATE staff_users SET totp_secret = %s, totp_last_step = %s, updated_at = now() "
+                        "WHERE user_id = %s", (secret, step, user_id))
+
+    # Sessions
+
+    def open_session(self, user_id: uuid.UUID) -> tuple[uuid.UUID, str]:
+        """A new session for the account: its id and its token (which only the cookie keeps)."""
+        token = secrets.token_urlsafe(32)
+        session_id = uuid.uuid4()
+        self.db.execute("INSERT INTO staff_sessions (session_id, token_hash, user_id) VALUES (%s, %s, %s)",
+                        (session_id, hash_token(token), user_id))
+        return session_id, token
+
+    def touch_session(self, token: str, *, idle: timedelta, absolute: timedelta,
+                      seen: bool = True) -> SessionHolder | None:
+        """The live session holding this token, marked seen now (unless not `seen`), and its
+        account; None when there is none: never opened, ended, idle longer than `idle`, older than
+        `absolute`, or its account deactivated. One statement, so an end or a deactivation
+        committed before it always bites."""
+        with self.db.cursor(row_factory=class_row(SessionHolder)) as cur:
+            return cur.execute(
+                "WITH s AS (UPDATE staff_sessions SET last_seen_at = CASE WHEN %s THEN now() ELSE last_seen_at END "
+                "WHERE token_hash = %s AND ended_at IS NULL AND last_seen_at > now() - %s "
+                "AND created_at > now() - %s "
+                "AND user_id IN (SELECT user_id FROM staff_users WHERE active) RETURNING session_id, user_id) "
+                "SELECT s.session_id, u.user_id, u.username, u.display_name, u.role, "
+                "u.totp_secret IS NOT NULL AS totp_enrolled FROM s JOIN staff_users u USING (user_id)",
+                (seen, hash_token(token), idle, absolute)).fetchone()
+
+    def session_of(self, token: str) -> tuple[uuid.UUID, uuid.UUID] | None:
+        """(session id, user id) of the session holding this token, whether it is live or not."""
+        row = self.db.execute("SELECT session_id, user_id FROM staff_sessions WHERE token_hash = %s",
+                              (hash_token(token),)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def end_session(self, session_id: uuid.UUID, reason: str) -> bool:
+        """End one session; False when it had ended already."""
+        return self.db.execute("UPDATE staff_sessions SET ended_at = now(), ended_reason = %s "
+                               "WHERE session_id = %s AND ended_at IS NULL RETURNING 1",
+                               (reason, session_id)).fetchone() is not None
+
+    def end_sessions(self, user_id: uuid.UUID, reason: str, *, keep: uuid.UUID | None = None) -> int:
+        """End every open session of the account (but `keep`); how many were open."""
+        rows = self.db.execute("UPDATE staff_sessions SET ended_at = now(), ended_reason = %s "
+                               "WHERE user_id = %s AND ended_at IS NULL AND session_id IS DISTINCT FROM %s "
+                               "RETURNING 1", (reason, user_id, keep)).fetchall()
+        return len(rows)
+
+    # The service's generated secrets
+
+    def generated_secret(self, name: str) -> str:
+        """The secret called `name`, made now if it was never made: the first process to ask writes
+        it and every other process, then and after a restart, reads the same one."""
+        self.db.execute("INSERT INTO service_secrets (name, value) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
+                        (name, secrets.token_urlsafe(48)))
+        value: str = returned(self.db.execute("SELECT value FROM service_secrets WHERE name = %s",
+                                              (name,)).fetchone())[0]
+        return value

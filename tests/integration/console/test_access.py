@@ -1,0 +1,104 @@
+"""The admins' access page: accounts made, changed and deactivated, terminal keys issued once and
+revoked, and the access review as a page and CSV; each change recorded under the admin's name."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import uuid
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+
+def actor_of(db, kind: str, username: str) -> str | None:
+    row = db.execute("SELECT actor FROM audit_log WHERE kind = %s AND payload->>'username' = %s "
+                     "ORDER BY id DESC LIMIT 1", (kind, username)).fetchone()
+    return row[0] if row else None
+
+
+def test_an_admin_creates_an_account_with_each_error_at_its_field(signed_in, browser, db):
+    admin = signed_in("admin")
+    refused = admin.post("/console/access/accounts", {"username": "9bad", "role": "operator", "password": "short"})
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 422
+    assert 'id="username-error"' in html and 'id="password-error">at least 12 characters' in html
+    assert 'value="9bad"' in html, "what was typed stays in the form"
+    username = f"new{uuid.uuid4().hex[:8]}"
+    made = admin.post("/console/access/accounts", {"username": username, "display_name": "Nora New",
+                                                   "role": "supervisor", "password": ""})
+    assert made.status_code == 201
+    password = re.search(r'id="issued-secret">([^<]+)<', made.get_data(as_text=True)).group(1)
+    assert browser().sign_in(username, password).status_code == 302
+    assert actor_of(db, "staff_created", username) == f"staff:{admin.login.username}"
+    taken = admin.post("/console/access/accounts", {"username": username, "role": "operator"})
+    assert taken.status_code == 409 and 'id="username-error"' in taken.get_data(as_text=True)
+
+
+def test_an_admin_changes_a_role_and_it_holds_from_the_next_request(signed_in, db):
+    admin, person = signed_in("admin"), signed_in("operator")
+    assert person.get("/console/access").status_code == 403
+    assert admin.post(f"/console/access/accounts/{person.login.username}/role", {"role": "admin"}).status_code == 302
+    assert person.get("/console/access").status_code == 200
+    assert actor_of(db, "staff_role_changed", person.login.username) == f"staff:{admin.login.username}"
+
+
+def test_a_reset_shows_the_new_password_once(signed_in, browser):
+    admin, person = signed_in("admin"), signed_in("compliance")
+    page = admin.post(f"/console/access/accounts/{person.login.username}/reset-password").get_data(as_text=True)
+    password = re.search(r'id="issued-secret">([^<]+)<', page).group(1)
+    assert browser().sign_in(person.login.username, password).status_code == 302
+    assert password not in admin.get("/console/access").get_data(as_text=True)
+
+
+def test_a_terminal_key_is_issued_for_a_table_shown_once_and_revoked(signed_in, client, make_key, db):
+    admin = signed_in("admin")
+    table_id = f"T-{uuid.uuid4().hex[:8]}"
+    assert client.post("/v1/tables", json={"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"},
+                       headers={"Authorization": f"Bearer {make_key('admin')}"}).status_code == 201
+    missing = admin.post("/console/access/keys", {"table_id": "no-such-table", "name": "pit 1"})
+    assert missing.status_code == 422 and 'id="table_id-error"' in missing.get_data(as_text=True)
+    issued = admin.post("/console/access/keys", {"table_id": table_id, "name": "pit 1 terminal"})
+    assert issued.status_code == 201
+    secret = re.search(r'id="issued-secret">([^<]+)<', issued.get_data(as_text=True)).group(1)
+    bearer = {"Authorization": f"Bearer {secret}"}
+    assert client.get(f"/v1/tables/{table_id}", headers=bearer).status_code == 200
+    key_id = db.execute("SELECT key_id FROM api_keys WHERE table_id = %s", (table_id,)).fetchone()[0]
+    assert db.execute("SELECT created_by FROM api_keys WHERE key_id = %s", (key_id,)).fetchone()[0] == \
+        f"staff:{admin.login.username}"
+    assert admin.post(f"/console/access/keys/{key_id}/revoke", {"reason": "terminal replaced"}).status_code == 302
+    assert client.get(f"/v1/tables/{table_id}", headers=bearer).status_code == 401
+    assert admin.post(f"/console/access/keys/{key_id}/revoke").status_code == 409
+
+
+def test_the_access_review_lists_every_account_and_key_as_a_page_and_csv(signed_in, make_key):
+    admin = signed_in("admin")
+    make_key("compliance")
+    page = admin.get("/console/access/review")
+    assert page.status_code == 200 and admin.login.username in page.get_data(as_text=True)
+    download = admin.get("/console/access/review.csv")
+    assert download.mimetype == "text/csv"
+    rows = list(csv.DictReader(io.StringIO(download.get_data(as_text=True))))
+    mine = next(row for row in rows if row["id"] == admin.login.username)
+    assert mine["kind"] == "staff" and mine["role"] == "admin" and mine["status"] == "active"
+    assert mine["last_used_at"], "the admin's own sign-in is its last use"
+    assert any(row["kind"] == "key" and row["role"] == "compliance" for row in rows)
+
+
+def test_an_access_post_without_its_csrf_token_is_refused(signed_in):
+    admin = signed_in("admin")
+    response = admin.post("/console/access/accounts", {"username": "nocsrf", "role": "admin"}, csrf=False)
+    assert response.status_code == 400
+    assert "Form refused" in response.get_data(as_text=True)
+    wrong = admin.post("/console/access/accounts", {"username": "nocsrf", "role": "admin", "csrf_token": "forged"})
+    assert wrong.status_code == 400
+
+
+def test_a_name_that_looks_like_a_formula_reaches_the_csv_as_text(signed_in):
+    admin = signed_in("admin")
+    made = admin.post("/console/access/accounts", {"username": f"f{uuid.uuid4().hex[:8]}",
+                                                   "display_name": "=HYPERLINK(\"x\")", "role": "operator"})
+    assert made.status_code == 201
+    rows = list(csv.DictReader(io.StringIO(admin.get("/console/access/review.csv").get_data(as_text=True))))
+    assert any(row["name"] == "'=HYPERLINK(\"x\")" for row in rows)

@@ -1,0 +1,222 @@
+"""/console/paytables: an operator drafts a version in YAML and sees each bad field at its line, the
+draft's difference from the version in force and its house edge; its author cannot approve it, a
+second operator does; other roles read only."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from service.operators import evaluation
+
+from ..api.client import Api, flask_sender, ok
+
+NAME = "canberra-standard"
+DRAFT_PATH = f"/console/paytables/{NAME}/draft"
+
+
+@pytest.fixture(autouse=True)
+def quick_measurement(monkeypatch):
+    """The house-edge simulation at a coarse precision: the same code, a fraction of the rounds."""
+    monkeypatch.setattr(evaluation, "PRECISION", 0.02)
+
+
+def prefilled(console) -> str:
+    page = console.get(DRAFT_PATH)
+    assert page.status_code == 200
+    found = re.search(r'<textarea id="yaml" name="yaml"[^>]*>(.*?)</textarea>', page.get_data(as_text=True), re.S)
+    assert found, "the draft page has its editor"
+    text = html.unescape(found.group(1))
+    assert text.startswith("\n"), "the newline a browser drops after the tag"
+    return text[1:]
+
+
+def edit(text: str, pattern: str, replacement: str) -> str:
+    """The text with the one line `pattern` matches rewritten (the version in force may be written
+    by hand or dumped from JSON: quotes and layout vary)."""
+    edited, count = re.subn(pattern, replacement, text, count=1)
+    assert count == 1, f"{pattern!r} is in the draft"
+    return edited
+
+
+ODDS = r"[\"']?\d+:\d+[\"']?"
+
+
+def line_of(text: str, fragment: str) -> int:
+    return next(number for number, line in enumerate(text.splitlines(), 1) if fragment in line)
+
+
+def submit(console, text: str, reason: str = "promotion for the holidays"):
+    return console.post(DRAFT_PATH, {"yaml": text, "reason": reason})
+
+
+def submitted_version(response) -> int:
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    return int(response.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+
+
+def test_the_draft_is_prefilled_from_the_version_in_force_and_numbered_next(signed_in, db):
+    text = prefilled(signed_in("operator"))
+    latest = db.execute("SELECT max(version) FROM paytable_versions WHERE name = %s", (NAME,)).fetchone()[0]
+    assert f"version: {latest + 1}" in text and "odds:" in text and "pontoon:" in text
+
+
+def test_each_bad_field_is_shown_at_its_line(signed_in):
+    console = signed_in("operator")
+    text = edit(edit(prefilled(console), rf"pontoon: {ODDS}", 'pontoon: "3:x"'), r"prize: 100000", "prize: -5")
+    refused = submit(console, text)
+    assert refused.status_code == 422
+    page = refused.get_data(as_text=True)
+    for field, fragment in (("odds.pontoon", "pontoon:"), ("super_bonus.prizes[0].prize", "prize: -5")):
+        line = line_of(text, fragment)
+        listed = re.search(rf'<li id="line-{line}" value="{line}" data-line="{line}" class="has-error">(.*?)</li>',
+                           page, re.S)
+        assert listed, f"line {line} is marked"
+        assert f'data-field="{field}" data-line="{line}"' in listed.group(1), f"{field}'s message is at line {line}"
+        assert f'<a href="#line-{line}"' in page, "the gutter beside the editor marks the line"
+        note = re.search(rf'<li class="has-error" data-note-line="{line}"[^>]*>([^<]*)</li>', page)
+        assert note and field in note.group(1), "and the message stands beside it, at the same line"
+    assert "is not odds" in page and "must be a positive amount of cents" in page
+    assert html.escape("3:x") in page, "the editor keeps what was written"
+
+
+def test_a_yaml_syntax_error_is_shown_where_the_parser_stopped(signed_in):
+    refused = submit(signed_in("operator"), "odds:\n  pontoon: 3:2\n  win: [1:1\nbonuses: {}\n")
+    assert refused.status_code == 422
+    assert re.search(r'data-field="yaml" data-line="[34]"', refused.get_data(as_text=True))
+
+
+def test_a_draft_without_a_reason_is_refused_at_the_reason(signed_in):
+    console = signed_in("operator")
+    refused = submit(console, prefilled(console), reason="   ")
+    assert refused.status_code == 422
+    assert re.search(r'data-field="reason">[^<]*must say why', refused.get_data(as_text=True))
+
+
+def test_a_draft_shows_its_difference_and_its_house_edge_before_approval(signed_in):
+    console = signed_in("operator")
+    text = edit(prefilled(console), rf"678_mixed: {ODDS}", '678_mixed: "2:1"')
+    number = submitted_version(submit(console, text))
+    page = console.get(f"/console/paytables/{NAME}/{number}").get_data(as_text=True)
+    assert 'data-status="draft"' in page
+    assert re.search(r'data-diff="removed">- +678_mixed: (&#34;|&#39;)?[\d:]+', page), "the line as in force"
+    assert re.search(r'data-diff="added">\+ +678_mixed: &#34;2:1&#34;', page), "the line as drafted"
+    assert f"/console/paytables/{NAME}/{number}/analysis" in page, "the figures load with the page"
+
+    analysis = console.get(f"/console/paytables/{NAME}/{number}/analysis", headers={"HX-Request": "true"})
+    assert analysis.status_code == 200
+    shown = analysis.get_data(as_text=True)
+    assert "<html" not in shown, "a fragment for the page to swap in"
+    edge = float(re.search(r"data-house-edge>(-?[\d.]+)%", shown).group(1))
+    rtp = float(re.search(r"data-rtp>(-?[\d.]+)%", shown).group(1))
+    assert edge + rtp == pytest.approx(100, abs=1e-3)
+    lines = re.findall(r'<tr data-line="([^"]+)">', shown)
+    assert {"678_mixed", "5_card_21", "super_bonus"} <= set(lines), "each bonus line's part of the RTP"
+    page_of_its_own = console.get(f"/console/paytables/{NAME}/{number}/analysis").get_data(as_text=True)
+    assert "<html" in page_of_its_own and "data-house-edge>" in page_of_its_own
+
+
+def test_the_author_cannot_approve_and_a_second_operator_does(signed_in, db):
+    author = signed_in("operator")
+    number = submitted_version(submit(author, edit(prefilled(author), rf"6_card_21: {ODDS}", '6_card_21: "5:2"')))
+    version_path = f"/console/paytables/{NAME}/{number}"
+
+    own = author.get(version_path).get_data(as_text=True)
+    assert 'value="reject"' in own and 'value="approve"' not in own, "no approve button for the author"
+    refused = author.post(f"{version_path}/decision", {"decision": "approve", "reason": "looks right to me"})
+    assert refused.status_code == 403
+    assert "four eyes" in refused.get_data(as_text=True)
+    assert db.execute("SELECT status FROM paytable_versions WHERE name = %s AND version = %s",
+                      (NAME, number)).fetchone()[0] == "draft"
+    kept = db.execute("SELECT actor FROM audit_log WHERE kind = 'paytable_approval_refused' "
+                      "AND payload->>'version' = %s", (str(number),)).fetchall()
+    assert kept == [(f"staff:{author.login.username}",)], "the refusal is recorded under the author's name"
+
+    approver = signed_in("operator")
+    assert 'value="approve"' in approver.get(version_path).get_data(as_text=True)
+    approved = approver.post(f"{version_path}/decision", {"decision": "approve", "reason": "checked the sheet"})
+    assert approved.status_code == 303
+    page = approver.get(version_path).get_data(as_text=True)
+    assert 'data-status="approved"' in page and f"data-approver>staff:{approver.login.username}<" in page
+    assert "data-house-edge>" in page, "the figures approval measured"
+    listing = approver.get("/console/paytables").get_data(as_text=True)
+    row = re.search(rf'<tr data-version="{number}" data-status="approved">(.*?)</tr>', listing, re.S)
+    assert row, "the list shows the version approved"
+    assert f"staff:{author.login.username}" in row.group(1) and f"staff:{approver.login.username}" in row.group(1)
+    assert re.search(r"-?\d+\.\d{4}%", row.group(1)), "with its house edge"
+    again = approver.post(f"{version_path}/decision", {"decision": "reject", "reason": "changed my mind"})
+    assert again.status_code == 409, "a decided version is never changed"
+
+
+def test_a_second_operator_rejects_with_a_reason(signed_in, db):
+    author = signed_in("operator")
+    number = submitted_version(submit(author, edit(prefilled(author), rf"777_mixed: {ODDS}", '777_mixed: "9:1"')))
+    path = f"/console/paytables/{NAME}/{number}/decision"
+    reviewer = signed_in("operator")
+    no_reason = reviewer.post(path, {"decision": "reject", "reason": ""})
+    assert no_reason.status_code == 422 and 'data-field="reason"' in no_reason.get_data(as_text=True)
+    assert reviewer.post(path, {"decision": "reject", "reason": "777 cannot pay 9:1"}).status_code == 303
+    assert db.execute("SELECT status, decided_by, decision_reason FROM paytable_versions WHERE name = %s "
+                      "AND version = %s", (NAME, number)).fetchone() == (
+        "rejected", f"staff:{reviewer.login.username}", "777 cannot pay 9:1")
+
+
+@pytest.mark.parametrize("role", ["admin", "supervisor", "compliance"])
+def test_other_roles_read_but_do_not_draft_or_decide(signed_in, role):
+    console = signed_in(role)
+    page = console.get("/console/paytables")
+    assert page.status_code == 200 and "Draft the next version" not in page.get_data(as_text=True)
+    assert console.get(f"/console/paytables/{NAME}/1").status_code == 200
+    assert console.get(DRAFT_PATH).status_code == 403
+    assert console.post(DRAFT_PATH, {"yaml": "odds: {}", "reason": "mine"}).status_code == 403
+    assert console.post(f"/console/paytables/{NAME}/1/decision",
+                        {"decision": "approve", "reason": "mine"}).status_code == 403
+
+
+def test_nobody_signed_in_is_sent_to_sign_in(browser):
+    assert browser().get("/console/paytables").status_code == 302
+
+
+def test_a_post_without_its_csrf_token_is_refused(signed_in):
+    console = signed_in("operator")
+    assert console.post(DRAFT_PATH, {"yaml": "odds: {}", "reason": "x"}, csrf=False).status_code == 400
+
+
+def test_an_unknown_paytable_or_version_is_a_404_page(signed_in):
+    console = signed_in("operator")
+    assert console.get("/console/paytables/no-such-table/draft").status_code == 404
+    assert console.get(f"/console/paytables/{NAME}/999999").status_code == 404
+
+
+# ----- the REST API names the lines too ---------------------------------------------------------
+@pytest.fixture
+def operator_api(client, make_key) -> Api:
+    return Api(flask_sender(client), make_key("operator"))
+
+
+def test_the_rest_api_422_names_each_bad_field_and_its_line(operator_api):
+    document = "odds:\n  pontoon: 3:x\n  win: 1:1\n"
+    refused = operator_api.post(f"/v1/paytables/{NAME}/versions", {"reason": "lines", "yaml": document})
+    assert refused.status == 422
+    body = refused.body
+    assert body["code"] == "invalid_paytable" and body["status"] == 422 and body["message"]
+    assert "is not odds" in body["errors"]["odds.pontoon"][0]
+    assert body["locations"]["odds.pontoon"] == {"line": 2, "column": 3}
+
+
+@pytest.mark.parametrize("depth", [17, 960, 970, 1000, 5000])
+def test_the_rest_api_refuses_yaml_nested_too_deep_naming_the_field(operator_api, depth):
+    refused = operator_api.post(f"/v1/paytables/{NAME}/versions",
+                                {"reason": "deep", "yaml": "a: " + "[" * depth + "]" * depth})
+    assert refused.status == 422, refused.body
+    assert list(refused.body["errors"]) == ["a"] and refused.body["locations"]["a"]["line"] == 1
+
+
+def test_the_rest_api_refuses_json_content_nested_too_deep_naming_the_field(operator_api):
+    nested: list = []
+    for _ in range(40):
+        nested = [nested]
+    refused = operator_api.post(f"/v1/paytables/{NAME}/versions", {"reason": "deep", "content": {"odds": nested}})
+    assert refused.status == 422 and list(refused.body["errors"]) == ["odds"]
+    assert ok(operator_api.get(f"/v1/paytables/{NAME}/versions"), 200)["name"] == NAME
