@@ -2,7 +2,6 @@
 and the service's generated secrets."""
 from __future__ import annotations
 
-import hashlib
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -11,12 +10,9 @@ from datetime import datetime, timedelta
 from psycopg.rows import class_row
 
 from ..transaction import Statements, returned
+from .keys import hash_secret
 
 STAFF_ROLES = ("admin", "operator", "supervisor", "compliance")
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +134,7 @@ class StaffRepository:
         token = secrets.token_urlsafe(32)
         session_id = uuid.uuid4()
         self.db.execute("INSERT INTO staff_sessions (session_id, token_hash, user_id) VALUES (%s, %s, %s)",
-                        (session_id, hash_token(token), user_id))
+                        (session_id, hash_secret(token), user_id))
         return session_id, token
 
     def touch_session(self, token: str, *, idle: timedelta, absolute: timedelta,
@@ -155,12 +151,12 @@ class StaffRepository:
                 "AND user_id IN (SELECT user_id FROM staff_users WHERE active) RETURNING session_id, user_id) "
                 "SELECT s.session_id, u.user_id, u.username, u.display_name, u.role, "
                 "u.totp_secret IS NOT NULL AS totp_enrolled FROM s JOIN staff_users u USING (user_id)",
-                (seen, hash_token(token), idle, absolute)).fetchone()
+                (seen, hash_secret(token), idle, absolute)).fetchone()
 
     def session_of(self, token: str) -> tuple[uuid.UUID, uuid.UUID] | None:
         """(session id, user id) of the session holding this token, whether it is live or not."""
         row = self.db.execute("SELECT session_id, user_id FROM staff_sessions WHERE token_hash = %s",
-                              (hash_token(token),)).fetchone()
+                              (hash_secret(token),)).fetchone()
         return (row[0], row[1]) if row else None
 
     def end_session(self, session_id: uuid.UUID, reason: str) -> bool:

@@ -8,7 +8,8 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from service.store.repositories.staff import SessionHolder, StaffRow, hash_token
+from service.store.repositories.keys import hash_secret
+from service.store.repositories.staff import SessionHolder, StaffRow
 from tests.unit.handlers.fake_uow import FakeUnitOfWork
 
 
@@ -89,12 +90,12 @@ class FakeStaff:
 
     def open_session(self, user_id: uuid.UUID) -> tuple[uuid.UUID, str]:
         token, now = secrets.token_urlsafe(32), datetime.now(UTC)
-        session = FakeSession(uuid.uuid4(), hash_token(token), user_id, now, now)
+        session = FakeSession(uuid.uuid4(), hash_secret(token), user_id, now, now)
         self.sessions[session.session_id] = session
         return session.session_id, token
 
     def _session(self, token: str) -> FakeSession | None:
-        return next((s for s in self.sessions.values() if s.token_hash == hash_token(token)), None)
+        return next((s for s in self.sessions.values() if s.token_hash == hash_secret(token)), None)
 
     def touch_session(self, token: str, *, idle: timedelta, absolute: timedelta,
                       seen: bool = True) -> SessionHolder | None:
