@@ -14,6 +14,7 @@ from ..config import Settings
 from ..store.repositories.audit import AuditRecord, AuditRepository, chain_for
 from ..store.repositories.keys import ROLES, KeysRepository
 from ..store.repositories.tables import TablesRepository
+from .owner_database import run_reporting_database
 
 _ACTOR = "cli"
 # Characters a name stored before names were refused them could hold, which would break a listing
@@ -84,14 +85,7 @@ def list_keys(_args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        return args.action(args)
-    except psycopg.errors.UndefinedTable:
-        print("pontoon keys: the database has no schema yet: run `pontoon migrate`", file=sys.stderr)
-        return 1
-    except psycopg.OperationalError as exc:
-        print(f"pontoon keys: cannot reach the database: {' '.join(str(exc).split())}", file=sys.stderr)
-        return 1
+    return run_reporting_database("keys", args.action, args, missing="the database has no schema yet")
 
 
 def add_parser(subparsers: Any) -> None:

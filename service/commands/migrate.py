@@ -9,6 +9,7 @@ import psycopg
 
 from ..config import Settings
 from ..store.migrate import migrate
+from .owner_database import one_line
 
 
 def run(args: argparse.Namespace) -> int:
@@ -16,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         applied = migrate(settings.owner_database_url)
     except psycopg.OperationalError as exc:
-        print(f"pontoon migrate: cannot reach the database: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"pontoon migrate: cannot reach the database: {one_line(exc)}", file=sys.stderr)
         return 1
     print("applied: " + ", ".join(applied) if applied else "the schema is up to date")
     return 0

@@ -16,6 +16,7 @@ from ..staff.accounts import IssuedPassword, change_role, create_staff, deactiva
 from ..staff.commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword
 from ..store.repositories.staff import STAFF_ROLES
 from ..store.uow import UnitOfWork
+from .owner_database import run_reporting_database
 
 _ACTOR = "cli"
 
@@ -91,7 +92,8 @@ def list_users(_args: argparse.Namespace) -> int:
     return 0
 
 
-def run(args: argparse.Namespace) -> int:
+def _refusals_said(args: argparse.Namespace) -> int:
+    """The action, a refusal (a bad field, the last admin) said in one line: 2 for bad input."""
     try:
         result: int = args.action(args)
         return result
@@ -100,12 +102,10 @@ def run(args: argparse.Namespace) -> int:
                             for field, messages in (refused.errors or {}).items())
         print(f"pontoon users: {refused.message}" + (f" ({details})" if details else ""), file=sys.stderr)
         return 2 if isinstance(refused, Invalid) else 1
-    except psycopg.errors.UndefinedTable:
-        print("pontoon users: the database has no staff accounts yet: run `pontoon migrate`", file=sys.stderr)
-        return 1
-    except psycopg.OperationalError as exc:
-        print(f"pontoon users: cannot reach the database: {' '.join(str(exc).split())}", file=sys.stderr)
-        return 1
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_reporting_database("users", _refusals_said, args, missing="the database has no staff accounts yet")
 
 
 def add_parser(subparsers: Any) -> None:

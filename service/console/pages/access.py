@@ -21,6 +21,7 @@ from ...staff.accounts import change_role, create_staff, deactivate_staff, list_
 from ...staff.commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword
 from ...store.repositories.staff import STAFF_ROLES
 from ..auth import current_staff, staff_required
+from ..commands import carry_out
 from .account import FIELD_LIMIT
 
 blp = Blueprint("console_access", __name__, url_prefix="/console")
@@ -64,14 +65,12 @@ def page() -> tuple[str, int]:
 def create_account() -> tuple[str, int]:
     form = {name: _field(name) for name in ("username", "display_name", "role")}
     password = request.form.get("password", "")[:FIELD_LIMIT]
-    uow = request_uow()
     try:
-        issued = create_staff(CreateStaff(form["username"], form["role"], current_staff().actor,
-                                          display_name=form["display_name"] or None, password=password or None), uow)
+        issued = carry_out(create_staff, CreateStaff(form["username"], form["role"], current_staff().actor,
+                                                     display_name=form["display_name"] or None,
+                                                     password=password or None))
     except CommandRefused as refused:
-        uow.rollback()
         return _page(_status_of(refused), create_errors=_field_errors(refused), create_form=form)
-    uow.commit()
     shown = {"what": f"Account {issued.account['username']} created ({issued.account['role']})."}
     if issued.generated:
         shown |= {"label": "Its password (give it to the person; it is not shown again):", "secret": issued.password}
@@ -81,13 +80,10 @@ def create_account() -> tuple[str, int]:
 @blp.post("/access/accounts/<username>/deactivate")
 @staff_required("admin")
 def deactivate(username: str) -> Response | tuple[str, int]:
-    uow = request_uow()
     try:
-        deactivate_staff(DeactivateStaff(username, current_staff().actor), uow)
+        carry_out(deactivate_staff, DeactivateStaff(username, current_staff().actor))
     except CommandRefused as refused:
-        uow.rollback()
         return _page(_status_of(refused), refusal=refused.message)
-    uow.commit()
     flash(f"{username} is deactivated; any session of theirs has ended.", "success")
     return redirect("/console/access")
 
@@ -95,13 +91,10 @@ def deactivate(username: str) -> Response | tuple[str, int]:
 @blp.post("/access/accounts/<username>/reset-password")
 @staff_required("admin")
 def reset(username: str) -> tuple[str, int]:
-    uow = request_uow()
     try:
-        issued = reset_password(ResetPassword(username, current_staff().actor), uow)
+        issued = carry_out(reset_password, ResetPassword(username, current_staff().actor))
     except CommandRefused as refused:
-        uow.rollback()
         return _page(_status_of(refused), refusal=refused.message)
-    uow.commit()
     return _page(issued={"what": f"{issued.account['username']}'s password is reset; their sessions have ended.",
                          "label": "The new password (give it to the person; it is not shown again):",
                          "secret": issued.password})
@@ -110,13 +103,10 @@ def reset(username: str) -> tuple[str, int]:
 @blp.post("/access/accounts/<username>/role")
 @staff_required("admin")
 def set_role(username: str) -> Response | tuple[str, int]:
-    uow = request_uow()
     try:
-        account = change_role(ChangeRole(username, _field("role"), current_staff().actor), uow)
+        account = carry_out(change_role, ChangeRole(username, _field("role"), current_staff().actor))
     except CommandRefused as refused:
-        uow.rollback()
         return _page(_status_of(refused), refusal=refused.message)
-    uow.commit()
     flash(f"{account['username']} is now {account['role']}.", "success")
     return redirect("/console/access")
 
@@ -125,15 +115,13 @@ def set_role(username: str) -> Response | tuple[str, int]:
 @staff_required("admin")
 def issue_key() -> tuple[str, int]:
     form = {name: _field(name) for name in ("table_id", "name")}
-    uow = request_uow()
     try:
         if not form["table_id"]:
             raise Invalid("name the table", errors={"table_id": ["the table this terminal key is for"]})
-        key = create_key(CreateKey("terminal", form["table_id"], form["name"] or None, current_staff().actor), uow)
+        key = carry_out(create_key, CreateKey("terminal", form["table_id"], form["name"] or None,
+                                              current_staff().actor))
     except CommandRefused as refused:
-        uow.rollback()
         return _page(_status_of(refused), key_errors=_field_errors(refused), key_form=form)
-    uow.commit()
     return _page(201, issued={"what": f"Terminal key {key['key_id']} issued for table {key['table_id']}.",
                               "label": "The key (enter it in the table's terminal; it is not shown again):",
                               "secret": key["secret"]})
@@ -142,13 +130,10 @@ def issue_key() -> tuple[str, int]:
 @blp.post("/access/keys/<key_id>/revoke")
 @staff_required("admin")
 def revoke(key_id: str) -> Response | tuple[str, int]:
-    uow = request_uow()
     try:
-        revoke_key(RevokeKey(_key_id(key_id), _field("reason") or None, current_staff().actor), uow)
+        carry_out(revoke_key, RevokeKey(_key_id(key_id), _field("reason") or None, current_staff().actor))
     except CommandRefused as refused:
-        uow.rollback()
         return _page(_status_of(refused) if refused.code != "not_found" else 404, refusal=refused.message)
-    uow.commit()
     flash(f"Key {key_id} is revoked: the next request it signs is refused.", "success")
     return redirect("/console/access")
 

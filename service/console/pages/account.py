@@ -11,6 +11,7 @@ from ...staff.commands import ChangePassword, EnrolTotp, RemoveTotp
 from ...staff.credentials import change_password, enrol_totp, remove_totp
 from ...staff.passwords import new_totp_secret, totp_uri
 from ..auth import current_staff, policy, staff_required
+from ..commands import carry_out
 
 blp = Blueprint("console_account", __name__, url_prefix="/console")
 
@@ -54,13 +55,10 @@ def password() -> Response | tuple[str, int]:
     new, confirm = _field("new_password"), _field("confirm_password")
     if new != confirm:
         return _page({"confirm_password": ["does not match the new password"]}, status=422)
-    uow = request_uow()
     try:
-        change_password(ChangePassword(staff.user_id, _field("current_password"), new, staff.session_id), uow)
+        carry_out(change_password, ChangePassword(staff.user_id, _field("current_password"), new, staff.session_id))
     except CommandRefused as refused:
-        uow.rollback()
         return _page(_refused(refused), status=422)
-    uow.commit()
     flash("Your password is changed. Any other session of yours has ended.", "success")
     return redirect("/console/account")
 
@@ -70,13 +68,10 @@ def password() -> Response | tuple[str, int]:
 def enrol() -> Response | tuple[str, int]:
     staff = current_staff()
     secret = _field("secret")[:64]
-    uow = request_uow()
     try:
-        enrol_totp(EnrolTotp(staff.user_id, secret, _field("code")), uow)
+        carry_out(enrol_totp, EnrolTotp(staff.user_id, secret, _field("code")))
     except CommandRefused as refused:
-        uow.rollback()
         return _page(_refused(refused), totp_secret=secret or None, status=422)
-    uow.commit()
     flash("Your authenticator is enrolled: signing in now asks for its code.", "success")
     return redirect("/console/account")
 
@@ -85,13 +80,10 @@ def enrol() -> Response | tuple[str, int]:
 @staff_required(second_factor_pending=True)
 def remove() -> Response | tuple[str, int]:
     staff = current_staff()
-    uow = request_uow()
     try:
-        remove_totp(RemoveTotp(staff.user_id, _field("password")), uow, policy())
+        carry_out(remove_totp, RemoveTotp(staff.user_id, _field("password")), policy())
     except CommandRefused as refused:
-        uow.rollback()
         return _page(_refused(refused, {"password": "remove_password"}), status=_status_of(refused))
-    uow.commit()
     flash("Your second factor is removed.", "success")
     return redirect("/console/account")
 

@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import marshmallow as ma
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
@@ -19,13 +18,12 @@ from ...config import Settings
 from ...operators.commands import AssignPaytable
 from ...operators.paytables import assign_paytable
 from ...rounds.errors import CommandRefused, Invalid, NotFound
-from ...store.uow import UnitOfWork
 from ..auth import current_staff, error_page, staff_required
+from ..commands import carry_out
 from ..queries.table import ledger_lines, round_on_table, stakes_on_table, table_page
 
 blp = Blueprint("console_tables", __name__, url_prefix="/console", template_folder="../templates")
 
-Result = TypeVar("Result")
 Errors = dict[str, list[str]]
 
 
@@ -65,18 +63,6 @@ def live(table_id: str) -> str | tuple[str, int]:
     except NotFound:
         return _no_table(table_id)
     return render_template("console/_table_live.html", page=shown, updated_at=datetime.now(UTC), **_may())
-
-
-def _run(handler: Callable[[Any, UnitOfWork], Result], command: Any) -> Result:
-    """The handler in the request's transaction, committed; a refusal rolls everything back."""
-    uow = request_uow()
-    try:
-        result = handler(command, uow)
-        uow.commit()
-    except CommandRefused:
-        uow.rollback()
-        raise
-    return result
 
 
 def _refusal(exc: CommandRefused, field: str) -> tuple[Errors, int]:
@@ -139,7 +125,7 @@ def void(table_id: str) -> tuple[str, int]:
         return _void_form(table_id, round_id, step="confirm", reason=reason)
     try:
         round_on_table(request_uow(), table_id, round_id)   # only this table's round, whatever the form says
-        voided = _run(void_round, VoidRound(round_id, checked["reason"], current_staff().actor))
+        voided = carry_out(void_round, VoidRound(round_id, checked["reason"], current_staff().actor))
     except CommandRefused as exc:
         errors, status = _refusal(exc, "round")
         return _void_form(table_id, round_id, step="reason", reason=reason, errors=errors, status=status)
@@ -168,7 +154,8 @@ def assign(table_id: str) -> Response | tuple[str, int]:
     except ma.ValidationError as exc:
         return _page(table_id, status=422, assign_errors=_messages(exc), assign_form=form)
     try:
-        _run(assign_paytable, AssignPaytable(table_id, checked["version"], checked["reason"], current_staff().actor))
+        carry_out(assign_paytable, AssignPaytable(table_id, checked["version"], checked["reason"],
+                                                  current_staff().actor))
     except CommandRefused as exc:
         if isinstance(exc, NotFound):
             return _no_table(table_id)

@@ -6,19 +6,29 @@ import csv
 import io
 import json
 import re
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from service.audit.export import COLUMNS
 from service.audit.verify import verify_export
+from service.config import Settings
 from service.console.pages import audit as audit_page
+from service.reports.gaming_day import gaming_day_of, parse_day_start
 
 from ..compliance.client import play_script
 from .pit_play import api, new_table, settle  # noqa: F401  (fixtures by name)
 
 ONE_SEAT = [{"seat": 1, "wager": 1000}]
 ONE_LOSS = ["9H", "8D", "8C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"]
+
+
+def casino_today() -> date:
+    """The gaming day now, in the casino's zone (not the test host's date: the two differ for
+    hours of every day)."""
+    settings = Settings.from_env()
+    return gaming_day_of(datetime.now(UTC), parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone))
 
 
 @pytest.fixture
@@ -51,7 +61,7 @@ def test_records_are_searched_by_table_round_kind_actor_and_date(signed_in, play
     assert shown_records(console.get(f"/console/audit?actor=staff:{who}&kind=audit_exported")
                          .get_data(as_text=True)) == mine[:1]
 
-    today = date.today()
+    today = casino_today()
     around_today = f"from={today - timedelta(days=1)}&to={today + timedelta(days=1)}"
     within = console.get(f"/console/audit?table={table_id}&{around_today}")
     assert shown_records(within.get_data(as_text=True)) == by_table
@@ -86,7 +96,7 @@ def test_a_bad_criterion_is_named_next_to_its_field(signed_in, query, field):
 
 def test_the_export_streams_json_lines_that_verify_offline(signed_in, played_round, db):
     console = signed_in("compliance")
-    today = date.today()
+    today = casino_today()
     exported = console.get(f"/console/audit/export?from={today - timedelta(days=1)}&to={today}&format=jsonl")
     assert exported.status_code == 200 and exported.is_streamed
     assert exported.mimetype == "application/x-ndjson" and "attachment" in exported.headers["Content-Disposition"]
