@@ -9,7 +9,7 @@ from typing import Any
 
 from ..compliance.void import REFUND_KIND
 from ..engine.transcript import TranscriptError
-from ..rules import RulesError
+from ..rules import RulesError, load_paytable, parse_paytable
 from ..settlement.ledger import NO_HAND
 from ..settlement.settle import CompletedRound, plan_settlement
 from ..settlement.transcripts import PaytableSource
@@ -19,6 +19,9 @@ from .report import Problem, Report
 EVENT_OF_RECORD = {"card_dealt": "card", "decision": "action"}
 # Records of money paid out: each stands for ledger rows settlement wrote with it.
 MONEY_KINDS = ("payout", "super_bonus_won")
+# The records that carry a paytable version's whole document (as `after`): version 1 as seeded
+# from its file, every later one as submitted.
+_DOCUMENT_KINDS = frozenset({"paytable_version_seeded", "paytable_version_submitted"})
 # What an export's round is rebuilt from, offline.
 _ROUND_KINDS = frozenset({"round_opened", "wager", "round_completed", "round_voided", *EVENT_OF_RECORD, *MONEY_KINDS})
 
@@ -245,19 +248,24 @@ def _refunds_against_ledger(report: Report, stored: StoredRound) -> None:
 
 class ExportedRounds:
     """Offline, from an export: each settled round's records gathered as the walk meets them, then
-    replayed from them alone, and its payout records held to the replay's. Version 1 of a paytable
-    is its file, so such rounds replay anywhere; a later version lives in the database, and its
-    rounds are only noted."""
+    replayed from them alone, and its payout records held to the replay's. A round is replayed
+    under the paytable document its version was submitted (or seeded) with, as the export chains
+    it; version 1 is also the file in `paytables/`. A round under a later version whose submission
+    is not in the export (one that starts after it) is only noted."""
 
     def __init__(self) -> None:
         self.records: dict[str, list[Chained]] = {}
         self.tables: dict[str, str] = {}                 # round -> table
         self.limits: dict[str, dict | None] = {}         # table -> its own limits, from table_created
+        self.documents: dict[tuple[str, int], dict] = {}  # (paytable, version) -> its document, as chained
 
     def add(self, record: dict[str, Any]) -> None:
         payload = record["payload"] if isinstance(record["payload"], dict) else {}
         if record["kind"] == "table_created" and record["table_id"]:
             self.limits[record["table_id"]] = payload.get("limits") or None
+        elif (record["kind"] in _DOCUMENT_KINDS and isinstance(payload.get("after"), dict)
+              and isinstance(payload.get("version"), int)):
+            self.documents[str(payload.get("paytable")), payload["version"]] = payload["after"]
         elif record["round_id"] and record["kind"] in _ROUND_KINDS:
             self.tables[record["round_id"]] = record["table_id"]
             self.records.setdefault(record["round_id"], []).append(
@@ -269,14 +277,14 @@ class ExportedRounds:
             stored = self._round(round_id, records)
             if stored is None:
                 continue
-            paytable = stored.paytable_ref
-            if paytable is not None and paytable.partition("@")[2] not in ("", "1"):
+            name, _, version = (stored.paytable_ref or "").partition("@")
+            if version.isdigit() and int(version) > 1 and (name, int(version)) not in self.documents:
                 skipped += 1
                 continue
             report.rounds += 1
             round_, events = _from_chain(stored)
             try:
-                planned = plan_settlement(round_, events, None)
+                planned = plan_settlement(round_, events, self._paytable)
             except (TranscriptError, RulesError, ValueError, KeyError) as exc:
                 report.problems.append(Problem(f"round {round_id}", f"its chained records do not replay: {exc}"))
                 continue
@@ -284,7 +292,17 @@ class ExportedRounds:
                                                      for record in planned.audit])
         if skipped:
             report.notes.append(f"{skipped} settled rounds under a paytable version after 1 were not replayed: "
-                                "that version is in the database")
+                                "the version's submission is not in this export")
+
+    def _paytable(self, name: str, version: int) -> Any:
+        """The version as the export chains its document; version 1 from its file when the export
+        starts after its seeding."""
+        document = self.documents.get((name, version))
+        if document is None and version == 1:
+            return load_paytable(name)
+        if document is None:
+            raise KeyError(f"{name}@{version}: its document is not in this export")
+        return parse_paytable(f"{name}@{version}", document)
 
     def _round(self, round_id: str, records: list[Chained]) -> StoredRound | None:
         """A settled round whose opening is in the export, as its records tell it (None otherwise)."""

@@ -1,5 +1,6 @@
 """A round under a stored paytable version leaves the service carrying that version: its transcript
-(and its recall) replay to the same money on a machine with no database at all."""
+(and its recall) replay to the same money on a machine with no database at all, and so does the
+audit export, which chains the version's document where it was submitted."""
 from __future__ import annotations
 
 import json
@@ -48,6 +49,27 @@ def test_a_round_under_a_stored_version_replays_with_no_database_reachable(
     bare = {key: value for key, value in transcript.items() if key != "paytable_document"}
     refused = replay_offline(tmp_path, bare)
     assert refused.returncode == 2 and "needs the database" in refused.stderr
+
+
+def test_an_export_replays_rounds_under_a_stored_version_from_its_chained_document(
+        operator, second_operator, compliance, new_table, settle, tmp_path):
+    table_id, terminal = new_table()
+    version = submit(operator, with_pair_odds("14:1"))["version"]
+    ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "ok"}), 200)
+    ok(operator.post(f"/v1/tables/{table_id}/paytable", {"version": version, "reason": "promotion"}), 200)
+    state = play_script(terminal, table_id, [{"seat": 1, "wager": 1000, "pair_bet": 500}],
+                        ["9H", "7D", "9C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"])
+    settle([state["round_id"]])
+
+    reply = compliance.get("/v1/audit/export?format=jsonl")
+    assert reply.status == 200
+    export = tmp_path / "audit.jsonl"
+    export.write_bytes(reply.data)
+    verdict = subprocess.run([*PONTOON, "audit", "verify", str(export)], cwd=ROOT, capture_output=True, text=True,
+                             timeout=120, env={**os.environ, "DATABASE_URL": NO_DATABASE})
+    # Replayed under the file's 11:1, the pair's payout record (14:1) would be named as wrong.
+    assert verdict.returncode == 0, verdict.stdout + verdict.stderr
+    assert "not replayed" not in verdict.stdout, verdict.stdout
 
 
 def test_a_round_under_the_file_version_carries_nothing_extra(new_table):
