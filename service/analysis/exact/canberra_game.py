@@ -95,9 +95,8 @@ class UpcardSweep:
         shoe = value_shoe(rules)
         self.full, self.upcard, self.graph = shoe.array(), upcard, graph
         self.rules, self.paytable, self.pay = rules, paytable, pay
-        finals = dealer_finals(DealerRule(rules.dealer_stands_on, rules.dealer_hits_soft_17, shoe.tens_all_pontoon),
-                               upcard)
-        self.dealer = dealer_table(self.full, graph.removals, upcard, finals.cards, finals.orders, finals.outcome)
+        rule = DealerRule(rules.dealer_stands_on, rules.dealer_hits_soft_17, shoe.tens_all_pontoon)
+        self.dealer = _dealer_chances(shoe.counts, rule, upcard, rules.split_max_hands)
         pay21, chance21, won21 = twenty_one_table(rules, paytable, pay, graph.counts, graph.hard, graph.has_ace,
                                                   graph.unsplit, upcard)
         cost = np.where(graph.unsplit, 1.0, SPLIT_PONTOON_COST)
@@ -308,10 +307,20 @@ def _graph(max_split_hands: int) -> HandGraph:
     return build_hand_graph(max_split_hands)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=10)
+def _dealer_chances(counts: tuple[int, ...], rule: DealerRule, upcard: int, max_split_hands: int) -> np.ndarray:
+    # The dealer's outcome chances behind every composition of the hand graph depend on the shoe
+    # and the dealer's rule alone, not on the paytable or the wager: kept, one upcard each, so a
+    # second paytable under the same rules is analysed without them.
+    finals = dealer_finals(rule, upcard)
+    return dealer_table(np.array(counts, dtype=np.int64), _graph(max_split_hands).removals, upcard, finals.cards,
+                        finals.orders, finals.outcome)
+
+
+@lru_cache(maxsize=2)
 def upcard_sweeps(rules: CanberraRules, paytable: Paytable, wager: int) -> tuple[UpcardSweep, ...]:
-    """The sweep against each upcard the shoe holds (the last rules and paytable's are kept: the
-    report and the chart both read them)."""
+    """The sweep against each upcard the shoe holds (the last two rules, paytables and wagers'
+    are kept: the report and the chart both read them)."""
     refuse_unless_covered(rules, paytable)
     pay = line_pay(rules, paytable, wager)
     graph = _graph(rules.split_max_hands)
@@ -319,11 +328,15 @@ def upcard_sweeps(rules: CanberraRules, paytable: Paytable, wager: int) -> tuple
     return tuple(UpcardSweep(rules, paytable, pay, graph, upcard) for upcard in range(10) if full[upcard] > 0)
 
 
-@lru_cache(maxsize=2)
 def analyse_canberra(rules: CanberraRules, paytable: Paytable, wager: int | None = None) -> CanberraValues:
-    """Values of every two-card hand and upcard, the return, the variance and the lines' shares
-    (the last two analyses are kept for the process)."""
-    wager = wager or rules.main_limits.minimum
+    """Values of every two-card hand and upcard, the return, the variance and the lines' shares,
+    at `wager` cents (default: the table minimum)."""
+    return _analysed(rules, paytable, wager or rules.main_limits.minimum)
+
+
+@lru_cache(maxsize=2)
+def _analysed(rules: CanberraRules, paytable: Paytable, wager: int) -> CanberraValues:
+    # The last two analyses are kept for the process, by the wager they were made at.
     sweeps = upcard_sweeps(rules, paytable, wager)
     pay = sweeps[0].pay
     full = value_shoe(rules).array()

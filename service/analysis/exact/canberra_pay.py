@@ -115,7 +115,7 @@ def twenty_one_table(rules: CanberraRules, paytable: Paytable, pay: LinePay, gra
     totals = np.where(has_ace & (hard + 10 <= 21), hard + 10, hard)
     cache: dict[tuple[tuple[int, ...], bool], list[tuple[float, int, float]]] = {}
     for node in np.flatnonzero(totals == 21):
-        counts = tuple(int(c) for c in graph_counts[node])
+        counts = tuple(graph_counts[node].tolist())
         key = (counts, bool(unsplit[node]))
         if key not in cache:
             cache[key] = twenty_one_pay(rules, paytable, pay, counts, key[1], upcard)

@@ -110,6 +110,8 @@ def analyse(rules: CanberraRules, paytable: Paytable, wager: int | None = None,
     Bonus paytables are analysed at `wager` cents (default: the table minimum), since rounding
     and the super bonus's fixed prize depend on it.
     """
+    even_money = is_even_money(rules, paytable)
+    wager = None if even_money else wager or rules.main_limits.minimum
     path = os.path.join(cache_dir(), content_key(rules, paytable, wager) + ".json")
     if use_cache and os.path.exists(path):
         with open(path, encoding="utf-8") as cached:
@@ -119,7 +121,7 @@ def analyse(rules: CanberraRules, paytable: Paytable, wager: int | None = None,
         return report
     started = time.perf_counter()
     game: GameValues | CanberraValues
-    if is_even_money(rules, paytable):
+    if even_money:
         game = analyse_even_money(rules, paytable)
     else:
         game = analyse_canberra(rules, paytable, wager)

@@ -12,14 +12,7 @@ from service.rules import load_house_banked_rules, load_paytable
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PONTOON_ANALYSIS_CACHE", str(tmp_path_factory.mktemp("analysis")))
-        yield
-
-
-@pytest.fixture(scope="module")
-def twice_the_minimum(cache):
+def twice_the_minimum():
     # Canberra lets a double stake from the table minimum up to the wager: at twice the minimum,
     # a double for half the wager is a decision of its own.
     return analyse(load_house_banked_rules("canberra"), load_paytable("canberra-standard"), wager=1000)
@@ -29,7 +22,7 @@ def _hands(report):
     return {(row["upcard"], row["cards"]): row for row in report["hands"] if row.get("suits", "") in ("", "mixed")}
 
 
-def test_a_double_for_less_is_valued_where_the_rules_allow_it(twice_the_minimum, cache):
+def test_a_double_for_less_is_valued_where_the_rules_allow_it(twice_the_minimum):
     assert twice_the_minimum["double_cents"] == {"double": 1000, "double_least": 500}
     eleven = _hands(twice_the_minimum)[("6", "6,5")]
     # Eleven against a six: more at stake is worth more, so the full double is best and the half
@@ -40,7 +33,7 @@ def test_a_double_for_less_is_valued_where_the_rules_allow_it(twice_the_minimum,
     assert not any("double_least" in row for row in at_the_minimum["hands"])
 
 
-def test_a_double_for_less_is_never_offered_where_the_rules_ask_the_whole_wager(cache):
+def test_a_double_for_less_is_never_offered_where_the_rules_ask_the_whole_wager():
     rules = load_house_banked_rules("blackjack-enhc")
     report = analyse(rules, load_paytable("blackjack"))
     assert not any("double_least" in row for row in report["hands"])
@@ -58,7 +51,7 @@ def test_forfeit_after_a_double_is_reported_and_taken_where_standing_loses_more(
     assert stiff[("6", "6,5", "9")]["best"] == "stand"
 
 
-def test_approval_records_the_exact_house_edge_and_each_bonus_line(cache):
+def test_approval_records_the_exact_house_edge_and_each_bonus_line():
     paytable = load_paytable("canberra-standard")
     evaluation = evaluate_paytable(paytable)
     report = analyse(load_house_banked_rules("canberra"), paytable)
@@ -72,7 +65,7 @@ def test_approval_records_the_exact_house_edge_and_each_bonus_line(cache):
     assert lines["pontoon"]["contribution_percent"] == pytest.approx(50 * lines["pontoon"]["probability"])
 
 
-def test_a_draft_paying_as_an_analysed_version_is_answered_from_the_cache(cache):
+def test_a_draft_paying_as_an_analysed_version_is_answered_from_the_cache():
     paytable = load_paytable("canberra-standard")
     analysed = analyse(load_house_banked_rules("canberra"), paytable)
     draft = dataclasses.replace(paytable, name="canberra-standard@9", pair=None)

@@ -14,9 +14,7 @@ from service.rules import load_house_banked_rules, load_paytable
 
 @pytest.mark.parametrize(("rules_name", "paytable_name"),
                          [("blackjack-enhc", "blackjack"), ("canberra", "canberra-standard")])
-def test_simulation_of_the_exact_chart_within_three_standard_errors(rules_name, paytable_name, tmp_path,
-                                                                      monkeypatch):
-    monkeypatch.setenv("PONTOON_ANALYSIS_CACHE", str(tmp_path))
+def test_simulation_of_the_exact_chart_within_three_standard_errors(rules_name, paytable_name):
     rules, paytable = load_house_banked_rules(rules_name), load_paytable(paytable_name)
     exact = analyse(rules, paytable)
     chart = exact_strategy(rules, paytable)
@@ -40,4 +38,4 @@ def test_the_chart_carries_the_exact_plays():
     assert chart.pair_split[six, UNSPLIT, 16, 0, 0]               # split 8s against a six
     assert not chart.pair_split[ten, UNSPLIT, 16, 0, 0]           # not against a ten (no hole card)
     assert chart.play[ten, SPLIT_HAND, 3, 17, 0, 0] == STAND
-    assert chart.estimate == pytest.approx(-analyse(rules, paytable, use_cache=False)["house_edge"])
+    assert chart.estimate == pytest.approx(-analyse(rules, paytable)["house_edge"])
