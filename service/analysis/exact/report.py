@@ -162,23 +162,40 @@ def as_text(report: dict[str, Any]) -> str:
     decisions: tuple[str, ...] = ("stand", "hit", "double", "double_least", "surrender", "split")
     if not any("double_least" in row for row in report["hands"]):
         decisions = tuple(d for d in decisions if d != "double_least")
-    lines.append(f"  {'up':<3}{'hand':<12}" + "".join(f"{d:>13}" for d in decisions) + "  best")
+    after = after_double_plays(report)
+    if after:
+        lines.append(f"  after a double, by the card it draws ({''.join(VALUE_RANKS)}): "
+                     "S stand, F forfeit, . a total of 21 or more")
+    lines.append(f"  {'up':<3}{'hand':<12}" + "".join(f"{d:>13}" for d in decisions) + "  best"
+                 + ("    after a double" if after else ""))
     for row in report["hands"]:
         cells = "".join(f"{row[d]:>13.6f}" if d in row else f"{'':>13}" for d in decisions)
         if "pontoon" in row:
             cells = f"{'pontoon ' + format(row['pontoon'], '.6f'):>{13 * len(decisions)}}"
         hand = f"{row['cards']} {row.get('suits', '')}".strip()
-        lines.append(f"  {row['upcard']:<3}{hand:<12}{cells}  {row['best']}")
+        plays = after.get((row["upcard"], row["cards"]), "")
+        lines.append(f"  {row['upcard']:<3}{hand:<12}{cells}  {row['best']:<8}  {plays}".rstrip())
     return "\n".join(lines) + "\n"
+
+
+def after_double_plays(report: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """Per upcard and two-card hand, the play after a double by the card it draws, one letter each
+    in rank order: S stand, F forfeit, '.' where the double's card makes 21 or more."""
+    by_hand: dict[tuple[str, str], dict[str, str]] = {}
+    for row in report.get("after_double", []):
+        by_hand.setdefault((row["upcard"], row["cards"]), {})[row["double_card"]] = row["best"][0].upper()
+    return {hand: "".join(plays.get(rank, ".") for rank in VALUE_RANKS) for hand, plays in by_hand.items()}
 
 
 def as_csv(report: dict[str, Any]) -> str:
     """The strategy chart: every upcard and two-card hand, each decision's value and the best."""
     decisions = ("stand", "hit", "double", "double_least", "surrender", "split", "pontoon")
+    after = after_double_plays(report)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(("upcard", "cards", "probability", *decisions, "best"))
+    writer.writerow(("upcard", "cards", "suits", "probability", *decisions, "best", "after_double"))
     for row in report["hands"]:
-        writer.writerow((row["upcard"], row["cards"], f"{row['probability']:.10f}",
-                         *(f"{row[d]:.6f}" if d in row else "" for d in decisions), row["best"]))
+        writer.writerow((row["upcard"], row["cards"], row.get("suits", ""), f"{row['probability']:.10f}",
+                         *(f"{row[d]:.6f}" if d in row else "" for d in decisions), row["best"],
+                         after.get((row["upcard"], row["cards"]), "")))
     return out.getvalue()

@@ -46,8 +46,21 @@ def test_text_report_and_the_chart_as_csv(tmp_path, monkeypatch, capsys):
     text = capsys.readouterr().out
     assert "house edge 0.72" in text and "T  6,5" in text
     rows = chart.read_text().splitlines()
-    assert rows[0].startswith("upcard,cards,probability,stand,hit,double")
-    assert len(rows) == 1 + 550 and any(row.startswith("T,\"6,5\"") and row.endswith(",hit") for row in rows)
+    assert rows[0].startswith("upcard,cards,suits,probability,stand,hit,double")
+    assert len(rows) == 1 + 550 and any(row.startswith("T,\"6,5\",,") and row.endswith(",hit,") for row in rows)
+
+
+def test_the_play_after_a_double_is_in_the_text_and_the_csv(tmp_path, capsys):
+    chart = tmp_path / "chart.csv"
+    assert main(["analyse", "--rules", "canberra", "--paytable", "canberra-standard", "--csv", str(chart)]) == 0
+    text = capsys.readouterr().out
+    assert "after a double, by the card it draws (A23456789T): S stand, F forfeit" in text
+    # A doubled 9 (5,4) against a ten: a 7 makes 16, which forfeits; an ace makes 20 (soft), which stands.
+    (row,) = [line for line in text.splitlines() if line.startswith("  T  5,4 ")]
+    plays = row.split()[-1]
+    assert len(plays) == 10 and plays[6] == "F" and plays[0] == "S"
+    rows = {tuple(line.split(",")[:1]) + (line.split('"')[1],): line for line in chart.read_text().splitlines()[1:]}
+    assert rows[("T", "5,4")].endswith("," + plays)
 
 
 def test_rules_the_recursion_does_not_cover_are_named(tmp_path, monkeypatch, capsys):
