@@ -13,6 +13,7 @@ from ..rules import RulesError, load_paytable, parse_paytable
 from ..settlement.ledger import NO_HAND
 from ..settlement.settle import CompletedRound, plan_settlement
 from ..settlement.transcripts import PaytableSource
+from ..store.repositories.rounds import RoundStatus
 from .report import Problem, Report
 
 # The chained records a round's events are copies of, and the event kind each becomes.
@@ -45,7 +46,7 @@ class StoredRound:
     """A round as the database holds it, beside what the audit log chained about it."""
     round_id: str
     table_id: str
-    status: str
+    status: RoundStatus
     shoe_id: str | None
     rules_ref: str
     paytable_ref: str | None
@@ -61,7 +62,7 @@ class StoredRound:
     def from_row(cls, row: tuple[Any, ...]) -> StoredRound:
         (round_id, table_id, status, shoe_id, rules_ref, paytable_ref, wagers, result, events, records, ledger,
          kitty, limits) = row
-        return cls(round_id, table_id, status, shoe_id, rules_ref, paytable_ref, wagers, result, events,
+        return cls(round_id, table_id, RoundStatus(status), shoe_id, rules_ref, paytable_ref, wagers, result, events,
                    [Chained(*record) for record in records], ledger, kitty, limits)
 
     def chained(self, kind: str) -> list[Chained]:
@@ -87,7 +88,7 @@ def check_rounds(rows: Iterable[tuple[Any, ...]], report: Report, paytables: Pay
         where = f"round {stored.round_id}"
         _compare_events(report, stored)
         _compare_opening(report, stored)
-        if stored.status == "settled":
+        if stored.status == RoundStatus.SETTLED:
             report.rounds += 1
             _replay_against_ledger(report, stored, paytables)
             _payouts_against_ledger(report, stored)
@@ -96,7 +97,7 @@ def check_rounds(rows: Iterable[tuple[Any, ...]], report: Report, paytables: Pay
             if record.kind in MONEY_KINDS:
                 report.problems.append(Problem(record.where, f"a {record.kind} record for {where}, which is "
                                                              f"{stored.status}: no settlement stands behind it"))
-        if stored.status == "void":
+        if stored.status == RoundStatus.VOID:
             _refunds_against_ledger(report, stored)
         elif stored.ledger:
             report.problems.append(Problem(where, f"{stored.status}, yet the ledger holds {len(stored.ledger)} "
@@ -311,7 +312,7 @@ class ExportedRounds:
             return None
         opened = next(record for record in records if record.kind == "round_opened").payload
         table_id = self.tables[round_id]
-        return StoredRound(round_id, table_id, "settled", opened.get("shoe_id"), opened.get("rules", ""),
+        return StoredRound(round_id, table_id, RoundStatus.SETTLED, opened.get("shoe_id"), opened.get("rules", ""),
                            opened.get("paytable"), [], None, [], records, [], opened.get("kitty"),
                            self.limits.get(table_id))
 

@@ -12,7 +12,7 @@ from ..games import family_of
 from ..rounds.catalog import exported_transcript, resolve
 from ..rounds.errors import NotFound
 from ..rounds.state import rebuild
-from ..store.repositories.rounds import RoundEvent, RoundRow
+from ..store.repositories.rounds import RoundEvent, RoundRow, RoundStatus
 from ..store.uow import UnitOfWork
 
 MAX_ROUNDS = 100
@@ -37,8 +37,8 @@ class _Recalled:
     void_reason: str | None
 
     def as_round_row(self) -> RoundRow:
-        return RoundRow(self.round_id, self.table_id, self.shoe_id, self.shoe_mode, self.status, self.rules_ref,
-                        self.paytable_ref, self.wagers, self.version, self.result, self.opened_at,
+        return RoundRow(self.round_id, self.table_id, self.shoe_id, self.shoe_mode, RoundStatus(self.status),
+                        self.rules_ref, self.paytable_ref, self.wagers, self.version, self.result, self.opened_at,
                         self.completed_at, self.settled_at, self.voided_at)
 
 

@@ -6,6 +6,7 @@ from ..games import family_of
 from ..rounds.errors import Conflict, NotFound
 from ..rounds.state import load_game
 from ..store.repositories.audit import AuditRecord, chain_for
+from ..store.repositories.rounds import RoundStatus
 from ..store.uow import UnitOfWork
 from .commands import VoidRound
 
@@ -21,7 +22,7 @@ def void_round(cmd: VoidRound, uow: UnitOfWork) -> dict:
     if cmd.expected_version is not None and cmd.expected_version != row.version:
         raise Conflict(f"the round is at version {row.version}, not {cmd.expected_version}: read it again",
                        code="version_conflict")
-    if row.status != "open":
+    if row.status != RoundStatus.OPEN:
         raise Conflict(f"the round is {row.status}: only a round in play can be voided", code="round_not_open")
     game_rules, game, next_seq = load_game(uow, row)
     # What the game gives back (the stakes placed so far, or nothing where no money has moved yet)
@@ -37,9 +38,10 @@ def void_round(cmd: VoidRound, uow: UnitOfWork) -> dict:
     uow.audit.append(chain_for(row.table_id), [AuditRecord("round_voided", {
         "reason": cmd.reason, "shoe_id": row.shoe_id, "refunds": refunds, "total_refunded": total,
         "events_before_void": next_seq,
-        "before": {"status": "open", "version": row.version}, "after": {"status": "void", "version": version}},
+        "before": {"status": RoundStatus.OPEN, "version": row.version},
+        "after": {"status": RoundStatus.VOID, "version": version}},
         actor=cmd.actor, table_id=row.table_id, round_id=str(row.round_id))]
         + [AuditRecord(kind, payload, actor=cmd.actor, table_id=row.table_id, round_id=str(row.round_id))
            for kind, payload in shuffled])
-    return {"round_id": row.round_id, "table_id": row.table_id, "status": "void", "version": version,
+    return {"round_id": row.round_id, "table_id": row.table_id, "status": RoundStatus.VOID, "version": version,
             "voided_at": voided_at, "reason": cmd.reason, "refunds": refunds, "total_refunded": total}

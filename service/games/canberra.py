@@ -15,7 +15,7 @@ from ..rounds.errors import Conflict
 from ..settlement.ledger import LedgerRow, rows_for_bets
 from ..settlement.transcripts import bet_totals, seat_totals
 from ..store.repositories.audit import AuditRecord
-from ..store.repositories.rounds import RoundRow
+from ..store.repositories.rounds import RoundRow, RoundStatus
 from ..store.repositories.shoes import ShoeRow
 from ..store.uow import UnitOfWork
 from .family import GameFamily, Note, Opening, RoundChange, StoredRound, lock_round_shoe, table_limits
@@ -159,7 +159,7 @@ def round_fields(row: RoundRow, game: Any, snapshot: dict) -> dict:
 
 def settlement(row: RoundRow) -> dict | None:
     """Each seat's money, shown only once the settlement worker has written the ledger."""
-    if row.status != "settled" or not row.result:
+    if row.status != RoundStatus.SETTLED or not row.result:
         return None
     return {"seats": [{key: seat[key] for key in ("seat", "staked", "returned", "net")}
                       for seat in row.result["seats"]]}

@@ -5,6 +5,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from ..store.repositories.paytables import VersionStatus
+
 
 @dataclass(frozen=True, slots=True)
 class SubmitPaytableVersion:
@@ -19,7 +21,7 @@ class SubmitPaytableVersion:
 class DecidePaytableVersion:
     name: str
     version: int
-    decision: str                       # approved | rejected
+    decision: VersionStatus             # approved or rejected
     reason: str
     actor: str
 

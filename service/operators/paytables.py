@@ -8,7 +8,7 @@ from ..rounds.catalog import ref
 from ..rounds.errors import Conflict, Invalid, NotFound
 from ..rules import parse_paytable
 from ..store.repositories.audit import AuditRecord, chain_for
-from ..store.repositories.paytables import AssignmentRow, VersionRow
+from ..store.repositories.paytables import AssignmentRow, VersionRow, VersionStatus
 from ..store.uow import UnitOfWork
 from .commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
 from .documents import NAME, changes, read_submitted
@@ -35,7 +35,7 @@ def submit_version(cmd: SubmitPaytableVersion, uow: UnitOfWork) -> dict:
                     source_format=document.source_format, based_on_version=base.version if base else None,
                     author=cmd.actor, reason=cmd.reason)
     uow.audit.append(chain_for(None), [AuditRecord("paytable_version_submitted", {
-        "paytable": row.name, "version": row.version, "status": "draft", "reason": cmd.reason,
+        "paytable": row.name, "version": row.version, "status": VersionStatus.DRAFT, "reason": cmd.reason,
         "based_on_version": row.based_on_version, "before": base.content if base else None, "after": row.content,
         "changes": changes(base.content if base else None, row.content)}, actor=cmd.actor)])
     return version_view(uow, row)
@@ -48,16 +48,16 @@ def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
     draft = store.get(cmd.name, cmd.version)
     if draft is None:
         raise NotFound(f"no version {cmd.version} of paytable {cmd.name!r}")
-    if draft.status != "draft":
+    if draft.status != VersionStatus.DRAFT:
         raise Conflict(f"{ref(cmd.name, cmd.version)} is {draft.status} already: versions are never changed",
                        code="not_a_draft")
-    if cmd.decision == "approved" and draft.author == cmd.actor:
+    if cmd.decision == VersionStatus.APPROVED and draft.author == cmd.actor:
         raise Forbidden("four eyes: a different operator must approve this draft, not its author",
                         code="own_draft", audit=AuditRecord("paytable_approval_refused", {
                             "paytable": cmd.name, "version": cmd.version, "reason": "own_draft",
                             "author": draft.author}, actor=cmd.actor))
     evaluation = None
-    if cmd.decision == "approved":
+    if cmd.decision == VersionStatus.APPROVED:
         # Measured before the guarded UPDATE, so the row is locked for milliseconds, not seconds;
         # the content it measures never changes.
         evaluation = evaluate_paytable(parse_paytable(ref(cmd.name, cmd.version), draft.content))
@@ -76,7 +76,7 @@ def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
     after = {"status": decided.status, "decided_by": decided.decided_by,
              "house_edge_percent": evaluation.house_edge_percent if evaluation else None,
              "rtp_percent": evaluation.rtp_percent if evaluation else None}
-    before = {"status": "draft", "decided_by": None, "house_edge_percent": None, "rtp_percent": None}
+    before = {"status": VersionStatus.DRAFT, "decided_by": None, "house_edge_percent": None, "rtp_percent": None}
     uow.audit.append(chain_for(None), [AuditRecord(f"paytable_version_{decided.status}", {
         "paytable": cmd.name, "version": cmd.version, "reason": cmd.reason, "author": draft.author,
         "before": before, "after": after, "changes": changes(before, after)}, actor=cmd.actor)])
@@ -98,7 +98,7 @@ def assign_paytable(cmd: AssignPaytable, uow: UnitOfWork) -> dict:
     if target is None:
         raise Invalid(f"no version {cmd.version} of paytable {table.paytable!r}", code="invalid_request",
                       errors={"version": [f"{table.paytable} has no version {cmd.version}"]})
-    if target.status != "approved":
+    if target.status != VersionStatus.APPROVED:
         raise Conflict(f"{ref(target.name, target.version)} is {target.status}: only approved versions can be "
                        "assigned", code="not_approved")
     current = table.paytable_version or 1
@@ -204,7 +204,7 @@ def version_view(uow: UnitOfWork, row: VersionRow) -> dict:
 def _trail(row: VersionRow, assignments: list[AssignmentRow]) -> list[dict]:
     steps: list[dict[str, Any]] = [{"step": "seeded" if row.source_format == "file" else "submitted", "by": row.author,
               "at": row.created_at, "reason": row.reason}]
-    if row.status != "draft" and row.source_format != "file":
+    if row.status != VersionStatus.DRAFT and row.source_format != "file":
         steps.append({"step": row.status, "by": row.decided_by, "at": row.decided_at, "reason": row.decision_reason})
     for assignment in assignments:
         steps.append({"step": "assigned", "by": assignment.assigned_by, "at": assignment.assigned_at,

@@ -11,7 +11,7 @@ import yaml
 from ..rules import RulesError, load_paytable
 from ..rules.registry import paytables_dir
 from ..store.repositories.audit import AuditRecord, AuditRepository, chain_for
-from ..store.repositories.paytables import PaytablesRepository
+from ..store.repositories.paytables import PaytablesRepository, VersionStatus
 from .documents import NAME, changes
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ def seed_file_versions(paytables: PaytablesRepository, audit: AuditRepository,
             continue
         seeded.append(name)
         records.append(AuditRecord("paytable_version_seeded", {
-            "paytable": name, "version": 1, "status": "approved", "reason": reason,
+            "paytable": name, "version": 1, "status": VersionStatus.APPROVED, "reason": reason,
             "before": None, "after": content, "changes": changes(None, content)}, actor=SYSTEM))
     audit.append(chain_for(None), records)
     return seeded

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..rules import RulesError, load_paytable, load_rules, parse_paytable
-from ..store.repositories.paytables import PaytablesRepository
+from ..store.repositories.paytables import PaytablesRepository, VersionStatus
 from ..store.repositories.tables import TableRow
 
 
@@ -63,7 +63,7 @@ def approved_paytable(paytables: PaytablesRepository, name: str, version: int) -
             return load_paytable(name)  # not cached: the seed will put a row here
         raise RulesError(ref(name, version), {"(version)": "no such paytable version"})
     status, content, decided_here = row
-    if status != "approved":
+    if status != VersionStatus.APPROVED:
         raise RulesError(ref(name, version), {"(version)": f"is {status}: only approved versions are played"})
     paytable = _parse_stored(ref(name, version), content)
     # An approved version never changes (migration 0004's trigger refuses edits), so it is read

@@ -16,7 +16,7 @@ from ..rules import RulesError, load_paytable, load_rules
 from ..store.pending import Pending
 from ..store.repositories.audit import AuditRecord, LockedHead, chain_for
 from ..store.repositories.keys import KeyGuard
-from ..store.repositories.rounds import LockedRound, RoundEvent, RoundRow
+from ..store.repositories.rounds import LockedRound, RoundEvent, RoundRow, RoundStatus
 from ..store.uow import UnitOfWork
 from . import views
 from .catalog import GameRules, rules_and_paytable
@@ -226,7 +226,7 @@ def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_version: int
     if expected_version is not None and expected_version != row.version:
         raise Conflict(f"the round is at version {row.version}, not {expected_version}: read it again",
                        code="version_conflict")
-    if row.status != "open":
+    if row.status != RoundStatus.OPEN:
         raise Conflict(f"the round is {row.status}: it takes no more cards or decisions", code="round_not_open")
     return row, locked
 

@@ -5,7 +5,7 @@ import uuid
 from typing import Any
 
 from ..games import family_of
-from ..store.repositories.rounds import RoundRow
+from ..store.repositories.rounds import RoundRow, RoundStatus
 from ..store.repositories.shoes import ShoeRow
 from ..store.repositories.tables import TableRow
 from .catalog import ref
@@ -17,7 +17,7 @@ def round_state(row: RoundRow, game: Any, shoe_past_cut_card: bool | None = None
     `shoe_past_cut_card`: whether the round's virtual shoe, as the request left it, has passed its
     cut card (None where the answer does not say)."""
     snapshot = game.snapshot()
-    live = row.status == "open"
+    live = row.status == RoundStatus.OPEN
     legal = snapshot["legal_actions"] if live else []
     in_turn = None
     if live and snapshot["in_turn"]:

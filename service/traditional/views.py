@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.games.traditional import TraditionalRound, TraditionalRules
-from ..store.repositories.rounds import RoundRow
+from ..store.repositories.rounds import RoundRow, RoundStatus
 from ..store.repositories.table_transfers import TableTransferRow
 from .bank_state import BankState
 from .money import participant_totals
@@ -50,7 +50,7 @@ def round_fields(row: RoundRow, game: TraditionalRound, snapshot: dict) -> dict:
 def settlement(row: RoundRow, game: TraditionalRound) -> dict | None:
     """Each participant's money once the ledger has it: the banker as seat 0, the kitty as -1;
     `staked` is what it paid, `returned` what it received."""
-    if row.status != "settled":
+    if row.status != RoundStatus.SETTLED:
         return None
     return {"seats": [{"seat": seat, "staked": paid, "returned": received, "net": received - paid}
                       for seat, (paid, received) in sorted(participant_totals(game.transfers).items())]}

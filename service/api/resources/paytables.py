@@ -12,6 +12,7 @@ from ...operators import paytables
 from ...operators.commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
 from ...operators.errors import Forbidden
 from ...operators.seed import seed_file_versions
+from ...store.repositories.paytables import VersionStatus
 from ...store.uow import unit_of_work
 from ..auth import READERS, access, principal, require, table_in_path
 from ..blueprint import Blueprint
@@ -101,7 +102,7 @@ class Version(MethodView):
         return paytables.version(request_uow(), name, version)
 
 
-def _decide(decision: str, body: dict, name: str, version: int) -> dict:
+def _decide(decision: VersionStatus, body: dict, name: str, version: int) -> dict:
     return paytables.decide_version(DecidePaytableVersion(name, version, decision, body["reason"], principal().actor),
                                     request_uow())
 
@@ -115,7 +116,7 @@ class Approve(MethodView):
     def post(self, body, name, version):
         """Approve a draft: never its own author's (403 own_draft). Its house edge and RTP are
         measured and kept with the approval (a second or two)."""
-        return _decide("approved", body, name, version)
+        return _decide(VersionStatus.APPROVED, body, name, version)
 
 
 @blp.route("/paytables/<paytable_name:name>/versions/<int:version>/reject")
@@ -126,7 +127,7 @@ class Reject(MethodView):
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, name, version):
         """Reject a draft (its author may withdraw it this way)."""
-        return _decide("rejected", body, name, version)
+        return _decide(VersionStatus.REJECTED, body, name, version)
 
 
 @blp.route("/tables/<table_id:table_id>/paytable")

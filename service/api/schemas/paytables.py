@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 
+from ...store.repositories.paytables import VersionStatus
 from .base import RequestSchema, one_line_text, storable_text
 
 MAX_REASON = 2000
@@ -48,7 +49,7 @@ class AssignPaytableSchema(RequestSchema):
 # ----- views --------------------------------------------------------------------------------
 class VersionSummarySchema(ma.Schema):
     version = ma.fields.Integer(required=True)
-    status = ma.fields.String(required=True, validate=ma.validate.OneOf(["draft", "approved", "rejected"]))
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf([status.value for status in VersionStatus]))
     author = ma.fields.String(required=True)
     created_at = ma.fields.DateTime(required=True)
     reason = ma.fields.String(required=True)
@@ -96,7 +97,7 @@ class TrailStepSchema(ma.Schema):
 class VersionSchema(ma.Schema):
     name = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
-    status = ma.fields.String(required=True, validate=ma.validate.OneOf(["draft", "approved", "rejected"]))
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf([status.value for status in VersionStatus]))
     odds = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
                           metadata={"description": "pontoon, win, doubled_win and pair, as the engine reads them"})
     bonuses = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True)

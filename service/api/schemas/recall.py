@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 
+from ...store.repositories.rounds import RoundStatus
 from .base import RequestSchema
 from .rounds import DealerSchema, SeatSchema, TranscriptSchema
 
@@ -52,7 +53,7 @@ class RecalledRoundSchema(ma.Schema):
     table_id = ma.fields.String(required=True)
     shoe_id = ma.fields.UUID(allow_none=True, required=True)
     shoe_mode = ma.fields.String(allow_none=True, required=True)
-    status = ma.fields.String(required=True, validate=ma.validate.OneOf(["open", "complete", "settled", "void"]))
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf([status.value for status in RoundStatus]))
     rules = ma.fields.String(required=True)
     paytable = ma.fields.String(allow_none=True, required=True)
     opened_at = ma.fields.DateTime(required=True)

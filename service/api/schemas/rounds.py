@@ -8,6 +8,7 @@ from flask import Response
 from ...engine.cards import CardError, parse_card
 from ...engine.games.canberra import CanberraRound
 from ...engine.games.traditional import TraditionalRound
+from ...store.repositories.rounds import RoundStatus
 from .base import MAX_CENTS, Pattern, RequestSchema, cents
 from .tables import TableLimitsSchema
 from .traditional import MAX_PLACE, BankerSchema, PlayerSchema, StakeSchema, TranscriptPlayerSchema, TransferSchema
@@ -177,7 +178,7 @@ class RoundStateSchema(ma.Schema):
     table_id = ma.fields.String(required=True)
     shoe_id = ma.fields.UUID(allow_none=True, required=True)
     shoe_mode = ma.fields.String(allow_none=True, required=True, validate=ma.validate.OneOf(["virtual", "physical"]))
-    status = ma.fields.String(required=True, validate=ma.validate.OneOf(["open", "complete", "settled", "void"]))
+    status = ma.fields.String(required=True, validate=ma.validate.OneOf([status.value for status in RoundStatus]))
     version = ma.fields.Integer(required=True, metadata={"description": "bumped by every change; send it back "
                                                          "as If-Match to refuse a stale decision"})
     rules = ma.fields.String(required=True, metadata={"description": "name@version the round plays under"})

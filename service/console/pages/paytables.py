@@ -24,7 +24,7 @@ from ...rounds.catalog import ref
 from ...rounds.errors import CommandRefused, Conflict, Invalid, NotFound
 from ...rules import parse_paytable
 from ...store.repositories.audit import chain_for
-from ...store.repositories.paytables import VersionRow
+from ...store.repositories.paytables import VersionRow, VersionStatus
 from ...store.uow import UnitOfWork
 from ..auth import current_staff, error_page, is_htmx, staff_required
 
@@ -32,7 +32,7 @@ blp = Blueprint("console_paytables", __name__, url_prefix="/console")
 
 READERS = ("admin", "operator", "supervisor", "compliance")
 WRITERS = ("operator",)
-DECISIONS = {"approve": "approved", "reject": "rejected"}
+DECISIONS = {"approve": VersionStatus.APPROVED, "reject": VersionStatus.REJECTED}
 _VERSION_LINE = re.compile(r"^version:.*$", re.MULTILINE)
 
 
@@ -168,7 +168,7 @@ def _version_page(uow: UnitOfWork, name: str, number: int, *, field_errors: list
     return render_template(
         "console/paytable_version.html", view=view, row=row, in_force=in_force, compared=compared,
         diff=line_diff(version_text(compared), version_text(row)) if compared else [],
-        evaluation=evaluation, may_decide=staff.role in WRITERS and row.status == "draft",
+        evaluation=evaluation, may_decide=staff.role in WRITERS and row.status == VersionStatus.DRAFT,
         own_draft=row.author == staff.actor, field_errors={e.field: e.message for e in field_errors or []},
         refusal=refusal, reason=reason), status
 

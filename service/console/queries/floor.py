@@ -14,7 +14,7 @@ from ...rounds import views
 from ...rounds.catalog import ref, resolve
 from ...rounds.state import CorruptRound, rebuild
 from ...store.repositories.floor import FloorDay, FloorRound, FloorTableRow
-from ...store.repositories.rounds import RoundRow
+from ...store.repositories.rounds import RoundRow, RoundStatus
 from ...store.uow import UnitOfWork
 from ...traditional.bank_state import BankState
 
@@ -126,8 +126,9 @@ def _table(uow: UnitOfWork, row: FloorTableRow) -> FloorTable:
 
 def _in_play(uow: UnitOfWork, table: FloorTableRow, stored: FloorRound) -> RoundInPlay:
     """The round replayed from its events (the paytable versions are read once per process)."""
-    row = RoundRow(stored.round_id, table.table_id, stored.shoe_id, stored.shoe_mode, "open", stored.rules_ref,
-                   stored.paytable_ref, stored.wagers, stored.version, None, stored.opened_at, None, None, None)
+    row = RoundRow(stored.round_id, table.table_id, stored.shoe_id, stored.shoe_mode, RoundStatus.OPEN,
+                   stored.rules_ref, stored.paytable_ref, stored.wagers, stored.version, None, stored.opened_at,
+                   None, None, None)
     try:
         game_rules = resolve(uow.paytables, row.rules_ref, row.paytable_ref)
         game = rebuild(game_rules, row, stored.events, table.limits, stored.kitty_before)

@@ -12,6 +12,8 @@ from ...operators import paytables
 from ...rounds import queries as rounds
 from ...rounds.errors import NotFound
 from ...rounds.state import CorruptRound
+from ...store.repositories.paytables import VersionStatus
+from ...store.repositories.rounds import RoundStatus
 from ...store.uow import UnitOfWork
 from .floor import FloorTable, floor
 
@@ -73,7 +75,7 @@ def table_page(uow: UnitOfWork, settings: Settings, table_id: str, *, with_payta
         fault = str(exc)
     else:
         last = [{**r, "hands": hands_dealt(r["events"])} for r in reversed(recalled)
-                if r["status"] != "open"][:LAST_ROUNDS]
+                if r["status"] != RoundStatus.OPEN][:LAST_ROUNDS]
     return TablePage(shown.gaming_day, summary, table, in_play, last,
                      _paytable(uow, table_id) if with_paytable and summary.paytable else None, fault)
 
@@ -92,7 +94,7 @@ def _paytable(uow: UnitOfWork, table_id: str) -> PaytableChoice:
     current = paytables.table_paytable(uow, table_id)
     versions = paytables.list_versions(uow, current["paytable"])["versions"]
     return PaytableChoice(current["paytable"], current["version"], current["pending_version"],
-                          [v for v in versions if v["status"] == "approved"], current["assignments"])
+                          [v for v in versions if v["status"] == VersionStatus.APPROVED], current["assignments"])
 
 
 def round_on_table(uow: UnitOfWork, table_id: str, round_id: uuid.UUID) -> RoundShown:

@@ -5,6 +5,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from enum import StrEnum
 from typing import Any
 
 from psycopg.rows import class_row
@@ -16,6 +17,15 @@ from ..transaction import Statements, returned
 _NUMBERING_LOCK = 0x7A7B
 
 
+class VersionStatus(StrEnum):
+    """A paytable version is a draft until a second operator approves or rejects it; then it never
+    changes (migration 0004's trigger)."""
+
+    DRAFT = "draft"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+
 @dataclass(frozen=True, slots=True)
 class VersionRow:
     name: str
@@ -24,7 +34,7 @@ class VersionRow:
     source: str
     source_format: str              # yaml | json | file
     based_on_version: int | None
-    status: str                     # draft | approved | rejected
+    status: VersionStatus
     author: str
     reason: str
     created_at: datetime
@@ -34,6 +44,10 @@ class VersionRow:
     house_edge_percent: Decimal | None
     rtp_percent: Decimal | None
     evaluation: dict[str, Any] | None
+
+    def __post_init__(self) -> None:
+        # Rows are built from the database's text; the status is named by the enum from then on.
+        object.__setattr__(self, "status", VersionStatus(self.status))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from psycopg.rows import class_row
@@ -20,13 +21,23 @@ from .keys import KeyGuard, allowed_key
 from .shoes import ShoeRow
 
 
+class RoundStatus(StrEnum):
+    """Where a round is in its life: dealt to (open), played out (complete), its money in the
+    ledger (settled), or voided by a supervisor (void). The rounds table's own check names the same."""
+
+    OPEN = "open"
+    COMPLETE = "complete"
+    SETTLED = "settled"
+    VOID = "void"
+
+
 @dataclass(frozen=True, slots=True)
 class RoundRow:
     round_id: uuid.UUID
     table_id: str
     shoe_id: uuid.UUID | None
     shoe_mode: str | None
-    status: str                     # open | complete | settled | void
+    status: RoundStatus
     rules_ref: str
     paytable_ref: str | None
     wagers: list[dict[str, Any]]
@@ -36,6 +47,10 @@ class RoundRow:
     completed_at: datetime | None
     settled_at: datetime | None
     voided_at: datetime | None
+
+    def __post_init__(self) -> None:
+        # Rows are built from the database's text; the status is named by the enum from then on.
+        object.__setattr__(self, "status", RoundStatus(self.status))
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +97,7 @@ class RoundsRepository:
         params = (round_id, table_id, shoe_id, rules_ref, paytable_ref, Jsonb(wagers))
         if now is not None:   # what the INSERT writes: the defaults are version 0 and now()
             self.db.execute(insert, params)
-            return RoundRow(round_id, table_id, shoe_id, shoe_mode, "open", rules_ref, paytable_ref, wagers,
+            return RoundRow(round_id, table_id, shoe_id, shoe_mode, RoundStatus.OPEN, rules_ref, paytable_ref, wagers,
                             0, None, now, None, None, None)
         return returned(self._one(
             insert + " RETURNING round_id, table_id, shoe_id, %s::text AS shoe_mode, status, rules_ref, "
@@ -218,7 +233,7 @@ class RoundsRepository:
             if now is not None:   # what the statement writes (now() is the transaction's time)
                 if not complete:
                     return dataclasses.replace(row, version=row.version + 1)
-                return dataclasses.replace(row, version=row.version + 1, status="complete", result=result,
+                return dataclasses.replace(row, version=row.version + 1, status=RoundStatus.COMPLETE, result=result,
                                            completed_at=now)
             status, version, result_saved, completed_at, settled_at, voided_at = row_saved()[1:7]
             # The shoe's mode (joined in by the read) is not a column of rounds and never changes.
