@@ -79,6 +79,7 @@ def _recalled_round(uow: UnitOfWork, row: _Recalled, events: list[tuple[RoundEve
         "wagers": row.wagers,
         "events": [_event_view(event, at) for event, at in events],
         "dealer": snapshot.get("dealer"), "seats": snapshot.get("seats", []),
+        **({"banker": snapshot["banker"], "players": snapshot["players"]} if "banker" in snapshot else {}),
         "bets": bets,
         "money": {"staked": staked, "returned": returned, "net": returned - staked} if bets else None,
         "transcript": exported_transcript(uow.paytables, family.transcript(game, game_rules.rules_ref, paytable_ref),

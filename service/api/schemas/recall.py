@@ -6,6 +6,7 @@ import marshmallow as ma
 from ...store.repositories.rounds import RoundStatus
 from .base import RequestSchema
 from .rounds import DealerSchema, SeatSchema, TranscriptSchema
+from .traditional import BankerSchema, PlayerSchema
 
 MAX_RECALL = 100
 
@@ -66,6 +67,9 @@ class RecalledRoundSchema(ma.Schema):
                             metadata={"description": "every card and decision, in order"})
     dealer = ma.fields.Nested(DealerSchema, allow_none=True, required=True)
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
+    banker = ma.fields.Nested(BankerSchema, metadata={"description": "player-banked game only, as is players: "
+                                                                     "the banker's hand (seat 0)"})
+    players = ma.fields.List(ma.fields.Nested(PlayerSchema))
     bets = ma.fields.List(ma.fields.Nested(RecalledBetSchema), required=True,
                           metadata={"description": "the ledger's stake and payout of each bet (once settled "
                                                    "or voided)"})

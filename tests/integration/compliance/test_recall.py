@@ -2,6 +2,8 @@
 and a transcript that replays to the ledger's money; a split and a double among them."""
 from __future__ import annotations
 
+import uuid
+
 from service.settlement.transcripts import bet_totals, play_stored
 
 from .client import SIMPLE_PUSH, SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, ok, play_script
@@ -59,3 +61,20 @@ def test_recall_refuses_what_it_cannot_answer(supervisor, new_table):
     assert supervisor.get("/v1/tables/NO-SUCH/recall").status == 404
     for query in ("last=0", "last=101", "last=ten", "order=desc"):
         assert supervisor.get(f"/v1/tables/{table_id}/recall?{query}").status == 422, query
+
+
+def test_a_player_banked_round_is_recalled_with_the_banker_and_each_player(admin, as_key, make_key, supervisor):
+    table_id = f"C-{uuid.uuid4().hex[:10]}"
+    ok(admin.post("/v1/tables", {"table_id": table_id, "rules": "british-traditional"}), 201)
+    terminal = as_key(make_key("terminal", table_id))
+    ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "physical"}), 201)
+    opened = ok(terminal.post(f"/v1/tables/{table_id}/rounds",
+                              {"players": [{"seat": 1, "stake": 100}, {"seat": 2, "stake": 250}]}), 201)
+    for card in ("5H", "9C", "KD"):
+        ok(terminal.post(f"/v1/rounds/{opened['round_id']}/cards", {"card": card}), 200)
+
+    (recalled,) = ok(supervisor.get(f"/v1/tables/{table_id}/recall"), 200)["rounds"]
+    assert recalled["dealer"] is None and recalled["seats"] == []
+    assert [(p["seat"], p["stake"], [h["cards"] for h in p["hands"]]) for p in recalled["players"]] == [
+        (1, 100, [["5H"]]), (2, 250, [["9C"]])]
+    assert recalled["banker"]["cards"] == ["KD"]

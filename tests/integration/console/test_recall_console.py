@@ -129,5 +129,10 @@ def test_a_player_banked_round_is_recalled_card_by_card(signed_in, new_table):  
     console = signed_in("supervisor")
     shown = section_of(console.get(f"/console/recall?table={table_id}").get_data(as_text=True), opened["round_id"])
     assert [re.search(rf'data-card="{card}"', shown) is not None for card in ("5H", "9C", "KD")] == [True] * 3
+    # The hands table names the banker and each player's hand, with the cards each holds.
+    hands = re.search(r'<table class="data hands">.*?</table>', shown, re.S).group(0)
+    rows = re.findall(r'<tr (data-banker|data-seat="\d+" data-hand="\d+")>.*?data-cards>([^<]*)</small>', hands, re.S)
+    assert [who for who, _ in rows] == ["data-banker", 'data-seat="1" data-hand="0"', 'data-seat="2" data-hand="0"']
+    assert sorted(" ".join(cards for _, cards in rows).split()) == ["5H", "9C", "KD"]
     verified = console.post("/console/recall/verify", {"round_id": opened["round_id"], "table": table_id})
     assert 'data-verdict="agrees"' in section_of(verified.get_data(as_text=True), opened["round_id"])
