@@ -174,10 +174,10 @@ say "  logs       $LOG_DIR/{api,worker,relay}.log (JSON lines)"
 say "  play       PONTOON_ADMIN_KEY=<admin key> $BIN/pontoon terminal --url $URL --rounds 200"
 
 # Until a signal, or until one of the processes dies (then everything stops, and the status says so).
+# The wait is on a short sleep, not on the processes: a signal that lands between the check and
+# the wait would otherwise leave the wait to last until a process happened to exit.
 status=0
 while [ "$signalled" = 0 ]; do
-  wait -n "${pids[@]}" 2>/dev/null || true
-  [ "$signalled" = 1 ] && break
   for i in "${!pids[@]}"; do
     if ! kill -0 "${pids[$i]}" 2>/dev/null; then
       echo "${names[$i]} stopped unexpectedly; stopping the stack (see $LOG_DIR/${names[$i]}.log)" >&2
@@ -185,6 +185,8 @@ while [ "$signalled" = 0 ]; do
       break 2
     fi
   done
+  sleep 0.5 &
+  wait "$!" 2>/dev/null || true
 done
 stop_all
 exit "$status"

@@ -13,6 +13,7 @@ import requests
 
 from tests.conftest import ROOT
 from tests.support.database import scratch_database
+from tests.support.terminal import ctrl_c_reaches_it
 
 from .conftest import free_port
 
@@ -23,7 +24,8 @@ class RunScript:
                "PONTOON_RUN_DIR": run_dir}
         self.base_url = f"http://127.0.0.1:{port}"
         self.process = subprocess.Popen(["bash", "ops/run.sh"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True, start_new_session=True)
+                                        stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                                        preexec_fn=ctrl_c_reaches_it)
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 

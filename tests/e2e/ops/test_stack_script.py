@@ -14,6 +14,8 @@ from pathlib import Path
 import psycopg
 import requests
 
+from tests.support.terminal import ctrl_c_reaches_it
+
 from .conftest import ROOT, RedisServer, free_port, fresh_database, make_key, sample, wait_for
 
 
@@ -56,7 +58,8 @@ def start_stack(database_url: str, broker_url: str, port: int, run_dir: Path,
     env = {**os.environ, "DATABASE_URL": database_url, "BROKER_URL": broker_url, "PORT": str(port),
            "WEB_CONCURRENCY": "2", "CELERY_CONCURRENCY": "1", "PONTOON_RUN_DIR": str(run_dir), **(extra_env or {})}
     script = subprocess.Popen(["bash", "ops/stack.sh"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, start_new_session=True)
+                              stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                              preexec_fn=ctrl_c_reaches_it)
     lines: queue.Queue[str] = queue.Queue()
     output = script.stdout
     assert output is not None
