@@ -3,6 +3,7 @@ the house edge measured, assignment waiting for the table's next round, versions
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import psycopg
 import pytest
@@ -35,6 +36,22 @@ def with_pair_odds(odds: str) -> dict:
 
 def submit(operator, document: dict, reason: str = "pair bet promotion") -> dict:
     return ok(operator.post(f"/v1/paytables/{NAME}/versions", {"reason": reason, "content": document}), 201)
+
+
+# One seat with a pair bet: the pair (9H 9C) wins, and 18 beats the dealer's 17 (7D KD).
+PAIR_AND_EIGHTEEN = ["9H", "7D", "9C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"]
+
+
+def settled_under_pair_odds(odds: str, operator, second_operator, new_table, settle) -> tuple[str, Any, int, dict]:
+    """A table given a new version paying the pair at `odds` (approved by a second operator) and
+    one round settled under it: (table, its terminal, the version, the round's last state)."""
+    table_id, terminal = new_table()
+    version = submit(operator, with_pair_odds(odds))["version"]
+    ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "ok"}), 200)
+    ok(operator.post(f"/v1/tables/{table_id}/paytable", {"version": version, "reason": "promotion"}), 200)
+    state = play_script(terminal, table_id, [{"seat": 1, "wager": 1000, "pair_bet": 500}], PAIR_AND_EIGHTEEN)
+    settle([state["round_id"]])
+    return table_id, terminal, version, state
 
 
 def audit_of(db, kind: str, version: int) -> list[tuple]:
@@ -179,8 +196,7 @@ def test_an_assignment_waits_for_the_next_round(operator, second_operator, new_t
     version = submit(operator, with_pair_odds("12:1"), reason="pair promotion")["version"]
     ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "ok"}), 200)
     wagers = [{"seat": 1, "wager": 1000, "pair_bet": 500}]
-    # 9-9: a pair (the pair bet wins); 18 against the dealer's 17: the wager wins 1:1.
-    pair_round = ["9H", "7D", "9C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"]
+    pair_round = PAIR_AND_EIGHTEEN
 
     in_play = play_script(terminal, table_id, wagers, pair_round, stop_after=3)
     assigned = ok(operator.post(f"/v1/tables/{table_id}/paytable", {"version": version, "reason": "promotion"}), 200)
@@ -242,13 +258,7 @@ def test_versions_are_never_edited_or_deleted(database_url, operator):
 
 
 def test_a_round_under_an_assigned_version_settles_at_its_odds(operator, second_operator, new_table, settle, db):
-    table_id, terminal = new_table()
-    version = submit(operator, with_pair_odds("15:1"))["version"]
-    ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "ok"}), 200)
-    ok(operator.post(f"/v1/tables/{table_id}/paytable", {"version": version, "reason": "promotion"}), 200)
-    state = play_script(terminal, table_id, [{"seat": 1, "wager": 1000, "pair_bet": 500}],
-                        ["9H", "7D", "9C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"])
-    settle([state["round_id"]])
+    _, _, _, state = settled_under_pair_odds("15:1", operator, second_operator, new_table, settle)
     assert db.execute("SELECT returned FROM ledger_entries WHERE round_id = %s AND kind = 'pair'",
                       (state["round_id"],)).fetchone()[0] == 500 + 15 * 500
 
@@ -257,13 +267,7 @@ def test_a_round_under_a_stored_version_replays_and_verifies_at_its_odds(
         operator, second_operator, new_table, settle, database_url, monkeypatch):
     from service.audit.verify import verify_database
     from service.commands.replay import replay_data
-    table_id, terminal = new_table()
-    version = submit(operator, with_pair_odds("13:1"))["version"]
-    ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "ok"}), 200)
-    ok(operator.post(f"/v1/tables/{table_id}/paytable", {"version": version, "reason": "promotion"}), 200)
-    state = play_script(terminal, table_id, [{"seat": 1, "wager": 1000, "pair_bet": 500}],
-                        ["9H", "7D", "9C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"])
-    settle([state["round_id"]])
+    _, terminal, version, state = settled_under_pair_odds("13:1", operator, second_operator, new_table, settle)
     transcript = ok(terminal.get(f"/v1/rounds/{state['round_id']}/transcript"), 200)
     assert transcript["paytable"] == f"{NAME}@{version}"
     monkeypatch.setenv("DATABASE_URL", database_url)

@@ -11,7 +11,7 @@ import sys
 from tests.conftest import ROOT
 
 from .client import ok, play_script
-from .test_paytables import NAME, submit, with_pair_odds
+from .test_paytables import NAME, PAIR_AND_EIGHTEEN, settled_under_pair_odds
 
 PONTOON = [sys.executable, "-m", "service.cli"]
 NO_DATABASE = "postgresql://nobody@127.0.0.1:1/nowhere?connect_timeout=1"
@@ -26,14 +26,8 @@ def replay_offline(tmp_path, transcript: dict) -> subprocess.CompletedProcess:
 
 def test_a_round_under_a_stored_version_replays_with_no_database_reachable(
         operator, second_operator, supervisor, new_table, settle, tmp_path):
-    table_id, terminal = new_table()
-    version = submit(operator, with_pair_odds("13:1"))["version"]
-    ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "ok"}), 200)
-    ok(operator.post(f"/v1/tables/{table_id}/paytable", {"version": version, "reason": "promotion"}), 200)
-    state = play_script(terminal, table_id, [{"seat": 1, "wager": 1000, "pair_bet": 500}],
-                        ["9H", "7D", "9C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"])
-    settle([state["round_id"]])
-
+    table_id, terminal, version, state = settled_under_pair_odds("13:1", operator, second_operator, new_table,
+                                                                 settle)
     transcript = ok(terminal.get(f"/v1/rounds/{state['round_id']}/transcript"), 200)
     assert transcript["paytable"] == f"{NAME}@{version}"
     assert transcript["paytable_document"]["odds"]["pair"] == "13:1"
@@ -53,14 +47,7 @@ def test_a_round_under_a_stored_version_replays_with_no_database_reachable(
 
 def test_an_export_replays_rounds_under_a_stored_version_from_its_chained_document(
         operator, second_operator, compliance, new_table, settle, tmp_path):
-    table_id, terminal = new_table()
-    version = submit(operator, with_pair_odds("14:1"))["version"]
-    ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "ok"}), 200)
-    ok(operator.post(f"/v1/tables/{table_id}/paytable", {"version": version, "reason": "promotion"}), 200)
-    state = play_script(terminal, table_id, [{"seat": 1, "wager": 1000, "pair_bet": 500}],
-                        ["9H", "7D", "9C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"])
-    settle([state["round_id"]])
-
+    settled_under_pair_odds("14:1", operator, second_operator, new_table, settle)
     reply = compliance.get("/v1/audit/export?format=jsonl")
     assert reply.status == 200
     export = tmp_path / "audit.jsonl"
@@ -74,7 +61,6 @@ def test_an_export_replays_rounds_under_a_stored_version_from_its_chained_docume
 
 def test_a_round_under_the_file_version_carries_nothing_extra(new_table):
     table_id, terminal = new_table()
-    state = play_script(terminal, table_id, [{"seat": 1, "wager": 1000}],
-                        ["9H", "7D", "9C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"])
+    state = play_script(terminal, table_id, [{"seat": 1, "wager": 1000}], PAIR_AND_EIGHTEEN)
     transcript = ok(terminal.get(f"/v1/rounds/{state['round_id']}/transcript"), 200)
     assert transcript["paytable"] == f"{NAME}@1" and "paytable_document" not in transcript
