@@ -8,6 +8,7 @@ included. Re-splitting is always taken where the rules allow it, as the recursio
 """
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
 import numpy as np
@@ -71,13 +72,13 @@ class ChartBuilder:
         self.bonus_nodes: dict[tuple[int, ...], int] = {}
 
     def _bonus_node(self, counts: np.ndarray) -> int:
-        held = tuple(int(c) for c in counts)
+        held = tuple(counts.tolist())
         if held not in self.bonus_nodes:
             self.bonus_nodes[held] = self.model.bonus.node_of(_engine_cards(self.first_ranks, counts))
         return self.bonus_nodes[held]
 
     def key(self, kind: int, counts: np.ndarray, klass: int) -> tuple[int, int, int, int, int]:
-        memo = (kind, klass, *(int(c) for c in counts))
+        memo = (kind, klass, *counts.tolist())
         if memo not in self.keys:
             hard = int(sum((r + 1) * c for r, c in enumerate(counts)))
             soft = bool(counts[0]) and hard <= 11
@@ -95,7 +96,7 @@ class ChartBuilder:
         full_key = (upcard, *key)
         self.weights[full_key] += weight
         for action, value in values.items():
-            if np.isfinite(value):
+            if math.isfinite(value):
                 self.sums[full_key][action] += weight * value
 
     def add_root(self, hand: HandValues) -> None:
@@ -156,7 +157,7 @@ def _node_values(builder: ChartBuilder, upcard: int, graph, weights: np.ndarray,
         wanted &= kinds != SPLIT_ACE                          # a split ace takes its card and stands
     for node in np.flatnonzero(wanted):
         counts = graph.counts[node]
-        values = dict(zip(COLUMNS, columns[node]))
+        values = dict(zip(COLUMNS, columns[node].tolist()))
         if not builder.bonus_relevant(counts):
             builder.add(upcard, builder.key(int(kinds[node]), counts, MIXED), float(weights[node]), values)
             continue
