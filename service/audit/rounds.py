@@ -259,6 +259,7 @@ class ExportedRounds:
         self.tables: dict[str, str] = {}                 # round -> table
         self.limits: dict[str, dict | None] = {}         # table -> its own limits, from table_created
         self.documents: dict[tuple[str, int], dict] = {}  # (paytable, version) -> its document, as chained
+        self.paytables: dict[tuple[str, int], Any] = {}   # the same, parsed once for every round under it
 
     def add(self, record: dict[str, Any]) -> None:
         payload = record["payload"] if isinstance(record["payload"], dict) else {}
@@ -298,12 +299,14 @@ class ExportedRounds:
     def _paytable(self, name: str, version: int) -> Any:
         """The version as the export chains its document; version 1 from its file when the export
         starts after its seeding."""
-        document = self.documents.get((name, version))
-        if document is None and version == 1:
-            return load_paytable(name)
-        if document is None:
-            raise KeyError(f"{name}@{version}: its document is not in this export")
-        return parse_paytable(f"{name}@{version}", document)
+        if (name, version) not in self.paytables:
+            document = self.documents.get((name, version))
+            if document is None and version == 1:
+                return load_paytable(name)
+            if document is None:
+                raise KeyError(f"{name}@{version}: its document is not in this export")
+            self.paytables[name, version] = parse_paytable(f"{name}@{version}", document)
+        return self.paytables[name, version]
 
     def _round(self, round_id: str, records: list[Chained]) -> StoredRound | None:
         """A settled round whose opening is in the export, as its records tell it (None otherwise)."""
