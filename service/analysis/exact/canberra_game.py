@@ -24,6 +24,7 @@ from .canberra_player import (
     STAND,
     TWENTY_ONE,
     decision,
+    doubled_total,
     hand_total,
     standing,
     standing_by_outcome,
@@ -206,10 +207,7 @@ def after_double(up: UpcardSweep, first: int, second: int) -> list[AfterDouble]:
         after = int(graph.child[node, rank])
         if chance == 0.0 or after < 0:
             continue
-        if aces_one:    # the aces held count one; an ace the double draws may count eleven
-            total = hard + rank + 1 + (10 if rank == ACE and hard + 11 <= 21 else 0)
-        else:
-            total = hand_total(int(graph.hard[after]), bool(graph.has_ace[after]))
+        total = doubled_total(hard, bool(graph.has_ace[node]), rank, aces_one)
         if total >= 21:
             continue
         stood = standing(total, up.dealer[graph.removal[after]], 2.0, up.pay.doubled_win, 1.0,

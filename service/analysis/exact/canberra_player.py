@@ -43,6 +43,14 @@ def hand_total(hard: int, has_ace: bool) -> int:
 
 
 @nb.njit(cache=True, nogil=True)
+def doubled_total(hard: int, has_ace: bool, rank: int, aces_one: bool) -> int:
+    """The hand's total once a double's card (value rank `rank`) comes. Where the rules count the
+    aces held as one, only an ace the double draws may count eleven; elsewhere the hand counts as
+    any other."""
+    return hand_total(hard + rank + 1, rank == 0 or (has_ace and not aces_one))
+
+
+@nb.njit(cache=True, nogil=True)
 def decision(i: int, choice: int, g: tuple, d: tuple, best: tuple) -> tuple[float, float, float, float,
                                                                           np.ndarray, np.ndarray]:
     """(value, mean square, chance left waiting, chance left waiting into a dealer Pontoon, line
@@ -74,11 +82,7 @@ def decision(i: int, choice: int, g: tuple, d: tuple, best: tuple) -> tuple[floa
             chance += p * best_chance[nxt]
             winnings += p * best_won[nxt]
             continue
-        total = hard[i] + rank + 1
-        if rank == 0 and total + 10 <= 21 and aces_one:
-            total += 10
-        elif not aces_one and nxt >= 0:
-            total = hand_total(hard[nxt], has_ace[nxt])
+        total = doubled_total(hard[i], has_ace[i], rank, aces_one)
         if total > 21 or nxt < 0:
             value -= stake * p
             square += stake * stake * p
@@ -174,11 +178,7 @@ def forfeit_margins(g: tuple, d: tuple, weights: np.ndarray, kinds: np.ndarray) 
             nxt = child[i, rank]
             if chances[rank] == 0.0 or nxt < 0:
                 continue
-            total = hard[i] + rank + 1
-            if rank == 0 and total + 10 <= 21 and aces_one:
-                total += 10
-            elif not aces_one:
-                total = hand_total(hard[nxt], has_ace[nxt])
+            total = doubled_total(hard[i], has_ace[i], rank, aces_one)
             if total >= 21:
                 continue
             lines = doubled_line + 1
@@ -251,11 +251,7 @@ def by_dealer_outcome(g: tuple, d: tuple, choice: np.ndarray, pay21: np.ndarray,
             if choice[i] == HIT:
                 m[i] += p * (-outcome if nxt < 0 else m[nxt])
                 continue
-            after = hard[i] + rank + 1
-            if rank == 0 and after + 10 <= 21 and aces_one:
-                after += 10
-            elif not aces_one and nxt >= 0:
-                after = hand_total(hard[nxt], has_ace[nxt])
+            after = doubled_total(hard[i], has_ace[i], rank, aces_one)
             if after > 21 or nxt < 0:
                 m[i] -= stake * p * outcome
             elif after == 21:
