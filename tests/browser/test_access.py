@@ -11,70 +11,21 @@ from playwright.sync_api import expect
 
 from service.api.app import create_app
 from tests.integration.compliance.client import SIMPLE_PUSH, play_script
+from tests.support.console_access import CONSOLE_ACCESS, EVERY_ROLE, PARAMETER, PIT, PUBLIC, ROLES, console_routes
 
 from .console import LOGIN, shot, sign_in, visit
 
-ROLES = ("admin", "operator", "supervisor", "compliance")
-EVERY = frozenset(ROLES)
-PIT = frozenset({"compliance", "supervisor"})
-
-# (method, rule) -> the roles that may use it; anyone else is shown the 403 page.
-ACCESS: dict[tuple[str, str], frozenset[str]] = {
-    ("GET", "/console/floor"): EVERY,
-    ("GET", "/console/floor/rows"): EVERY,
-    ("GET", "/console/tables/<table_id>"): EVERY,
-    ("GET", "/console/tables/<table_id>/live"): EVERY,
-    ("GET", "/console/tables/<table_id>/void"): frozenset({"supervisor"}),
-    ("POST", "/console/tables/<table_id>/void"): frozenset({"supervisor"}),
-    ("POST", "/console/tables/<table_id>/paytable"): frozenset({"operator"}),
-    ("GET", "/console/paytables"): EVERY,
-    ("GET", "/console/paytables/<name>/<int:number>"): EVERY,
-    ("GET", "/console/paytables/<name>/<int:number>/analysis"): EVERY,
-    ("GET", "/console/paytables/<name>/draft"): frozenset({"operator"}),
-    ("POST", "/console/paytables/<name>/draft"): frozenset({"operator"}),
-    ("POST", "/console/paytables/<name>/<int:number>/decision"): frozenset({"operator"}),
-    ("GET", "/console/recall"): PIT,
-    ("POST", "/console/recall/verify"): PIT,
-    ("GET", "/console/recall/rounds/<uuid:round_id>/transcript.json"): PIT,
-    ("GET", "/console/reports"): frozenset({"compliance"}),
-    ("GET", "/console/reports.csv"): frozenset({"compliance"}),
-    ("GET", "/console/audit"): frozenset({"compliance"}),
-    ("GET", "/console/audit/export"): frozenset({"compliance"}),
-    ("POST", "/console/audit/verify"): frozenset({"compliance"}),
-    ("GET", "/console/access"): frozenset({"admin"}),
-    ("GET", "/console/access/review"): frozenset({"admin"}),
-    ("GET", "/console/access/review.csv"): frozenset({"admin"}),
-    ("POST", "/console/access/accounts"): frozenset({"admin"}),
-    ("POST", "/console/access/accounts/<username>/deactivate"): frozenset({"admin"}),
-    ("POST", "/console/access/accounts/<username>/reset-password"): frozenset({"admin"}),
-    ("POST", "/console/access/accounts/<username>/role"): frozenset({"admin"}),
-    ("POST", "/console/access/keys"): frozenset({"admin"}),
-    ("POST", "/console/access/keys/<key_id>/revoke"): frozenset({"admin"}),
-    ("GET", "/console/account"): EVERY,
-    ("POST", "/console/account/password"): EVERY,
-    ("POST", "/console/account/totp"): EVERY,
-    ("POST", "/console/account/totp/remove"): EVERY,
-}
-# Open to anyone: signing in and out, the way in, the stylesheet and htmx.
-NO_SESSION = {("GET", "/console/"), ("GET", "/console/login"), ("POST", "/console/login"),
-              ("POST", "/console/logout"), ("GET", "/console/static/<path:filename>")}
 # Keep the matrix cheap and harmless: an empty export; a version that does not exist (measuring one
 # takes seconds); an account and a key that do not exist. An allowed POST carries an empty form and
 # stops at its checks (422 or 404), changing nothing.
 QUERIES = {"/console/audit/export": "?to=2000-01-01", "/console/reports.csv": "?period=day"}
-NAV = {"Floor": EVERY, "Paytables": EVERY, "Recall": PIT, "Reports": frozenset({"compliance"}),
+NAV = {"Floor": EVERY_ROLE, "Paytables": EVERY_ROLE, "Recall": PIT, "Reports": frozenset({"compliance"}),
        "Audit": frozenset({"compliance"}), "Access": frozenset({"admin"})}
-_PARAM = re.compile(r"<(?:[a-z_]+:)?([a-z_]+)>")
-
-
-def console_routes() -> set[tuple[str, str]]:
-    app = create_app(connect=False)
-    return {(method, rule.rule) for rule in app.url_map.iter_rules() if rule.rule.startswith("/console")
-            for method in rule.methods - {"HEAD", "OPTIONS"}}
 
 
 def test_every_console_route_has_a_line_in_the_table():
-    assert console_routes() - NO_SESSION == set(ACCESS), "a console route without a line (or a line without its route)"
+    assert console_routes(create_app(connect=False)) - PUBLIC == set(CONSOLE_ACCESS), \
+        "a console route without a line (or a line without its route)"
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +41,7 @@ def places(new_table) -> dict[str, str]:
 
 
 def path_of(rule: str, places: dict[str, str]) -> str:
-    return _PARAM.sub(lambda m: places[m.group(1)], rule) + QUERIES.get(rule, "")
+    return PARAMETER.sub(lambda m: places[m.group(1)], rule) + QUERIES.get(rule, "")
 
 
 def call(page, method: str, path: str, token: str):
@@ -109,9 +60,9 @@ def test_each_role_sees_only_its_pages(new_page, people, places, role):
         shot(page, "account")
     token = page.locator("header input[name=csrf_token]").input_value()
     wrong = []
-    for method, rule in sorted(ACCESS):
+    for method, rule in sorted(CONSOLE_ACCESS):
         reply = call(page, method, path_of(rule, places), token)
-        allowed = role in ACCESS[(method, rule)]
+        allowed = role in CONSOLE_ACCESS[(method, rule)]
         refused = reply.status in (401, 403) or (reply.status == 302 and "/console/login" in reply.headers["location"])
         if (allowed and (refused or reply.status >= 500)) or (not allowed and reply.status != 403):
             wrong.append((method, rule, reply.status))
@@ -126,7 +77,7 @@ def test_each_role_sees_only_its_pages(new_page, people, places, role):
 def test_without_a_session_every_page_sends_to_sign_in(page, places):
     visit(page, "/console/login")
     token = page.locator("input[name=csrf_token]").input_value()
-    for method, rule in sorted(ACCESS):
+    for method, rule in sorted(CONSOLE_ACCESS):
         reply = call(page, method, path_of(rule, places), token)
         assert reply.status == 302 and LOGIN.search(reply.headers["location"]), (method, rule, reply.status)
 
