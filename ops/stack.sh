@@ -5,7 +5,7 @@
 # logs. Ctrl-C (or SIGTERM) stops every process it started and waits for them.
 #
 # Environment: PORT (8000), DATABASE_URL, PONTOON_OWNER_DATABASE_URL, BROKER_URL, WEB_CONCURRENCY (gunicorn workers; default
-# from the cores), CELERY_CONCURRENCY (default: the cores), SETTLEMENT_NICE (the worker's and the
+# from the cores), CELERY_CONCURRENCY (default: the cores, at least 2), SETTLEMENT_NICE (the worker's and the
 # relay's niceness, 10), PONTOON_RUN_DIR (run/stack-$PORT: logs and metric files),
 # PONTOON_STACK_QUIET=1 (print only the URL and the admin key), PONTOON_STARTED_SERVICES (a file
 # listing the services started for this stack, `make run`'s: they are stopped with it),
@@ -144,10 +144,13 @@ case "$LOG_LEVEL" in DEBUG|INFO|WARNING|ERROR|CRITICAL) ;; WARN) LOG_LEVEL=WARNI
 # The worker listens on this database's own queue only: stacks sharing a Redis never take each
 # other's rounds (PONTOON_SETTLEMENT_QUEUE overrides the name derived from DATABASE_URL).
 QUEUE=$("$BIN/pontoon" settle queue)
+# Two worker processes at least: a verification of the audit log, one at a time, can hold one for
+# minutes, and rounds keep settling on the other.
+SETTLERS=${CELERY_CONCURRENCY:-$(( CORES > 2 ? CORES : 2 ))}
 # Celery's own console lines (its banner, "Warm shutdown") go to standard output, kept in
 # worker.out; its log, on standard error, is then JSON lines only, as the others are.
 start_console_apart worker "$LOG_DIR/worker.log" "${NICE[@]}" "$BIN/celery" -A service.observability.celery_worker worker \
-  --loglevel="$LOG_LEVEL" --concurrency="${CELERY_CONCURRENCY:-$CORES}" --without-gossip --without-mingle \
+  --loglevel="$LOG_LEVEL" --concurrency="$SETTLERS" --without-gossip --without-mingle \
   --without-heartbeat -Q "$QUEUE" -n "pontoon-$PORT-$$@%h"
 start relay "$LOG_DIR/relay.log" "${NICE[@]}" "$BIN/python" -m service.observability.relay
 set +m

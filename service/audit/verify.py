@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache, partial
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 import psycopg
 
@@ -18,6 +18,10 @@ from ..store.repositories.paytables import PaytablesRepository
 from .export import COLUMNS, iter_records
 from .report import Problem, Report
 from .rounds import MONEY_KINDS, ExportedRounds, check_money_records_without_round, check_rounds
+
+T = TypeVar("T")
+Progress = Callable[[Report], None]
+PROGRESS_EVERY = 1000   # records or rounds between two progress calls: a fraction of a second's checking
 
 
 def _where(record: dict[str, Any]) -> str:
@@ -176,28 +180,29 @@ def verify_export(lines: Iterable[str]) -> Report:
     return report
 
 
-def verify_database(conn: psycopg.Connection, *, rounds: bool = True) -> Report:
+def verify_database(conn: psycopg.Connection, *, rounds: bool = True, progress: Progress | None = None) -> Report:
     """Verify in place: every chain against its head, the shoes' commitments (table and audit
     records) and the order their cards were dealt in, and, with `rounds`, each round rebuilt from
     its chained records against round_events, its row, the ledger and its payout records. Reads
     one snapshot, so appends made meanwhile neither show nor look like a broken head. Call it
-    with no transaction open."""
+    with no transaction open. `progress` is handed the report as it grows, every
+    PROGRESS_EVERY records and rounds."""
     report = Report()
     audit = AuditRepository(conn)
     with conn.transaction():
         conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         heads = audit.chain_heads()
         walker = ChainWalker(report, partial_start_allowed=False)
-        for record in iter_records(audit, order_by="chain"):
+        for record in _reporting(iter_records(audit, order_by="chain"), report, progress):
             walker.check(record)
         walker.finish(heads)
         check_shoes(conn, report, walker.commitments)
         if rounds:
-            check_database_rounds(conn, report)
+            check_database_rounds(conn, report, progress)
     return report
 
 
-def check_database_rounds(conn: psycopg.Connection, report: Report) -> None:
+def check_database_rounds(conn: psycopg.Connection, report: Report, progress: Progress | None = None) -> None:
     """Every round rebuilt from its chained records and held against the database (check_rounds),
     and every payout record that names no round."""
     audit = AuditRepository(conn)
@@ -206,8 +211,16 @@ def check_database_rounds(conn: psycopg.Connection, report: Report) -> None:
     with psycopg.connect(conn.info.dsn, password=conn.info.password) as lookup:
         paytables = partial(approved_paytable, PaytablesRepository(lookup))
         with conn.transaction():   # the server-side cursor lives in a transaction
-            check_rounds(audit.round_facts(), report, paytables)
+            check_rounds(_reporting(audit.round_facts(), report, progress), report, paytables)
     check_money_records_without_round(audit.money_records_without_round(MONEY_KINDS), report)
+
+
+def _reporting(items: Iterable[T], report: Report, progress: Progress | None) -> Iterator[T]:
+    """`items` as they are, handing `progress` the report after every PROGRESS_EVERY of them."""
+    for count, item in enumerate(items, 1):
+        yield item
+        if progress is not None and count % PROGRESS_EVERY == 0:
+            progress(report)
 
 
 def check_shoes(conn: psycopg.Connection, report: Report, audited: dict[str, str]) -> None:

@@ -11,7 +11,13 @@ from typing import Any
 import psycopg
 
 from ..config import Settings
-from ..settlement.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery, queue_for
+from ..settlement.celery_app import (
+    PUBLISH_ERRORS,
+    celery_publisher,
+    celery_verification_sender,
+    make_celery,
+    queue_for,
+)
 from ..settlement.connection import connect
 from ..settlement.relay import run_relay
 from ..settlement.startup import record_service_start
@@ -34,6 +40,7 @@ def _relay(args: argparse.Namespace) -> int:
 
     record_service_start(settings.database_url, "settle-relay")
     run_relay(lambda: connect(settings.database_url, "pontoon-relay"), celery_publisher(app), interval=args.interval,
+              send_verification=celery_verification_sender(app),
               sweep=None if args.sweep_after <= 0 else sweep, sweep_every=args.sweep_every,
               publish_errors=PUBLISH_ERRORS, should_stop=lambda: bool(stopping))
     return 0

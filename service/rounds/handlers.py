@@ -16,6 +16,7 @@ from ..rules import RulesError, load_paytable, load_rules
 from ..store.pending import Pending
 from ..store.repositories.audit import AuditRecord, LockedHead, chain_for
 from ..store.repositories.keys import KeyGuard
+from ..store.repositories.outbox import OutboxTopic
 from ..store.repositories.rounds import LockedRound, RoundEvent, RoundRow, RoundStatus
 from ..store.uow import UnitOfWork
 from . import views
@@ -290,7 +291,7 @@ class _RoundChange:
             self.note("round_completed", result)
             self.family.round_completed(self)
             observe_round_completed(self.row.table_id, result)  # counted once the request commits
-            self.uow.outbox.add("settle_round", self.row.round_id)
+            self.uow.outbox.add(OutboxTopic.SETTLE_ROUND, self.row.round_id)
         chain = chain_for(self.row.table_id)
         if self.locked_head is not None:
             # The head is locked already: nothing here is read, so the save, the audit records and

@@ -11,7 +11,7 @@ from kombu.exceptions import OperationalError as KombuOperationalError
 from ..config import Settings
 from .queues import settlement_queue
 from .startup import record_service_start
-from .tasks import SETTLE_ROUNDS, register_tasks
+from .tasks import SETTLE_ROUNDS, VERIFY_AUDIT, register_tasks
 
 # Seconds before Redis hands a message whose worker vanished without acking (SIGKILL, lost
 # machine) to another worker. Settling a batch takes well under a second, so minutes are safe;
@@ -78,6 +78,13 @@ def celery_publisher(app: Celery):
     def publish(round_ids: list[str]) -> None:
         app.send_task(SETTLE_ROUNDS, args=[round_ids], retry=False)
     return publish
+
+
+def celery_verification_sender(app: Celery):
+    """send(verification_id): one verify_audit message, raising at once when the broker is away."""
+    def send(verification_id: str) -> None:
+        app.send_task(VERIFY_AUDIT, args=[verification_id], retry=False)
+    return send
 
 
 @cache

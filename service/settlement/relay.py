@@ -1,4 +1,5 @@
-"""The outbox relay: publishes unpublished 'settle_round' rows to Celery, and keeps them when it cannot."""
+"""The outbox relay: publishes unpublished outbox rows to Celery (rounds to settle, verifications of the
+audit log to run), and keeps them when it cannot."""
 from __future__ import annotations
 
 import logging
@@ -8,14 +9,15 @@ from dataclasses import dataclass
 
 import psycopg
 
+from ..store.repositories.outbox import OutboxTopic
 from .batches import BATCH_SIZE, batches_by_table
 
-TOPIC = "settle_round"
 CLAIM_LIMIT = 2000  # outbox rows per pass: one transaction, a few messages
 
 log = logging.getLogger(__name__)
 
-Publish = Callable[[list[str]], None]
+Publish = Callable[[list[str]], None]            # one message settling these rounds
+SendVerification = Callable[[str], None]         # one message running this verification
 
 
 class BrokerUnavailable(RuntimeError):
@@ -52,7 +54,7 @@ def _claim(conn: psycopg.Connection, limit: int) -> list[tuple[int, str, str | N
     return conn.execute(
         "SELECT o.id, o.round_id::text, r.table_id FROM outbox o LEFT JOIN rounds r USING (round_id) "
         "WHERE o.published_at IS NULL AND o.topic = %s ORDER BY o.id LIMIT %s FOR UPDATE OF o SKIP LOCKED",
-        (TOPIC, limit)).fetchall()
+        (OutboxTopic.SETTLE_ROUND, limit)).fetchall()
 
 
 def _publish(claimed: list[tuple[int, str, str | None]], publish: Publish, batch_size: int,
@@ -74,13 +76,40 @@ def _publish(claimed: list[tuple[int, str, str | None]], publish: Publish, batch
     return published, messages, None
 
 
+def relay_verifications(conn: psycopg.Connection, send: SendVerification,
+                        publish_errors: tuple[type[BaseException], ...] = (OSError,)) -> int:
+    """Send each unpublished verification row as a message of its own, as relay_outbox sends
+    rounds; a verification sent twice runs once (its worker claims it first). Rows sent."""
+    with conn.transaction():
+        claimed = conn.execute(
+            "SELECT id, payload->>'verification_id' FROM outbox WHERE published_at IS NULL AND topic = %s "
+            "ORDER BY id FOR UPDATE SKIP LOCKED", (OutboxTopic.VERIFY_AUDIT,)).fetchall()
+        sent: list[int] = []
+        failure: BaseException | None = None
+        for row_id, verification_id in claimed:
+            try:
+                send(verification_id)
+            except publish_errors as exc:
+                failure = exc
+                break
+            sent.append(row_id)
+        conn.execute("UPDATE outbox SET attempts = attempts + 1, "
+                     "published_at = CASE WHEN id = ANY(%s) THEN now() END WHERE id = ANY(%s)",
+                     (sent, [row_id for row_id, _ in claimed]))
+    if failure is not None:
+        raise BrokerUnavailable(f"sent {len(sent)} of {len(claimed)} verifications: {failure}") from failure
+    return len(sent)
+
+
 def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, interval: float = 1.0,
+              send_verification: SendVerification | None = None,
               sweep: Callable[[psycopg.Connection], object] | None = None, sweep_every: float = 10.0,
               publish_errors: tuple[type[BaseException], ...] = (OSError,),
               should_stop: Callable[[], bool] = lambda: False) -> None:
-    """Relay forever (until `should_stop`): publish the outbox every `interval`, back off while
-    the broker or the database is away (reconnecting to the database), and run `sweep` every
-    `sweep_every` seconds. A failed pass leaves its rows unpublished for the next one."""
+    """Relay forever (until `should_stop`): publish the outbox every `interval` (verifications
+    too, given `send_verification`), back off while the broker or the database is away
+    (reconnecting to the database), and run `sweep` every `sweep_every` seconds. A failed pass
+    leaves its rows unpublished for the next one."""
     conn: psycopg.Connection | None = None
     backoff = interval
     next_sweep = time.monotonic() + sweep_every
@@ -90,6 +119,8 @@ def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, in
             if conn is None or conn.closed or conn.broken:
                 conn = connect()
             done = relay_outbox(conn, publish, publish_errors=publish_errors)
+            if send_verification is not None:
+                relay_verifications(conn, send_verification, publish_errors)
             backoff = interval
         except BrokerUnavailable as exc:
             log.warning("broker unavailable, outbox kept for the next pass: %s", exc)

@@ -1,14 +1,17 @@
-"""The Celery tasks: settle a batch of rounds (from the relay), and the sweep for lost messages."""
+"""The Celery tasks: settle a batch of rounds (from the relay), the sweep for lost messages, and a
+verification of the whole audit log asked for in the console."""
 from __future__ import annotations
 
 import logging
 import time
+import uuid
 from typing import NoReturn
 
 import psycopg
 from celery import Celery, Task
 from celery.exceptions import Reject
 
+from ..audit.jobs import TakenUp, run_verification
 from .connection import process_connection
 from .queues import database_identity
 from .settle import SettlementRefused, known_rounds, settle_rounds, still_complete
@@ -16,8 +19,12 @@ from .sweep import sweep_stale_rounds
 
 SETTLE_ROUNDS = "pontoon.settle_rounds"
 SWEEP = "pontoon.sweep"
+VERIFY_AUDIT = "pontoon.verify_audit"
 LOCKED_RETRY_SECONDS = 5
 LOCKED_RETRIES = 12   # a minute of waiting on another settler; after that the sweep owns the rounds
+# Looks at a verification another worker is running before leaving it to that worker for good:
+# an hour, beyond the longest check of the log a casino keeps on line.
+TAKEN_UP_RETRIES = 60
 # Seconds a worker holds a message of rounds it does not know before handing it back: a message
 # that only this worker listens for then circulates slowly instead of spinning a core.
 UNKNOWN_ROUNDS_PAUSE = 1.0
@@ -63,6 +70,19 @@ def sweep_task(task: Task, older_than_seconds: float = 60.0) -> dict:
     return outcome.summary()
 
 
+def verify_audit_task(task: Task, verification_id: str) -> dict:
+    """Run a verification of the whole audit log. A second delivery of one that is done returns at
+    once; of one another worker is running, it looks again when that worker would have gone quiet
+    (and takes it over if it has)."""
+    conn = process_connection(task.app.conf.pontoon_database_url)
+    try:
+        verdict = run_verification(conn, uuid.UUID(verification_id))
+    except TakenUp as taken:
+        raise task.retry(countdown=taken.look_again_in, max_retries=TAKEN_UP_RETRIES) from None
+    log.info("verification %s: %s", verification_id, verdict or "taken up elsewhere or done already")
+    return {"verification_id": verification_id, "verdict": verdict}
+
+
 def register_tasks(app: Celery) -> None:
     """Attach the tasks to `app` by name (the relay publishes by name, never importing them)."""
     common = {"bind": True, "acks_late": True, "reject_on_worker_lost": True, "ignore_result": True,
@@ -70,3 +90,4 @@ def register_tasks(app: Celery) -> None:
               "autoretry_for": (psycopg.OperationalError,), "retry_backoff": True, "max_retries": 5}
     app.task(name=SETTLE_ROUNDS, **common)(settle_rounds_task)
     app.task(name=SWEEP, **common)(sweep_task)
+    app.task(name=VERIFY_AUDIT, **common)(verify_audit_task)

@@ -23,6 +23,7 @@ from .repositories.staff import StaffRepository
 from .repositories.table_transfers import TableTransfersRepository
 from .repositories.tables import TablesRepository
 from .repositories.traditional import TraditionalRepository
+from .repositories.verifications import VerificationsRepository
 from .transaction import Transaction
 
 
@@ -47,6 +48,7 @@ class UnitOfWork:
         self.ledger = LedgerRepository(tx)
         self.staff = StaffRepository(tx)
         self.floor = FloorRepository(tx)
+        self.verifications = VerificationsRepository(tx)
 
     @property
     def transaction(self) -> Transaction:

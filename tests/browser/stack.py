@@ -97,7 +97,7 @@ class LiveStack:
             {**self.env, "WEB_CONCURRENCY": str(api_workers)})
         worker = self.processes.spawn("worker", [
             str(BIN / "celery"), "-A", "service.observability.celery_worker", "worker", "--loglevel=INFO",
-            "--concurrency=1", "--without-gossip", "--without-mingle", "--without-heartbeat",
+            "--concurrency=2", "--without-gossip", "--without-mingle", "--without-heartbeat",
             "-n", f"browser-{self.port}@%h"], self.env)
         self.processes.spawn("relay", [sys.executable, "-m", "service.observability.relay", "--interval", "0.1"],
                              self.env)

@@ -37,7 +37,8 @@ def places(new_table) -> dict[str, str]:
                              stop_after=2)
     assert open_round["status"] == "open"
     return {"table_id": table_id, "round_id": done["round_id"], "name": "canberra-standard", "number": "999",
-            "username": f"nobody{uuid.uuid4().hex[:6]}", "key_id": str(uuid.uuid4())}
+            "username": f"nobody{uuid.uuid4().hex[:6]}", "key_id": str(uuid.uuid4()),
+            "verification_id": str(uuid.uuid4())}
 
 
 def path_of(rule: str, places: dict[str, str]) -> str:

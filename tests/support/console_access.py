@@ -26,6 +26,8 @@ CONSOLE_ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/console/audit"): frozenset({"compliance"}),
     ("GET", "/console/audit/export"): frozenset({"compliance"}),
     ("POST", "/console/audit/verify"): frozenset({"compliance"}),
+    ("GET", "/console/audit/verifications/<uuid:verification_id>"): frozenset({"compliance"}),
+    ("GET", "/console/audit/verifications/<uuid:verification_id>/status"): frozenset({"compliance"}),
     ("GET", "/console/floor"): EVERY_ROLE,
     ("GET", "/console/floor/rows"): EVERY_ROLE,
     ("GET", "/console/paytables"): EVERY_ROLE,

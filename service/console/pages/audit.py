@@ -1,5 +1,5 @@
 """/console/audit (compliance): search the audit log, export a period of it as JSON lines or CSV
-(streamed), and verify its hash chains and every round against the ledger."""
+(streamed), and have a worker verify its hash chains and every round against the ledger."""
 from __future__ import annotations
 
 import re
@@ -10,25 +10,27 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, Response, current_app, render_template, request, stream_with_context, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request, stream_with_context, url_for
 from werkzeug.datastructures import Headers
+from werkzeug.wrappers import Response as Redirect
 
 from ...api.request_scope import request_uow
 from ...api.resources.audit_export import EXPORT_ENDS, MEDIA_TYPES, chunks
 from ...api.schemas.base import TABLE_ID_PATTERN
 from ...audit.export import FORMATS, export_end, export_lines
-from ...audit.verify import verify_database
+from ...audit.jobs import STALE_AFTER, request_verification
 from ...config import Settings
 from ...reports.gaming_day import day_starts_at, parse_day_start
 from ...store.repositories.audit import AuditRecord, chain_for
 from ...store.repositories.audit_search import AuditHit, AuditSearch
-from ..auth import current_staff, staff_required
+from ...store.repositories.verifications import Verification
+from ..auth import current_staff, error_page, staff_required
 
 blp = Blueprint("console_audit", __name__, url_prefix="/console")
 
 AUDITORS = ("compliance",)
 PAGE_SIZE = 50
-SHOWN_PROBLEMS = 200        # a broken log can hold thousands; the first ones say where to look
+RECENT_VERIFICATIONS = 5
 _TABLE_ID = re.compile(f"^{TABLE_ID_PATTERN}$")
 _WORD = re.compile(r"^[A-Za-z0-9_:.@-]{1,200}$")
 
@@ -91,20 +93,41 @@ def export() -> Response | tuple[str, int]:
 
 @blp.post("/audit/verify")
 @staff_required(*AUDITORS)
-def verify() -> tuple[str, int]:
-    """Verify the whole log as `pontoon audit verify` does, on a connection of its own: the
-    verification reads one snapshot in a transaction of its own."""
-    with current_app.extensions["pontoon.pool"].connection() as conn:
-        report = verify_database(conn)
-    return _render(report=report, problems=report.problems[:SHOWN_PROBLEMS]), 200
+def verify() -> Redirect:
+    """Ask a worker to verify the whole log (a log of months outlasts a web request), then show
+    that verification; asking while one is under way shows that one."""
+    uow = request_uow()
+    requested = request_verification(uow, current_staff().actor)
+    uow.commit()
+    return redirect(url_for(".verification", verification_id=requested.verification.verification_id), 303)
+
+
+@blp.get("/audit/verifications/<uuid:verification_id>")
+@staff_required(*AUDITORS)
+def verification(verification_id: uuid.UUID) -> tuple[str, int]:
+    found = request_uow().verifications.get(verification_id)
+    if found is None:
+        return error_page(404, "No such verification", "There is no verification of the audit log with that id.")
+    return render_template("console/audit_verification.html", verification=found, stale_after=STALE_AFTER), 200
+
+
+@blp.get("/audit/verifications/<uuid:verification_id>/status")
+@staff_required(*AUDITORS)
+def verification_status(verification_id: uuid.UUID) -> tuple[str, int]:
+    """The verification's card alone: the page asks for it every few seconds while it is under way."""
+    found = request_uow().verifications.get(verification_id)
+    if found is None:
+        return "", 404
+    return render_template("console/_verification.html", verification=found, stale_after=STALE_AFTER), 200
 
 
 # ----- helpers --------------------------------------------------------------------------------
 def _render(**shown: Any) -> str:
     nothing_yet: dict[str, Any] = {"search_errors": {}, "export_errors": {}, "hits": None, "newest_url": None,
-                                   "older_url": None, "report": None, "problems": []}
+                                   "older_url": None}
+    recent: list[Verification] = request_uow().verifications.newest(RECENT_VERIFICATIONS)
     return render_template("console/audit.html", args=request.args, page_size=PAGE_SIZE, formats=FORMATS,
-                           **{**nothing_yet, **shown})
+                           verifications=recent, **{**nothing_yet, **shown})
 
 
 def _page_url(args: Mapping[str, str], before: int | None) -> str:

@@ -1,21 +1,26 @@
 """/console/audit: records searched by date, table, round, kind and actor a page at a time; a period
-exported as JSON lines or CSV, streamed, that verifies offline; the chains verified in place."""
+exported as JSON lines or CSV, streamed, that verifies offline; the chains verified in place by a
+worker, the verification's page following it to its verdict."""
 from __future__ import annotations
 
 import csv
 import io
 import json
 import re
+import uuid
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from service.audit.export import COLUMNS
+from service.audit.jobs import BEAT_EVERY, STALE_AFTER, TakenUp, run_verification
 from service.audit.verify import verify_export
 from service.config import Settings
 from service.console.pages import audit as audit_page
 from service.reports.gaming_day import gaming_day_of, parse_day_start
+from service.settlement.connection import connect
+from service.store.repositories.verifications import VerificationStatus
 
 from ..compliance.client import play_script
 from .pit_play import api, new_table, settle  # noqa: F401  (fixtures by name)
@@ -127,12 +132,110 @@ def test_a_bad_export_is_refused_next_to_its_field(signed_in, query, field):
     assert refused.status_code == 422 and f'data-field="{field}"' in refused.get_data(as_text=True)
 
 
-def test_verification_runs_and_says_the_log_is_intact(signed_in, played_round):
-    verified = signed_in("compliance").post("/console/audit/verify")
-    assert verified.status_code == 200
-    page = verified.get_data(as_text=True)
-    assert 'data-verdict="intact"' in page, page[page.find('id="verify"'):][:3000]
-    assert re.search(r"[1-9]\d* settled rounds", page)
+@pytest.fixture(autouse=True)
+def nothing_under_way(settings, db):
+    """A verification another test left waiting (the role matrix presses Verify too) is run to its
+    end first: each test here asks for one of its own."""
+    for (verification_id,) in db.execute("SELECT verification_id FROM audit_verifications "
+                                         "WHERE status IN ('queued', 'running')").fetchall():
+        db.execute("UPDATE audit_verifications SET status = 'queued' WHERE verification_id = %s", (verification_id,))
+        run_worker(settings, verification_id)
+
+
+def ask_for_verification(console) -> uuid.UUID:
+    """Press Verify: the console answers with the verification's page, whose id is returned."""
+    asked = console.post("/console/audit/verify")
+    assert asked.status_code == 303, asked.get_data(as_text=True)[:2000]
+    found = re.fullmatch(r".*/console/audit/verifications/([0-9a-f-]{36})", asked.headers["Location"])
+    assert found, asked.headers["Location"]
+    return uuid.UUID(found.group(1))
+
+
+def run_worker(settings, verification_id: uuid.UUID):
+    """What the worker's task does with the message, on a connection of the application's own."""
+    with connect(settings.database_url, "test-verifier") as conn:
+        return run_verification(conn, verification_id)
+
+
+def verification_card(console, verification_id: uuid.UUID) -> str:
+    page = console.get(f"/console/audit/verifications/{verification_id}")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    return text[text.find('id="verify"'):][:4000]
+
+
+def test_a_worker_verifies_the_log_and_its_page_says_intact(signed_in, played_round, settings, db):
+    console = signed_in("compliance")
+    verification_id = ask_for_verification(console)
+    waiting = verification_card(console, verification_id)
+    assert 'data-status="queued"' in waiting and "hx-trigger" in waiting, "a waiting verification polls"
+    assert db.execute("SELECT count(*) FROM outbox WHERE topic = 'verify_audit' AND published_at IS NULL "
+                      "AND payload->>'verification_id' = %s", (str(verification_id),)).fetchone() == (1,)
+
+    assert run_worker(settings, verification_id) == VerificationStatus.INTACT
+    card = verification_card(console, verification_id)
+    assert 'data-verdict="intact"' in card, card
+    assert "hx-trigger" not in card, "a finished verification stops polling"
+    assert re.search(r"[1-9]\d* settled rounds", card)
+    polled = console.get(f"/console/audit/verifications/{verification_id}/status").get_data(as_text=True)
+    assert polled.lstrip().startswith('<section class="card" id="verify"') and 'data-verdict="intact"' in polled
+    recorded = db.execute("SELECT actor, payload->>'verdict', (payload->>'rounds')::int FROM audit_log "
+                          "WHERE kind = 'audit_verified' AND payload->>'verification_id' = %s",
+                          (str(verification_id),)).fetchone()
+    assert recorded is not None and recorded[:2] == (f"staff:{console.login.username}", "intact") and recorded[2] > 0
+    listed = console.get("/console/audit").get_data(as_text=True)
+    assert f'data-verification="{verification_id}" data-status="intact"' in listed
+
+
+def test_a_second_delivery_of_a_finished_verification_does_nothing(signed_in, played_round, settings, db):
+    verification_id = ask_for_verification(signed_in("compliance"))
+    assert run_worker(settings, verification_id) == VerificationStatus.INTACT
+    assert run_worker(settings, verification_id) is None
+    assert db.execute("SELECT count(*) FROM audit_log WHERE kind = 'audit_verified' "
+                      "AND payload->>'verification_id' = %s", (str(verification_id),)).fetchone() == (1,)
+
+
+def test_asking_again_while_one_is_under_way_joins_it(signed_in, settings, db):
+    first, second = signed_in("compliance"), signed_in("compliance")
+    verification_id = ask_for_verification(first)
+    assert ask_for_verification(second) == verification_id
+    sent = db.execute("SELECT count(*) FROM outbox WHERE topic = 'verify_audit' "
+                      "AND payload->>'verification_id' = %s", (str(verification_id),)).fetchone()
+    assert sent == (1,), "one verification, sent once"
+    run_worker(settings, verification_id)
+
+
+def test_a_verification_whose_worker_went_quiet_is_sent_again_and_taken_over(signed_in, settings, db):
+    console = signed_in("compliance")
+    verification_id = ask_for_verification(console)
+    # A worker took it up and died: running, its heartbeat long past.
+    db.execute("UPDATE audit_verifications SET status = 'running', attempts = 1, "
+               "started_at = now() - interval '1 hour', heartbeat_at = now() - interval '1 hour' "
+               "WHERE verification_id = %s", (verification_id,))
+    card = verification_card(console, verification_id)
+    assert "data-stalled" in card and "Ask again" in card
+    assert ask_for_verification(console) == verification_id
+    sent = db.execute("SELECT count(*) FROM outbox WHERE topic = 'verify_audit' "
+                      "AND payload->>'verification_id' = %s", (str(verification_id),)).fetchone()
+    assert sent == (2,), "asking again sends the quiet verification once more"
+    assert run_worker(settings, verification_id) == VerificationStatus.INTACT
+    assert db.execute("SELECT attempts FROM audit_verifications WHERE verification_id = %s",
+                      (verification_id,)).fetchone() == (2,)
+
+
+def test_a_running_verification_with_a_live_worker_is_left_to_it(signed_in, settings, db):
+    verification_id = ask_for_verification(signed_in("compliance"))
+    db.execute("UPDATE audit_verifications SET status = 'running', attempts = 1, started_at = now(), "
+               "heartbeat_at = now() WHERE verification_id = %s", (verification_id,))
+    try:
+        with pytest.raises(TakenUp) as taken:
+            run_worker(settings, verification_id)
+        assert 0 < taken.value.look_again_in <= STALE_AFTER + BEAT_EVERY
+        assert db.execute("SELECT status, attempts FROM audit_verifications WHERE verification_id = %s",
+                          (verification_id,)).fetchone() == ("running", 1)
+    finally:   # the worker that holds it "dies": the next test's verification must not wait on it
+        db.execute("UPDATE audit_verifications SET status = 'queued' WHERE verification_id = %s", (verification_id,))
+        run_worker(settings, verification_id)
 
 
 def change_card(db, round_id: str, was: str, now: str) -> None:
@@ -145,14 +248,21 @@ def change_card(db, round_id: str, was: str, now: str) -> None:
         db.execute("ALTER TABLE audit_log ENABLE TRIGGER USER")
 
 
-def test_verification_names_a_changed_record(signed_in, played_round, db):
+def test_verification_names_a_changed_record(signed_in, played_round, settings, db):
     table_id, round_id = played_round
+    console = signed_in("compliance")
+    verification_id = ask_for_verification(console)
     change_card(db, round_id, "9H", "2C")
     try:
-        page = signed_in("compliance").post("/console/audit/verify").get_data(as_text=True)
+        assert run_worker(settings, verification_id) == VerificationStatus.BROKEN
     finally:   # the folder's database stays intact for the tests that verify all of it
         change_card(db, round_id, "2C", "9H")
-    assert 'data-verdict="broken"' in page and f"table:{table_id}" in page
+    card = verification_card(console, verification_id)
+    assert 'data-verdict="broken"' in card and f"table:{table_id}" in card
+
+
+def test_an_unknown_verification_is_not_found(signed_in):
+    assert signed_in("compliance").get(f"/console/audit/verifications/{uuid.uuid4()}").status_code == 404
 
 
 @pytest.mark.parametrize("role", ["operator", "supervisor", "admin"])

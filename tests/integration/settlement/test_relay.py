@@ -1,17 +1,20 @@
-"""The outbox relay in-process: publishes batches per table, marks rows, keeps them when the broker is away."""
+"""The outbox relay in-process: publishes batches per table, and verifications one by one, marks rows,
+keeps them when the broker is away."""
 from __future__ import annotations
 
 import signal
 import threading
 import time
+import uuid
 
 import psycopg
 import pytest
+from psycopg.types.json import Jsonb
 
 from service.config import Settings
 from service.settlement.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
 from service.settlement.connection import connect
-from service.settlement.relay import BrokerUnavailable, relay_outbox, run_relay
+from service.settlement.relay import BrokerUnavailable, relay_outbox, relay_verifications, run_relay
 
 pytestmark = pytest.mark.integration
 
@@ -126,3 +129,42 @@ def test_the_relay_outlives_its_database_connection_and_publishes_on_a_new_one(a
         relay.join(timeout=10)
         for conn in opened:
             conn.close()
+
+
+def ask_for_verifications(admin, how_many: int) -> list[str]:
+    """Outbox rows sending verifications, as asking in the console writes them (each its own)."""
+    ids = [str(uuid.uuid4()) for _ in range(how_many)]
+    for verification_id in ids:
+        admin.execute("INSERT INTO outbox (topic, payload) VALUES ('verify_audit', %s)",
+                      (Jsonb({"verification_id": verification_id}),))
+    return ids
+
+
+def test_verifications_go_out_one_message_each_and_rounds_stay_for_their_own_pass(admin, app_conn, casino):
+    casino.play(3, ["T1"])
+    casino.write(admin)
+    asked = ask_for_verifications(admin, 2)
+    sent: list[str] = []
+    assert relay_verifications(app_conn, sent.append) == 2
+    assert sent == asked
+    assert unpublished(admin) == 3, "the rounds are relay_outbox's"
+    assert relay_verifications(app_conn, sent.append) == 0 and sent == asked
+    rounds: list[list[str]] = []
+    assert relay_outbox(app_conn, rounds.append).published_rows == 3
+    assert unpublished(admin) == 0
+
+
+def test_a_verification_the_broker_refused_is_sent_on_the_next_pass(admin, app_conn):
+    asked = ask_for_verifications(admin, 2)
+    sent: list[str] = []
+
+    def flaky(verification_id: str) -> None:
+        if sent:
+            raise ConnectionError("broker went away")
+        sent.append(verification_id)
+
+    with pytest.raises(BrokerUnavailable):
+        relay_verifications(app_conn, flaky, (ConnectionError,))
+    assert sent == asked[:1] and unpublished(admin) == 1
+    again: list[str] = []
+    assert relay_verifications(app_conn, again.append) == 1 and again == asked[1:]

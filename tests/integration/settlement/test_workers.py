@@ -1,4 +1,5 @@
-"""Real worker processes: killed mid-batch, a broker outage, a message delivered twice."""
+"""Real worker processes: killed mid-batch, a broker outage, a message delivered twice, a verification
+of the audit log relayed and run."""
 from __future__ import annotations
 
 import os
@@ -10,10 +11,13 @@ import psycopg
 import pytest
 import redis as redis_client
 
+from service.audit.jobs import request_verification
 from service.config import Settings
 from service.settlement.celery_app import celery_publisher, make_celery
+from service.settlement.connection import connect
 from service.settlement.queues import settlement_queue
 from service.settlement.transcripts import bet_totals
+from service.store.uow import UnitOfWork
 
 from .support import process_env, wait_for
 
@@ -144,3 +148,25 @@ def test_the_same_settlement_message_delivered_twice_leaves_the_ledger_unchanged
     wait_for(lambda: queue_drained(redis, db_url), 30, "the third message to be consumed and acked")
     assert snapshot() == before
     assert_settled_once_and_replayed(admin, rounds)
+
+
+def test_a_verification_of_the_audit_log_is_relayed_to_a_worker_and_run_once(admin, db_url, casino, redis,
+                                                                               processes):
+    rounds = casino.play(20, ["T1", "T2"])
+    casino.write(admin)
+    processes.env = process_env(db_url, redis.url)
+    processes.worker(concurrency=2)
+    processes.relay(sweep_after=0)
+    wait_for(lambda: settled(admin) == len(rounds), 60, "the rounds to settle")
+    with connect(db_url) as conn:
+        uow = UnitOfWork(conn)
+        asked = request_verification(uow, "staff:auditor")
+        uow.commit()
+    verification_id = asked.verification.verification_id
+    status = "SELECT status, rounds, attempts FROM audit_verifications WHERE verification_id = %s"
+    wait_for(lambda: admin.execute(status, (verification_id,)).fetchone()[0] not in ("queued", "running"), 60,
+             "the worker's verdict")
+    assert admin.execute(status, (verification_id,)).fetchone() == ("intact", len(rounds), 1)
+    assert count(admin, "SELECT count(*) FROM audit_log WHERE kind = 'audit_verified' AND actor = 'staff:auditor' "
+                        "AND payload->>'verification_id' = %s", str(verification_id)) == 1
+    assert count(admin, "SELECT count(*) FROM outbox WHERE published_at IS NULL") == 0

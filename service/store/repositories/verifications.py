@@ -1,0 +1,142 @@
+"""Verifications of the audit log: the request, the worker's claim and progress, and the verdict."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from psycopg.rows import class_row
+from psycopg.types.json import Jsonb
+
+from ..transaction import Statements
+
+
+class VerificationStatus(StrEnum):
+    """Queued until a worker takes it up, running while one checks, then its verdict: intact or
+    broken, or failed when the check itself could not finish."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    INTACT = "intact"
+    BROKEN = "broken"
+    FAILED = "failed"
+
+
+UNDER_WAY = (VerificationStatus.QUEUED, VerificationStatus.RUNNING)
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    verification_id: uuid.UUID
+    requested_by: str
+    requested_at: datetime
+    status: VerificationStatus
+    attempts: int
+    started_at: datetime | None
+    heartbeat_at: datetime | None
+    finished_at: datetime | None
+    records: int
+    chains: int
+    shoes: int
+    rounds: int
+    problem_count: int
+    problems: list[str]
+    notes: list[str]
+    error: str | None
+    # Seconds since the row last showed life: its request while queued, its heartbeat while running.
+    quiet_for: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", VerificationStatus(self.status))
+
+    @property
+    def under_way(self) -> bool:
+        return self.status in UNDER_WAY
+
+    @property
+    def intact(self) -> bool:
+        return self.status == VerificationStatus.INTACT
+
+    def summary(self) -> str:
+        return (f"{self.records} records in {self.chains} chains, {self.shoes} shoe commitments re-opened, "
+                f"{self.rounds} settled rounds replayed against the ledger")
+
+
+_COLUMNS = ("verification_id, requested_by, requested_at, status, attempts, started_at, heartbeat_at, "
+            "finished_at, records, chains, shoes, rounds, problem_count, problems, notes, error, "
+            "extract(epoch FROM now() - coalesce(heartbeat_at, requested_at))::float8 AS quiet_for")
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What a finished check found, as the row keeps it."""
+
+    status: VerificationStatus
+    records: int
+    chains: int
+    shoes: int
+    rounds: int
+    problem_count: int
+    problems: list[str]
+    notes: list[str]
+    error: str | None = None
+
+
+class VerificationsRepository:
+    def __init__(self, db: Statements) -> None:
+        self.db = db
+
+    def add(self, requested_by: str) -> Verification | None:
+        """A new queued verification, or None when one is already under way (the one allowed)."""
+        with self.db.cursor(row_factory=class_row(Verification)) as cur:
+            return cur.execute(
+                f"INSERT INTO audit_verifications (verification_id, requested_by) VALUES (%s, %s) "
+                f"ON CONFLICT DO NOTHING RETURNING {_COLUMNS}", (uuid.uuid4(), requested_by)).fetchone()
+
+    def get(self, verification_id: uuid.UUID) -> Verification | None:
+        with self.db.cursor(row_factory=class_row(Verification)) as cur:
+            return cur.execute(f"SELECT {_COLUMNS} FROM audit_verifications WHERE verification_id = %s",
+                               (verification_id,)).fetchone()
+
+    def under_way(self, *, lock: bool = False) -> Verification | None:
+        """The verification waiting or running, if any; `lock` holds its row to the transaction's end."""
+        with self.db.cursor(row_factory=class_row(Verification)) as cur:
+            return cur.execute(
+                f"SELECT {_COLUMNS} FROM audit_verifications WHERE status IN ('queued', 'running')"
+                + (" FOR UPDATE" if lock else ""), ()).fetchone()
+
+    def newest(self, limit: int) -> list[Verification]:
+        with self.db.cursor(row_factory=class_row(Verification)) as cur:
+            return cur.execute(f"SELECT {_COLUMNS} FROM audit_verifications ORDER BY requested_at DESC LIMIT %s",
+                               (limit,)).fetchall()
+
+    def claim(self, verification_id: uuid.UUID, stale_after: float) -> Verification | None:
+        """Take the verification up: it is queued, or running with no sign of life for `stale_after`
+        seconds (its worker died). None when it is done, or live in another worker's hands."""
+        with self.db.cursor(row_factory=class_row(Verification)) as cur:
+            return cur.execute(
+                f"UPDATE audit_verifications SET status = 'running', attempts = attempts + 1, started_at = now(), "
+                f"heartbeat_at = now(), records = 0, chains = 0, shoes = 0, rounds = 0 "
+                f"WHERE verification_id = %s AND (status = 'queued' OR (status = 'running' "
+                f"AND heartbeat_at < now() - make_interval(secs => %s))) RETURNING {_COLUMNS}",
+                (verification_id, stale_after)).fetchone()
+
+    def beat(self, verification_id: uuid.UUID, records: int, rounds: int) -> None:
+        """The worker is alive and has checked this far."""
+        self.db.execute("UPDATE audit_verifications SET heartbeat_at = now(), records = %s, rounds = %s "
+                        "WHERE verification_id = %s AND status = 'running'", (records, rounds, verification_id))
+
+    def requeue(self, verification_id: uuid.UUID) -> None:
+        """Back to waiting: the check was cut off by something a later attempt may not meet."""
+        self.db.execute("UPDATE audit_verifications SET status = 'queued', heartbeat_at = NULL "
+                        "WHERE verification_id = %s AND status = 'running'", (verification_id,))
+
+    def finish(self, verification_id: uuid.UUID, verdict: Verdict) -> bool:
+        """Record the verdict of a running verification; False when it was not running."""
+        return self.db.execute(
+            "UPDATE audit_verifications SET status = %s, finished_at = now(), heartbeat_at = now(), records = %s, "
+            "chains = %s, shoes = %s, rounds = %s, problem_count = %s, problems = %s, notes = %s, error = %s "
+            "WHERE verification_id = %s AND status = 'running' RETURNING 1",
+            (verdict.status, verdict.records, verdict.chains, verdict.shoes, verdict.rounds, verdict.problem_count,
+             Jsonb(verdict.problems), Jsonb(verdict.notes), verdict.error, verification_id)).fetchone() is not None
