@@ -17,6 +17,7 @@ from .errors import PontoonApi, register_error_handlers
 from .resources import (
     access,
     audit_export,
+    audit_verifications,
     bank,
     health,
     keys,
@@ -71,7 +72,8 @@ def create_app(settings: Settings | None = None, *, connect: bool = True,
     api.register_converter(TableIdConverter, table_id_param_schema)
     app.url_map.converters["paytable_name"] = PaytableNameConverter
     api.register_converter(PaytableNameConverter, paytable_name_param_schema)
-    for resource in (tables, shoes, rounds, bank, paytables, audit_export, recall, reports, voids, access, keys):
+    for resource in (tables, shoes, rounds, bank, paytables, audit_export, audit_verifications, recall, reports, voids,
+                     access, keys):
         api.register_blueprint(resource.blp)
     for extra in extra_blueprints:
         api.register_blueprint(extra)

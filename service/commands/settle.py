@@ -11,17 +11,17 @@ from typing import Any
 import psycopg
 
 from ..config import Settings
-from ..settlement.celery_app import (
+from ..settlement.connection import connect
+from ..settlement.relay import run_relay
+from ..settlement.startup import record_service_start
+from ..settlement.sweep import sweep_stale_rounds
+from ..worker.celery_app import (
     PUBLISH_ERRORS,
     celery_publisher,
     celery_verification_sender,
     make_celery,
     queue_for,
 )
-from ..settlement.connection import connect
-from ..settlement.relay import run_relay
-from ..settlement.startup import record_service_start
-from ..settlement.sweep import sweep_stale_rounds
 
 
 def _relay(args: argparse.Namespace) -> int:

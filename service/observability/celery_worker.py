@@ -8,7 +8,7 @@ from functools import cache
 from celery import signals
 
 from ..metrics import worker_exited
-from ..settlement.celery_app import default_app
+from ..worker.celery_app import default_app
 from .logs import configure_logging, level_named
 
 

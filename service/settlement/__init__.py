@@ -1,1 +1,1 @@
-"""Settlement: the Celery app, the outbox relay, and the ledger writes that settle rounds."""
+"""Settlement: the outbox relay, the sweep, and the ledger writes that settle rounds."""

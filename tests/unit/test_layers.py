@@ -26,7 +26,7 @@ RANDOM_CLASSES = frozenset({"Random", "SystemRandom"})
 BELOW_OR_BESIDE_STORE = frozenset({"store", "engine", "rules", "config", "metrics"})
 ABOVE_STORE = frozenset({"api", "audit", "rounds", "settlement", "games", "compliance", "operators", "reports",
                          "traditional", "commands", "cli", "terminal", "analysis", "observability", "staff",
-                         "console"})
+                         "console", "worker"})
 
 
 def _module_name(path: Path) -> str:

@@ -17,8 +17,8 @@ import pytest
 import requests
 
 from service.config import Settings
-from service.settlement.celery_app import queue_for
 from service.store.repositories.keys import KeysRepository
+from service.worker.celery_app import queue_for
 from tests.support.database import scratch_database
 from tests.support.waiting import free_port, wait_for  # noqa: F401  (the ops tests import them from here)
 

@@ -11,7 +11,7 @@ import uuid
 from pathlib import Path
 
 from service.config import Settings
-from service.settlement.celery_app import queue_for
+from service.worker.celery_app import queue_for
 from tests.support.database import scratch_database
 from tests.support.waiting import free_port, wait_for  # noqa: F401  (used by the tests importing them from here)
 
@@ -73,7 +73,7 @@ class Processes:
         return process
 
     def worker(self, concurrency: int = 2, name: str = "worker") -> subprocess.Popen:
-        return self._spawn(name, [str(VENV_BIN / "celery"), "-A", "service.settlement.celery_app", "worker",
+        return self._spawn(name, [str(VENV_BIN / "celery"), "-A", "service.worker.celery_app", "worker",
                                   "--loglevel=INFO", f"--concurrency={concurrency}", "--without-gossip",
                                   "--without-mingle", "--without-heartbeat", "-Q",
                                   queue_for(Settings.from_env(self.env)), "-n", f"{name}-{uuid.uuid4().hex[:6]}@%h"])

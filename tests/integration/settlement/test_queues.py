@@ -9,9 +9,9 @@ import pytest
 from celery.exceptions import Reject
 
 from service.config import Settings
-from service.settlement import tasks
-from service.settlement.celery_app import make_celery
-from service.settlement.tasks import SETTLE_ROUNDS
+from service.worker import tasks
+from service.worker.celery_app import make_celery
+from service.worker.tasks import SETTLE_ROUNDS
 
 from .simulate import Casino
 from .support import Processes, fresh_database, process_env, wait_for

@@ -12,9 +12,9 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from service.config import Settings
-from service.settlement.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
 from service.settlement.connection import connect
 from service.settlement.relay import BrokerUnavailable, relay_outbox, relay_verifications, run_relay
+from service.worker.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
 
 pytestmark = pytest.mark.integration
 

@@ -13,11 +13,11 @@ import redis as redis_client
 
 from service.audit.jobs import request_verification
 from service.config import Settings
-from service.settlement.celery_app import celery_publisher, make_celery
 from service.settlement.connection import connect
 from service.settlement.queues import settlement_queue
 from service.settlement.transcripts import bet_totals
 from service.store.uow import UnitOfWork
+from service.worker.celery_app import celery_publisher, make_celery
 
 from .support import process_env, wait_for
 
@@ -170,3 +170,35 @@ def test_a_verification_of_the_audit_log_is_relayed_to_a_worker_and_run_once(adm
     assert count(admin, "SELECT count(*) FROM audit_log WHERE kind = 'audit_verified' AND actor = 'staff:auditor' "
                         "AND payload->>'verification_id' = %s", str(verification_id)) == 1
     assert count(admin, "SELECT count(*) FROM outbox WHERE published_at IS NULL") == 0
+
+
+def test_a_verification_whose_worker_process_is_killed_mid_check_is_taken_over(admin, db_url, casino, redis,
+                                                                                processes):
+    rounds = casino.play(10, ["T1"])
+    casino.write(admin)
+    processes.env = process_env(db_url, redis.url)
+    worker = processes.worker(concurrency=2)
+    processes.relay(sweep_after=0)
+    wait_for(lambda: settled(admin) == len(rounds), 60, "the rounds to settle")
+    status = "SELECT status, attempts FROM audit_verifications WHERE verification_id = %s"
+    # Hold the chain heads so the check stops at its first read, its row claimed and running.
+    with psycopg.connect(db_url) as blocker:
+        blocker.execute("LOCK TABLE audit_chain_heads IN ACCESS EXCLUSIVE MODE")
+        with connect(db_url) as conn:
+            uow = UnitOfWork(conn)
+            verification_id = request_verification(uow, "staff:auditor").verification.verification_id
+            uow.commit()
+        waiting = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() " \
+                  "AND wait_event_type = 'Lock' AND query LIKE '%%audit_chain_heads%%'"
+        wait_for(lambda: count(admin, waiting) > 0, 30, "the verification to wait inside its check")
+        assert admin.execute(status, (verification_id,)).fetchone() == ("running", 1)
+        for child in children_of(worker.pid):   # the pool process dies mid-check
+            os.kill(child, signal.SIGKILL)
+        blocker.rollback()
+    # The message comes back at once, finds the row running with a fresh heartbeat, and looks
+    # again once that heartbeat would have gone stale: then it takes the verification over.
+    wait_for(lambda: admin.execute(status, (verification_id,)).fetchone()[0] == "intact", 120,
+             "another worker process to take the verification over")
+    assert admin.execute(status, (verification_id,)).fetchone() == ("intact", 2)
+    assert count(admin, "SELECT count(*) FROM audit_log WHERE kind = 'audit_verified' "
+                        "AND payload->>'verification_id' = %s", str(verification_id)) == 1

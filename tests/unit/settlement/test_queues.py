@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from service.config import Settings
-from service.settlement.celery_app import make_celery, queue_for
 from service.settlement.queues import database_identity, settlement_queue
+from service.worker.celery_app import make_celery, queue_for
 
 
 def test_two_databases_on_one_server_get_two_queues():

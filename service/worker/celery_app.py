@@ -1,4 +1,5 @@
-"""The Celery application that settles rounds: `celery -A service.settlement.celery_app worker`."""
+"""The Celery application that settles rounds and verifies the audit log:
+`celery -A service.worker.celery_app worker`."""
 from __future__ import annotations
 
 import os
@@ -9,8 +10,8 @@ from celery.signals import worker_ready
 from kombu.exceptions import OperationalError as KombuOperationalError
 
 from ..config import Settings
-from .queues import settlement_queue
-from .startup import record_service_start
+from ..settlement.queues import settlement_queue
+from ..settlement.startup import record_service_start
 from .tasks import SETTLE_ROUNDS, VERIFY_AUDIT, register_tasks
 
 # Seconds before Redis hands a message whose worker vanished without acking (SIGKILL, lost
@@ -95,7 +96,7 @@ def default_app() -> Celery:
 
 
 def __getattr__(name: str):
-    # `celery -A service.settlement.celery_app` looks up `app`: build it then, not at import.
+    # `celery -A service.worker.celery_app` looks up `app`: build it then, not at import.
     if name == "app":
         return default_app()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,10 +12,10 @@ from celery import Celery, Task
 from celery.exceptions import Reject
 
 from ..audit.jobs import TakenUp, run_verification
-from .connection import process_connection
-from .queues import database_identity
-from .settle import SettlementRefused, known_rounds, settle_rounds, still_complete
-from .sweep import sweep_stale_rounds
+from ..settlement.connection import process_connection
+from ..settlement.queues import database_identity
+from ..settlement.settle import SettlementRefused, known_rounds, settle_rounds, still_complete
+from ..settlement.sweep import sweep_stale_rounds
 
 SETTLE_ROUNDS = "pontoon.settle_rounds"
 SWEEP = "pontoon.sweep"

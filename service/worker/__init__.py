@@ -1,0 +1,1 @@
+"""The Celery worker: settles rounds and runs the console's verifications of the audit log."""

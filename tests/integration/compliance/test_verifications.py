@@ -1,0 +1,63 @@
+"""Verifications of the whole audit log over HTTP: asked for by compliance keys, answered at once
+as queued, followed at their Location to the verdict the worker keeps."""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from service.audit.jobs import run_verification
+from service.settlement.connection import connect
+
+from .client import SIMPLE_PUSH, play_script
+
+
+def run_worker(database_url: str, verification_id: str) -> None:
+    """What the worker's task does with the relayed message."""
+    with connect(database_url, "test-verifier") as conn:
+        run_verification(conn, verification_id)
+
+
+@pytest.fixture
+def nothing_under_way(database_url, db):
+    """Finish any verification another test left waiting: each test here asks for its own."""
+    for (verification_id,) in db.execute("SELECT verification_id FROM audit_verifications "
+                                         "WHERE status IN ('queued', 'running')").fetchall():
+        db.execute("UPDATE audit_verifications SET status = 'queued' WHERE verification_id = %s", (verification_id,))
+        run_worker(database_url, verification_id)
+
+
+def test_a_verification_is_queued_then_followed_to_its_verdict(compliance, new_table, settle, database_url, db,
+                                                              nothing_under_way):
+    table_id, terminal = new_table()
+    settle([play_script(terminal, table_id, [{"seat": 1, "wager": 1000}], SIMPLE_PUSH)["round_id"]])
+    asked = compliance.post("/v1/audit/verifications", {})
+    assert asked.status == 202, asked.data
+    queued = asked.body
+    assert queued["status"] == "queued" and uuid.UUID(queued["requested_by"]), "the asking key, by its id"
+    location = asked.headers["Location"]
+    assert location.endswith(f"/v1/audit/verifications/{queued['verification_id']}")
+    again = compliance.post("/v1/audit/verifications", {})
+    assert again.status == 202 and again.body["verification_id"] == queued["verification_id"], "one at a time"
+
+    run_worker(database_url, queued["verification_id"])
+    done = compliance.get(location)
+    assert done.status == 200
+    verdict = done.body
+    assert (verdict["status"], verdict["problem_count"], verdict["problems"]) == ("intact", 0, [])
+    assert verdict["rounds"] >= 1 and verdict["records"] > 0 and verdict["finished_at"] is not None
+    assert db.execute("SELECT actor FROM audit_log WHERE kind = 'audit_verified' "
+                      "AND payload->>'verification_id' = %s", (queued["verification_id"],)).fetchone() \
+        == (queued["requested_by"],)
+
+
+def test_an_unknown_verification_is_not_found(compliance):
+    reply = compliance.get("/v1/audit/verifications/00000000-0000-4000-8000-000000000000")
+    assert reply.status == 404 and reply.body["code"] == "not_found", reply.body
+
+
+@pytest.mark.parametrize("who", ["operator", "supervisor", "admin"])
+def test_verifications_are_for_compliance_keys(request, who):
+    api = request.getfixturevalue(who)
+    assert api.post("/v1/audit/verifications", {}).status == 403
+    assert api.get("/v1/audit/verifications/00000000-0000-4000-8000-000000000000").status == 403
