@@ -1,6 +1,7 @@
 """Verifying the whole audit log as a job: asked for in one transaction, run by a worker, its verdict kept."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 import uuid
@@ -11,12 +12,7 @@ import psycopg
 
 from ..store.repositories.audit import AuditRecord, AuditRepository, chain_for
 from ..store.repositories.outbox import OutboxTopic
-from ..store.repositories.verifications import (
-    Verdict,
-    Verification,
-    VerificationsRepository,
-    VerificationStatus,
-)
+from ..store.repositories.verifications import Verification, VerificationsRepository, VerificationStatus
 from ..store.uow import UnitOfWork
 from .report import Report
 from .verify import verify_database
@@ -92,34 +88,34 @@ def run_verification(conn: psycopg.Connection, verification_id: uuid.UUID, *,
 
     try:
         with psycopg.connect(conn.info.dsn, password=conn.info.password) as reading:
-            report = verify_database(reading, progress=beat)
-        verdict = _verdict(report)
+            done = _judged(claimed, verify_database(reading, progress=beat))
     except psycopg.OperationalError:
         _hand_back(jobs, verification_id)
         raise
     except Exception as exc:   # a record the check could not read: the run fails, saying why
         log.exception("verification %s could not finish", verification_id)
-        verdict = Verdict(VerificationStatus.FAILED, 0, 0, 0, 0, 0, [], [], error=f"{type(exc).__name__}: {exc}")
+        done = dataclasses.replace(claimed, status=VerificationStatus.FAILED, error=f"{type(exc).__name__}: {exc}")
     with conn.transaction():
-        if jobs.finish(verification_id, verdict):
-            AuditRepository(conn).append(chain_for(None), [_verdict_record(claimed, verdict)])
-    return verdict.status
+        if jobs.finish(done):
+            AuditRepository(conn).append(chain_for(None), [_verdict_record(done)])
+    return done.status
 
 
-def _verdict(report: Report) -> Verdict:
-    status = VerificationStatus.INTACT if report.intact else VerificationStatus.BROKEN
-    return Verdict(status, records=report.records, chains=report.chains, shoes=len(report.shoes),
-                   rounds=report.rounds, problem_count=len(report.problems),
-                   problems=[str(problem) for problem in report.problems[:KEPT_PROBLEMS]],
-                   notes=report.notes[:KEPT_PROBLEMS])
+def _judged(claimed: Verification, report: Report) -> Verification:
+    """The claimed verification with the check's findings as its verdict."""
+    return dataclasses.replace(
+        claimed, status=VerificationStatus.INTACT if report.intact else VerificationStatus.BROKEN,
+        records=report.records, chains=report.chains, shoes=len(report.shoes), rounds=report.rounds,
+        problem_count=len(report.problems), problems=[str(problem) for problem in report.problems[:KEPT_PROBLEMS]],
+        notes=report.notes[:KEPT_PROBLEMS])
 
 
-def _verdict_record(verification: Verification, verdict: Verdict) -> AuditRecord:
+def _verdict_record(done: Verification) -> AuditRecord:
     """The verdict in the log itself, under the name of whoever asked for it."""
     return AuditRecord("audit_verified", {
-        "verification_id": str(verification.verification_id), "verdict": str(verdict.status),
-        "records": verdict.records, "chains": verdict.chains, "shoes": verdict.shoes, "rounds": verdict.rounds,
-        "problems": verdict.problem_count, "error": verdict.error}, actor=verification.requested_by)
+        "verification_id": str(done.verification_id), "verdict": str(done.status), "records": done.records,
+        "chains": done.chains, "shoes": done.shoes, "rounds": done.rounds, "problems": done.problem_count,
+        "error": done.error}, actor=done.requested_by)
 
 
 def _hand_back(jobs: VerificationsRepository, verification_id: uuid.UUID) -> None:

@@ -68,21 +68,6 @@ _COLUMNS = ("verification_id, requested_by, requested_at, status, attempts, star
             "extract(epoch FROM now() - coalesce(heartbeat_at, requested_at))::float8 AS quiet_for")
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """What a finished check found, as the row keeps it."""
-
-    status: VerificationStatus
-    records: int
-    chains: int
-    shoes: int
-    rounds: int
-    problem_count: int
-    problems: list[str]
-    notes: list[str]
-    error: str | None = None
-
-
 class VerificationsRepository:
     def __init__(self, db: Statements) -> None:
         self.db = db
@@ -132,11 +117,11 @@ class VerificationsRepository:
         self.db.execute("UPDATE audit_verifications SET status = 'queued', heartbeat_at = NULL "
                         "WHERE verification_id = %s AND status = 'running'", (verification_id,))
 
-    def finish(self, verification_id: uuid.UUID, verdict: Verdict) -> bool:
-        """Record the verdict of a running verification; False when it was not running."""
+    def finish(self, done: Verification) -> bool:
+        """Record a running verification's verdict, as `done` holds it; False when it was not running."""
         return self.db.execute(
             "UPDATE audit_verifications SET status = %s, finished_at = now(), heartbeat_at = now(), records = %s, "
             "chains = %s, shoes = %s, rounds = %s, problem_count = %s, problems = %s, notes = %s, error = %s "
             "WHERE verification_id = %s AND status = 'running' RETURNING 1",
-            (verdict.status, verdict.records, verdict.chains, verdict.shoes, verdict.rounds, verdict.problem_count,
-             Jsonb(verdict.problems), Jsonb(verdict.notes), verdict.error, verification_id)).fetchone() is not None
+            (done.status, done.records, done.chains, done.shoes, done.rounds, done.problem_count,
+             Jsonb(done.problems), Jsonb(done.notes), done.error, done.verification_id)).fetchone() is not None
