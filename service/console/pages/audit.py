@@ -10,7 +10,17 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, stream_with_context, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from werkzeug.datastructures import Headers
 from werkzeug.wrappers import Response as Redirect
 
@@ -99,6 +109,11 @@ def verify() -> Redirect:
     uow = request_uow()
     requested = request_verification(uow, current_staff().actor)
     uow.commit()
+    if requested.resent:
+        flash("A verification was already under way but had shown no progress for a minute: it has been sent to "
+              "the workers again.", "warning")
+    elif requested.joined:
+        flash("A verification was already under way (one runs at a time): this is it.", "info")
     return redirect(url_for(".verification", verification_id=requested.verification.verification_id), 303)
 
 

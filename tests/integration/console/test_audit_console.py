@@ -199,6 +199,7 @@ def test_asking_again_while_one_is_under_way_joins_it(signed_in, settings, db):
     first, second = signed_in("compliance"), signed_in("compliance")
     verification_id = ask_for_verification(first)
     assert ask_for_verification(second) == verification_id
+    assert "already under way" in second.get(f"/console/audit/verifications/{verification_id}").get_data(as_text=True)
     sent = db.execute("SELECT count(*) FROM outbox WHERE topic = 'verify_audit' "
                       "AND payload->>'verification_id' = %s", (str(verification_id),)).fetchone()
     assert sent == (1,), "one verification, sent once"
@@ -215,6 +216,8 @@ def test_a_verification_whose_worker_went_quiet_is_sent_again_and_taken_over(sig
     card = verification_card(console, verification_id)
     assert "data-stalled" in card and "Ask again" in card
     assert ask_for_verification(console) == verification_id
+    assert "sent to the workers again" in console.get(f"/console/audit/verifications/{verification_id}").get_data(
+        as_text=True)
     sent = db.execute("SELECT count(*) FROM outbox WHERE topic = 'verify_audit' "
                       "AND payload->>'verification_id' = %s", (str(verification_id),)).fetchone()
     assert sent == (2,), "asking again sends the quiet verification once more"
