@@ -58,7 +58,8 @@ def one_suit_each(counts: tuple[int, ...], decks: int) -> float:
     return chance
 
 
-def _value_counts(ranks: tuple[str, ...]) -> tuple[int, ...]:
+def value_counts(ranks: tuple[str, ...]) -> tuple[int, ...]:
+    """How many of each value rank a line's ranks hold."""
     counts = [0] * 10
     for rank in ranks:
         counts[value_index(rank)] += 1
@@ -71,9 +72,9 @@ def pay_by_suits(rules: CanberraRules, paytable: Paytable, pay: LinePay, counts:
     other than spades, or all spades: the higher line pays, the super bonus instead of any."""
     cards = sum(counts)
     by_count = [line for line in paytable.bonuses if not line.ranks and line.min_cards <= cards <= line.max_cards]
-    by_ranks = [line for line in paytable.bonuses if line.ranks and _value_counts(line.ranks) == counts]
+    by_ranks = [line for line in paytable.bonuses if line.ranks and value_counts(line.ranks) == counts]
     super_bonus = paytable.super_bonus
-    super_fits = (super_bonus is not None and unsplit and _value_counts(super_bonus.ranks) == counts
+    super_fits = (super_bonus is not None and unsplit and value_counts(super_bonus.ranks) == counts
                   and value_index(super_bonus.upcard) == upcard)
     paid = {}
     for suits in (SuitRule.MIXED, SuitRule.SUITED, SuitRule.SPADES):

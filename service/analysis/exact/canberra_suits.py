@@ -9,45 +9,39 @@ spades, spades) then takes its own best decision.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ...engine.games.canberra.paytable import SuitRule
-from .canberra_pay import pay_by_suits, suit_chances
+from .canberra_pay import pay_by_suits, suit_chances, value_counts
+from .canberra_sweep import Stats, UpcardSweep
 from .player import draw_chances
-
-if TYPE_CHECKING:
-    from .canberra_game import UpcardSweep
 
 HIT_NAME = "hit"
 
 
 def completing_ranks(up: UpcardSweep, counts: tuple[int, ...]) -> list[int]:
     """Ranks that would complete a ranks line or the super bonus from these cards."""
-    from .canberra_pay import _value_counts
-
     targets = [line.ranks for line in up.paytable.bonuses if line.ranks]
     if up.paytable.super_bonus is not None:
         targets.append(up.paytable.super_bonus.ranks)
     found = set()
     for ranks in targets:
-        short = [want - held for want, held in zip(_value_counts(ranks), counts)]
+        short = [want - held for want, held in zip(value_counts(ranks), counts)]
         if min(short) >= 0 and sum(short) == 1:
             found.add(short.index(1))
     return sorted(found)
 
 
-def _twenty_one(up: UpcardSweep, line: int, won: float) -> Any:
-    from .canberra_game import Stats
-
+def _twenty_one(up: UpcardSweep, line: int, won: float) -> Stats:
     lines = len(up.pay.names)
     chance, winnings = np.zeros(lines), np.zeros(lines)
     chance[line], winnings[line] = 1.0, won
     return Stats(won, won * won, chance, winnings)
 
 
-def _mix(a: Any, b: Any, weight: float) -> Any:
+def _mix(a: Stats, b: Stats, weight: float) -> Stats:
     """weight * a + (1 - weight) * b."""
     return replace(a, value=weight * a.value + (1 - weight) * b.value,
                    square=weight * a.square + (1 - weight) * b.square,

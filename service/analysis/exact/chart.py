@@ -34,7 +34,10 @@ from ..model import (
     may_resplit,
 )
 from ..strategy import MAX_TOTAL_INDEX, Strategy
-from .blackjack import HandValues
+from . import canberra_game
+from .blackjack import GameValues, HandValues, analyse_even_money, graph_values, is_even_money
+from .canberra_player import composition_weights, decision_values, forfeit_margins
+from .canberra_suits import by_suits
 from .shoe import VALUE_RANKS
 
 ACTIONS = {"stand": STAND, "hit": HIT, "double": DOUBLE, "surrender": SURRENDER}
@@ -168,11 +171,6 @@ def _node_values(builder: ChartBuilder, upcard: int, graph, weights: np.ndarray,
 
 def exact_strategy(rules: CanberraRules, paytable: Paytable, wager: int | None = None) -> Strategy:
     """The chart (a `Strategy` the simulation plays) from the exact values of these rules."""
-    from . import canberra_game
-    from .blackjack import GameValues, analyse_even_money, graph_values, is_even_money
-    from .canberra_player import composition_weights, decision_values, forfeit_margins
-    from .canberra_suits import by_suits
-
     wager = wager or rules.main_limits.minimum
     builder = ChartBuilder(rules, paytable, wager)
     full = np.array(builder.model.counts[[RANKS.index(r) for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9")]]

@@ -15,8 +15,9 @@ from ...engine.games.canberra.paytable import Paytable
 from ...engine.games.canberra.rules import CanberraRules
 from ..side_bets import side_bets
 from .blackjack import GameValues, HandValues, analyse_even_money, is_even_money
-from .canberra_game import SPLIT_PONTOON_COST, AfterDouble, CanberraValues, analyse_canberra, least_double
+from .canberra_game import AfterDouble, CanberraValues, analyse_canberra
 from .canberra_pay import DOUBLED_WIN_LINE, WIN_LINE
+from .canberra_sweep import SPLIT_PONTOON_COST, least_double
 from .shoe import VALUE_RANKS
 
 log = logging.getLogger(__name__)
