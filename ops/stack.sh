@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole stack in the foreground (`make run`): migrates, prints an admin key on the first start,
 # then runs the API under gunicorn (workers from the cores), a Celery settlement worker and the
-# outbox relay (which also sweeps stale rounds), with Prometheus multiprocess metrics and JSON
-# logs. Ctrl-C (or SIGTERM) stops every process it started and waits for them.
+# outbox relay (which also sweeps stale rounds and asks for each gaming day's verification of the
+# audit log), with Prometheus multiprocess metrics and JSON logs. Ctrl-C (or SIGTERM) stops every
+# process it started and waits for them.
 #
 # Environment: PORT (8000), DATABASE_URL, PONTOON_OWNER_DATABASE_URL, BROKER_URL, WEB_CONCURRENCY (gunicorn workers; default
 # from the cores), CELERY_CONCURRENCY (default: the cores, at least 2), SETTLEMENT_NICE (the worker's and the
@@ -152,7 +153,8 @@ SETTLERS=${CELERY_CONCURRENCY:-$(( CORES > 2 ? CORES : 2 ))}
 start_console_apart worker "$LOG_DIR/worker.log" "${NICE[@]}" "$BIN/celery" -A service.observability.celery_worker worker \
   --loglevel="$LOG_LEVEL" --concurrency="$SETTLERS" --without-gossip --without-mingle \
   --without-heartbeat -Q "$QUEUE" -n "pontoon-$PORT-$$@%h"
-start relay "$LOG_DIR/relay.log" "${NICE[@]}" "$BIN/python" -m service.observability.relay
+# The relay also asks, once a gaming day, for a verification of the whole audit log (a worker runs it).
+start relay "$LOG_DIR/relay.log" "${NICE[@]}" "$BIN/python" -m service.observability.relay --verify-daily
 set +m
 
 ready=0

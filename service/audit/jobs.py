@@ -7,6 +7,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 import psycopg
 
@@ -23,6 +24,7 @@ from .verify import verify_database
 STALE_AFTER = 60.0
 BEAT_EVERY = 5.0       # seconds between a running verification's heartbeats
 KEPT_PROBLEMS = 200    # a broken log can hold thousands; the first ones say where to look
+SYSTEM_ACTOR = "system"   # who asks for the gaming day's own verification
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,14 @@ def request_verification(uow: UnitOfWork, actor: str) -> Requested:
                 _send(uow, current.verification_id)
             return Requested(current, joined=True, resent=resend)
     raise RuntimeError("no verification could be added or found under way")
+
+
+def request_daily_verification(uow: UnitOfWork, day_began: datetime) -> Requested | None:
+    """The gaming day's verification, asked for by the system in the caller's transaction, unless
+    one has been asked for (by anyone) since the day began or one is still under way."""
+    if uow.verifications.asked_since(day_began) or uow.verifications.under_way() is not None:
+        return None
+    return request_verification(uow, SYSTEM_ACTOR)
 
 
 def _send(uow: UnitOfWork, verification_id: uuid.UUID) -> None:

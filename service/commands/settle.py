@@ -1,4 +1,5 @@
-"""`pontoon settle relay|sweep|queue`: the outbox relay process, a one-off sweep of stale rounds, the queue's name."""
+"""`pontoon settle relay|sweep|queue`: the outbox relay process (and its sweep and daily verification), a
+one-off sweep of stale rounds, the queue's name."""
 from __future__ import annotations
 
 import argparse
@@ -6,15 +7,20 @@ import json
 import logging
 import signal
 import sys
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import psycopg
 
+from ..audit.jobs import request_daily_verification
 from ..config import Settings
+from ..reports.gaming_day import day_starts_at, gaming_day_of, parse_day_start
 from ..settlement.connection import connect
 from ..settlement.relay import run_relay
 from ..settlement.startup import record_service_start
 from ..settlement.sweep import sweep_stale_rounds
+from ..store.uow import UnitOfWork
 from ..worker.celery_app import (
     PUBLISH_ERRORS,
     celery_publisher,
@@ -38,10 +44,30 @@ def _relay(args: argparse.Namespace) -> int:
         if outcome.settled:
             logging.info("sweep settled %d stale rounds", len(outcome.settled))
 
+    starts, zone = parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone)
+
+    def verify_daily(conn: psycopg.Connection[Any]) -> None:
+        day = gaming_day_of(datetime.now(UTC), starts, zone)
+        uow = UnitOfWork(conn)
+        try:
+            asked = request_daily_verification(uow, day_starts_at(day, starts, zone))
+            uow.commit()
+        except BaseException:
+            uow.rollback()   # the relay's connection goes on to its next pass with no transaction open
+            raise
+        if asked is not None:
+            logging.info("the verification of gaming day %s is asked for: %s", day, asked.verification.verification_id)
+
+    periodic = ([sweep] if args.sweep_after > 0 else []) + ([verify_daily] if args.verify_daily else [])
+
+    def housekeeping(conn: psycopg.Connection[Any]) -> None:
+        for job in periodic:
+            job(conn)
+
     record_service_start(settings.database_url, "settle-relay")
     run_relay(lambda: connect(settings.database_url, "pontoon-relay"), celery_publisher(app), interval=args.interval,
               send_verification=celery_verification_sender(app),
-              sweep=None if args.sweep_after <= 0 else sweep, sweep_every=args.sweep_every,
+              sweep=housekeeping if periodic else None, sweep_every=args.sweep_every,
               publish_errors=PUBLISH_ERRORS, should_stop=lambda: bool(stopping))
     return 0
 
@@ -74,6 +100,9 @@ def add_parser(subparsers: Any) -> None:
                        help="settle directly rounds complete for longer than this many seconds "
                             "(0: no sweep; default 60)")
     relay.add_argument("--sweep-every", type=float, default=10.0, help="seconds between sweeps (default 10)")
+    relay.add_argument("--verify-daily", action="store_true",
+                       help="with each sweep, ask for the gaming day's verification of the whole audit log "
+                            "when nobody has since the day began (a worker runs it)")
     relay.set_defaults(action=_relay)
     sweep = actions.add_parser("sweep", help="settle stale complete rounds once, here, and print a summary")
     sweep.add_argument("--older-than", type=float, default=60.0, help="age in seconds (default 60)")

@@ -91,6 +91,11 @@ class VerificationsRepository:
                 f"SELECT {_COLUMNS} FROM audit_verifications WHERE status IN ('queued', 'running')"
                 + (" FOR UPDATE" if lock else ""), ()).fetchone()
 
+    def asked_since(self, moment: datetime) -> bool:
+        """Whether any verification was asked for at or after `moment`."""
+        return self.db.execute("SELECT EXISTS (SELECT 1 FROM audit_verifications WHERE requested_at >= %s)",
+                               (moment,)).fetchone() == (True,)
+
     def newest(self, limit: int) -> list[Verification]:
         with self.db.cursor(row_factory=class_row(Verification)) as cur:
             return cur.execute(f"SELECT {_COLUMNS} FROM audit_verifications ORDER BY requested_at DESC LIMIT %s",

@@ -78,9 +78,10 @@ class Processes:
                                   "--without-mingle", "--without-heartbeat", "-Q",
                                   queue_for(Settings.from_env(self.env)), "-n", f"{name}-{uuid.uuid4().hex[:6]}@%h"])
 
-    def relay(self, sweep_after: float = 0, sweep_every: float = 1.0) -> subprocess.Popen:
+    def relay(self, sweep_after: float = 0, sweep_every: float = 1.0, verify_daily: bool = False) -> subprocess.Popen:
         return self._spawn("relay", [sys.executable, "-m", "service.cli", "settle", "relay", "--interval", "0.1",
-                                     "--sweep-after", str(sweep_after), "--sweep-every", str(sweep_every)])
+                                     "--sweep-after", str(sweep_after), "--sweep-every", str(sweep_every),
+                                     *(["--verify-daily"] if verify_daily else [])])
 
     def kill(self, process: subprocess.Popen, sig: int = signal.SIGKILL) -> None:
         with contextlib.suppress(ProcessLookupError):

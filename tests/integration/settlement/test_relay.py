@@ -6,14 +6,18 @@ import signal
 import threading
 import time
 import uuid
+from datetime import UTC, datetime, timedelta
 
 import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
+from service.audit.jobs import request_daily_verification, run_verification
 from service.config import Settings
 from service.settlement.connection import connect
 from service.settlement.relay import BrokerUnavailable, relay_outbox, relay_verifications, run_relay
+from service.store.repositories.verifications import VerificationStatus
+from service.store.uow import UnitOfWork
 from service.worker.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
 
 pytestmark = pytest.mark.integration
@@ -168,3 +172,22 @@ def test_a_verification_the_broker_refused_is_sent_on_the_next_pass(admin, app_c
     assert sent == asked[:1] and unpublished(admin) == 1
     again: list[str] = []
     assert relay_verifications(app_conn, again.append) == 1 and again == asked[1:]
+
+
+def test_the_days_verification_is_asked_for_once_and_not_beside_one_under_way(app_conn, admin):
+    def ask(day_began: datetime):
+        uow = UnitOfWork(app_conn)
+        asked = request_daily_verification(uow, day_began)
+        uow.commit()
+        return asked
+
+    today = datetime.now(UTC) - timedelta(hours=1)
+    first = ask(today)
+    assert first is not None and first.verification.requested_by == "system"
+    assert ask(today) is None, "asked for already today"
+    tomorrow = datetime.now(UTC) + timedelta(seconds=1)
+    time.sleep(1.1)
+    assert ask(tomorrow) is None, "yesterday's is still under way"
+    assert run_verification(app_conn, first.verification.verification_id) == VerificationStatus.INTACT
+    second = ask(tomorrow)
+    assert second is not None and second.verification.verification_id != first.verification.verification_id

@@ -202,3 +202,21 @@ def test_a_verification_whose_worker_process_is_killed_mid_check_is_taken_over(a
     assert admin.execute(status, (verification_id,)).fetchone() == ("intact", 2)
     assert count(admin, "SELECT count(*) FROM audit_log WHERE kind = 'audit_verified' "
                         "AND payload->>'verification_id' = %s", str(verification_id)) == 1
+
+
+def test_the_relay_asks_for_the_gaming_days_verification_once(admin, db_url, casino, redis, processes):
+    casino.play(10, ["T1"])
+    casino.write(admin)
+    processes.env = process_env(db_url, redis.url)
+    processes.worker(concurrency=2)
+    relay = processes.relay(sweep_after=0, sweep_every=0.2, verify_daily=True)
+    asked = "SELECT requested_by, status FROM audit_verifications"
+    wait_for(lambda: [row[1] for row in admin.execute(asked)] == ["intact"], 60, "the day's verification's verdict")
+    assert admin.execute(asked).fetchall() == [("system", "intact")]
+    assert count(admin, "SELECT count(*) FROM audit_log WHERE kind = 'audit_verified' AND actor = 'system'") == 1
+    processes.kill(relay, signal.SIGTERM)
+    processes.relay(sweep_after=0, sweep_every=0.2, verify_daily=True)   # a restart later the same day
+    wait_for(lambda: count(admin, "SELECT count(*) FROM audit_log WHERE kind = 'service_started' "
+                                  "AND payload->>'service' = 'settle-relay'") == 2, 30, "the relay to start again")
+    time.sleep(1)   # five of its housekeeping passes
+    assert count(admin, "SELECT count(*) FROM audit_verifications") == 1, "one a gaming day"
