@@ -29,5 +29,10 @@ class Report:
         return not self.problems
 
     def summary(self) -> str:
-        return (f"{self.records} records in {self.chains} chains, {len(self.shoes)} shoe commitments re-opened, "
-                f"{self.rounds} settled rounds replayed against the ledger")
+        return checked_summary(self.records, self.chains, len(self.shoes), self.rounds)
+
+
+def checked_summary(records: int, chains: int, shoes: int, rounds: int) -> str:
+    """What a verification went through, as its verdict states it."""
+    return (f"{records} records in {chains} chains, {shoes} shoe commitments re-opened, "
+            f"{rounds} settled rounds replayed against the ledger")

@@ -40,13 +40,16 @@ def relay_outbox(conn: psycopg.Connection, publish: Publish, *, limit: int = CLA
         if not claimed:
             return RelayPass(0, 0)
         published, messages, failure = _publish(claimed, publish, batch_size, publish_errors)
-        # Every claimed row counts an attempt; only those whose message went out are marked.
-        conn.execute("UPDATE outbox SET attempts = attempts + 1, "
-                     "published_at = CASE WHEN id = ANY(%s) THEN now() END WHERE id = ANY(%s)",
-                     (published, [row_id for row_id, _, _ in claimed]))
+        _mark(conn, [row_id for row_id, _, _ in claimed], published)
     if failure is not None:
         raise BrokerUnavailable(f"published {len(published)} of {len(claimed)} outbox rows: {failure}") from failure
     return RelayPass(len(published), messages)
+
+
+def _mark(conn: psycopg.Connection, claimed: list[int], published: list[int]) -> None:
+    """Every claimed row counts an attempt; only those whose message went out are marked published."""
+    conn.execute("UPDATE outbox SET attempts = attempts + 1, "
+                 "published_at = CASE WHEN id = ANY(%s) THEN now() END WHERE id = ANY(%s)", (published, claimed))
 
 
 def _claim(conn: psycopg.Connection, limit: int) -> list[tuple[int, str, str | None]]:
@@ -93,9 +96,7 @@ def relay_verifications(conn: psycopg.Connection, send: SendVerification,
                 failure = exc
                 break
             sent.append(row_id)
-        conn.execute("UPDATE outbox SET attempts = attempts + 1, "
-                     "published_at = CASE WHEN id = ANY(%s) THEN now() END WHERE id = ANY(%s)",
-                     (sent, [row_id for row_id, _ in claimed]))
+        _mark(conn, [row_id for row_id, _ in claimed], sent)
     if failure is not None:
         raise BrokerUnavailable(f"sent {len(sent)} of {len(claimed)} verifications: {failure}") from failure
     return len(sent)

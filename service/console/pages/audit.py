@@ -29,6 +29,7 @@ from ...api.resources.audit_export import EXPORT_ENDS, MEDIA_TYPES, chunks
 from ...api.schemas.base import TABLE_ID_PATTERN
 from ...audit.export import FORMATS, export_end, export_lines
 from ...audit.jobs import STALE_AFTER, request_verification
+from ...audit.report import checked_summary
 from ...config import Settings
 from ...reports.gaming_day import day_starts_at, parse_day_start
 from ...store.repositories.audit import AuditRecord, chain_for
@@ -123,7 +124,7 @@ def verification(verification_id: uuid.UUID) -> tuple[str, int]:
     found = request_uow().verifications.get(verification_id)
     if found is None:
         return error_page(404, "No such verification", "There is no verification of the audit log with that id.")
-    return render_template("console/audit_verification.html", verification=found, stale_after=STALE_AFTER), 200
+    return _shown("console/audit_verification.html", found), 200
 
 
 @blp.get("/audit/verifications/<uuid:verification_id>/status")
@@ -133,10 +134,15 @@ def verification_status(verification_id: uuid.UUID) -> tuple[str, int]:
     found = request_uow().verifications.get(verification_id)
     if found is None:
         return "", 404
-    return render_template("console/_verification.html", verification=found, stale_after=STALE_AFTER), 200
+    return _shown("console/_verification.html", found), 200
 
 
 # ----- helpers --------------------------------------------------------------------------------
+def _shown(template: str, found: Verification) -> str:
+    checked = checked_summary(found.records, found.chains, found.shoes, found.rounds)
+    return render_template(template, verification=found, checked=checked, stale_after=STALE_AFTER)
+
+
 def _render(**shown: Any) -> str:
     nothing_yet: dict[str, Any] = {"search_errors": {}, "export_errors": {}, "hits": None, "newest_url": None,
                                    "older_url": None}

@@ -58,10 +58,6 @@ class Verification:
     def intact(self) -> bool:
         return self.status == VerificationStatus.INTACT
 
-    def summary(self) -> str:
-        return (f"{self.records} records in {self.chains} chains, {self.shoes} shoe commitments re-opened, "
-                f"{self.rounds} settled rounds replayed against the ledger")
-
 
 _COLUMNS = ("verification_id, requested_by, requested_at, status, attempts, started_at, heartbeat_at, "
             "finished_at, records, chains, shoes, rounds, problem_count, problems, notes, error, "

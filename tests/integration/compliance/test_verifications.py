@@ -6,25 +6,14 @@ import uuid
 
 import pytest
 
-from service.audit.jobs import run_verification
-from service.settlement.connection import connect
+from tests.support.verifications import finish_those_under_way, run_worker
 
 from .client import SIMPLE_PUSH, play_script
 
 
-def run_worker(database_url: str, verification_id: str) -> None:
-    """What the worker's task does with the relayed message."""
-    with connect(database_url, "test-verifier") as conn:
-        run_verification(conn, verification_id)
-
-
 @pytest.fixture
 def nothing_under_way(database_url, db):
-    """Finish any verification another test left waiting: each test here asks for its own."""
-    for (verification_id,) in db.execute("SELECT verification_id FROM audit_verifications "
-                                         "WHERE status IN ('queued', 'running')").fetchall():
-        db.execute("UPDATE audit_verifications SET status = 'queued' WHERE verification_id = %s", (verification_id,))
-        run_worker(database_url, verification_id)
+    finish_those_under_way(database_url, db)
 
 
 def test_a_verification_is_queued_then_followed_to_its_verdict(compliance, new_table, settle, database_url, db,

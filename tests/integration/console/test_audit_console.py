@@ -14,13 +14,13 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from service.audit.export import COLUMNS
-from service.audit.jobs import BEAT_EVERY, STALE_AFTER, TakenUp, run_verification
+from service.audit.jobs import BEAT_EVERY, STALE_AFTER, TakenUp
 from service.audit.verify import verify_export
 from service.config import Settings
 from service.console.pages import audit as audit_page
 from service.reports.gaming_day import gaming_day_of, parse_day_start
-from service.settlement.connection import connect
 from service.store.repositories.verifications import VerificationStatus
+from tests.support.verifications import finish_those_under_way, run_worker
 
 from ..compliance.client import play_script
 from .pit_play import api, new_table, settle  # noqa: F401  (fixtures by name)
@@ -134,12 +134,7 @@ def test_a_bad_export_is_refused_next_to_its_field(signed_in, query, field):
 
 @pytest.fixture(autouse=True)
 def nothing_under_way(settings, db):
-    """A verification another test left waiting (the role matrix presses Verify too) is run to its
-    end first: each test here asks for one of its own."""
-    for (verification_id,) in db.execute("SELECT verification_id FROM audit_verifications "
-                                         "WHERE status IN ('queued', 'running')").fetchall():
-        db.execute("UPDATE audit_verifications SET status = 'queued' WHERE verification_id = %s", (verification_id,))
-        run_worker(settings, verification_id)
+    finish_those_under_way(settings.database_url, db)
 
 
 def ask_for_verification(console) -> uuid.UUID:
@@ -149,12 +144,6 @@ def ask_for_verification(console) -> uuid.UUID:
     found = re.fullmatch(r".*/console/audit/verifications/([0-9a-f-]{36})", asked.headers["Location"])
     assert found, asked.headers["Location"]
     return uuid.UUID(found.group(1))
-
-
-def run_worker(settings, verification_id: uuid.UUID):
-    """What the worker's task does with the message, on a connection of the application's own."""
-    with connect(settings.database_url, "test-verifier") as conn:
-        return run_verification(conn, verification_id)
 
 
 def verification_card(console, verification_id: uuid.UUID) -> str:
@@ -172,7 +161,7 @@ def test_a_worker_verifies_the_log_and_its_page_says_intact(signed_in, played_ro
     assert db.execute("SELECT count(*) FROM outbox WHERE topic = 'verify_audit' AND published_at IS NULL "
                       "AND payload->>'verification_id' = %s", (str(verification_id),)).fetchone() == (1,)
 
-    assert run_worker(settings, verification_id) == VerificationStatus.INTACT
+    assert run_worker(settings.database_url, verification_id) == VerificationStatus.INTACT
     card = verification_card(console, verification_id)
     assert 'data-verdict="intact"' in card, card
     assert "hx-trigger" not in card, "a finished verification stops polling"
@@ -189,8 +178,8 @@ def test_a_worker_verifies_the_log_and_its_page_says_intact(signed_in, played_ro
 
 def test_a_second_delivery_of_a_finished_verification_does_nothing(signed_in, played_round, settings, db):
     verification_id = ask_for_verification(signed_in("compliance"))
-    assert run_worker(settings, verification_id) == VerificationStatus.INTACT
-    assert run_worker(settings, verification_id) is None
+    assert run_worker(settings.database_url, verification_id) == VerificationStatus.INTACT
+    assert run_worker(settings.database_url, verification_id) is None
     assert db.execute("SELECT count(*) FROM audit_log WHERE kind = 'audit_verified' "
                       "AND payload->>'verification_id' = %s", (str(verification_id),)).fetchone() == (1,)
 
@@ -203,7 +192,7 @@ def test_asking_again_while_one_is_under_way_joins_it(signed_in, settings, db):
     sent = db.execute("SELECT count(*) FROM outbox WHERE topic = 'verify_audit' "
                       "AND payload->>'verification_id' = %s", (str(verification_id),)).fetchone()
     assert sent == (1,), "one verification, sent once"
-    run_worker(settings, verification_id)
+    run_worker(settings.database_url, verification_id)
 
 
 def test_a_verification_whose_worker_went_quiet_is_sent_again_and_taken_over(signed_in, settings, db):
@@ -221,7 +210,7 @@ def test_a_verification_whose_worker_went_quiet_is_sent_again_and_taken_over(sig
     sent = db.execute("SELECT count(*) FROM outbox WHERE topic = 'verify_audit' "
                       "AND payload->>'verification_id' = %s", (str(verification_id),)).fetchone()
     assert sent == (2,), "asking again sends the quiet verification once more"
-    assert run_worker(settings, verification_id) == VerificationStatus.INTACT
+    assert run_worker(settings.database_url, verification_id) == VerificationStatus.INTACT
     assert db.execute("SELECT attempts FROM audit_verifications WHERE verification_id = %s",
                       (verification_id,)).fetchone() == (2,)
 
@@ -232,13 +221,13 @@ def test_a_running_verification_with_a_live_worker_is_left_to_it(signed_in, sett
                "heartbeat_at = now() WHERE verification_id = %s", (verification_id,))
     try:
         with pytest.raises(TakenUp) as taken:
-            run_worker(settings, verification_id)
+            run_worker(settings.database_url, verification_id)
         assert 0 < taken.value.look_again_in <= STALE_AFTER + BEAT_EVERY
         assert db.execute("SELECT status, attempts FROM audit_verifications WHERE verification_id = %s",
                           (verification_id,)).fetchone() == ("running", 1)
     finally:   # the worker that holds it "dies": the next test's verification must not wait on it
         db.execute("UPDATE audit_verifications SET status = 'queued' WHERE verification_id = %s", (verification_id,))
-        run_worker(settings, verification_id)
+        run_worker(settings.database_url, verification_id)
 
 
 def change_card(db, round_id: str, was: str, now: str) -> None:
@@ -257,7 +246,7 @@ def test_verification_names_a_changed_record(signed_in, played_round, settings, 
     verification_id = ask_for_verification(console)
     change_card(db, round_id, "9H", "2C")
     try:
-        assert run_worker(settings, verification_id) == VerificationStatus.BROKEN
+        assert run_worker(settings.database_url, verification_id) == VerificationStatus.BROKEN
     finally:   # the folder's database stays intact for the tests that verify all of it
         change_card(db, round_id, "2C", "9H")
     card = verification_card(console, verification_id)
