@@ -21,10 +21,11 @@ $(VENV)/.installed: pyproject.toml
 services:
 	bash ops/ensure-services.sh
 
-# Lint and types first: they take seconds, and a failure there needs no database to explain.
+# Lint, types and the layers first: they take seconds, and a failure there needs no database to explain.
 test: install services chromium
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/pytest -q -p no:cacheprovider
 
 # The console's browser tests drive Debian's chromium (Playwright's own browser download is not

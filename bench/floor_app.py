@@ -13,11 +13,11 @@ import psycopg
 from flask import Flask
 from flask.views import MethodView
 
-from service.api.app import create_app as create_product_app
 from service.api.auth import principal, require
 from service.api.blueprint import Blueprint
 from service.api.docs import documented
 from service.api.transactions import request_uow
+from service.app import create_app as create_product_app
 from service.config import Settings
 
 FLOOR_PATH = "/v1/ops/floor"

@@ -1,4 +1,4 @@
-"""gunicorn settings for the API: `gunicorn -c ops/gunicorn.conf.py 'service.api.app:create_app()'`.
+"""gunicorn settings for the API: `gunicorn -c ops/gunicorn.conf.py 'service.app:create_app()'`.
 Each worker builds its own app and connection pool after the fork (no preload)."""
 import multiprocessing
 import os

@@ -22,7 +22,7 @@ if [ -n "$first_admin" ]; then
 fi
 
 .venv/bin/gunicorn -c ops/gunicorn.conf.py --logger-class service.observability.gunicorn_logger.JsonLogger \
-  'service.api.app:create_app()' &
+  'service.app:create_app()' &
 web=$!
 stop() { kill -TERM "$web" 2>/dev/null || true; }
 trap stop INT TERM

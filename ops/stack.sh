@@ -10,7 +10,7 @@
 # relay's niceness, 10), PONTOON_RUN_DIR (run/stack-$PORT: logs and metric files),
 # PONTOON_STACK_QUIET=1 (print only the URL and the admin key), PONTOON_STARTED_SERVICES (a file
 # listing the services started for this stack, `make run`'s: they are stopped with it),
-# PONTOON_WSGI_APP (the app gunicorn serves, 'service.api.app:create_app()'; `make bench` gives its
+# PONTOON_WSGI_APP (the app gunicorn serves, 'service.app:create_app()'; `make bench` gives its
 # own, 'bench.floor_app:create_app()': the product API with the benchmark's floor endpoint).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -135,7 +135,7 @@ trap stop_all EXIT
 set -m
 start api "$LOG_DIR/api.log" "$BIN/gunicorn" -c ops/gunicorn.conf.py \
   --logger-class service.observability.gunicorn_logger.JsonLogger \
-  "${PONTOON_WSGI_APP:-service.api.app:create_app()}"
+  "${PONTOON_WSGI_APP:-service.app:create_app()}"
 # Settlement and the relay yield the CPU to the API on a machine they share with it: a terminal
 # waits on its request, a round waits a little longer for the ledger and nothing waits on that.
 NICE=(nice -n "${SETTLEMENT_NICE:-10}")

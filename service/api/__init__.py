@@ -1,1 +1,1 @@
-"""The dealer-terminal REST service: app factory, resources, schemas, errors, auth."""
+"""The dealer terminals' REST API: its resources, schemas, errors and auth (service/app.py serves it)."""

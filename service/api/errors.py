@@ -13,7 +13,7 @@ from flask_smorest import Api, abort
 from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from ..rounds.errors import CommandRefused, Conflict, Invalid, NotFound
+from ..refusals import CommandRefused, Conflict, Invalid, NotFound
 from .schemas.errors import ErrorSchema
 
 log = logging.getLogger(__name__)

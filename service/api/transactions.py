@@ -13,7 +13,7 @@ import psycopg
 from flask import Response, current_app, g, request
 
 from ..metrics.flask_hooks import discard_deferred
-from ..rounds.errors import CommandRefused
+from ..refusals import CommandRefused
 from ..store.repositories.audit import chain_for
 from ..store.repositories.idempotency import IDEMPOTENCY_KEYS_PRIMARY_KEY, StoredResponse
 from ..store.repositories.keys import KeyGuard

@@ -8,9 +8,9 @@ from typing import Any, TextIO, TypeVar
 
 import psycopg
 
+from ..catalog import approved_paytable
 from ..engine.shoe import verify_commitment
 from ..games import family_of
-from ..rounds.catalog import approved_paytable
 from ..rules import RulesError, load_rules
 from ..store.audit_hash import GENESIS, record_hash
 from ..store.repositories.audit import AuditRepository

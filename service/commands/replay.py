@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import functools
 import itertools
 import json
 import os
@@ -16,107 +15,9 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 import orjson
-import psycopg
 
-from ..config import Settings
-from ..engine.games.canberra.paytable import Paytable
-from ..engine.play import play_transcript
-from ..engine.transcript import Transcript, parse_transcript
-from ..rounds.catalog import approved_paytable
-from ..rules import Rules, RulesError, load_paytable, load_rules, parse_paytable
-from ..store.repositories.paytables import PaytablesRepository
-
-
-@dataclass(frozen=True, slots=True)
-class Refused:
-    """Why a pair of rules and paytable names could not be had: kept for the batch, raised anew each
-    time (an error raised again would grow its traceback)."""
-
-    source: str
-    errors: dict[str, str]
-
-
-Game = tuple[Rules, Paytable | None]
-# For one batch, the rules and paytable each pair of names resolved to, or why they could not be
-# had: a batch never asks the database again, nor waits for it again, for a version it could not give.
-# A transcript carrying its paytable version's document is keyed by the document too: two
-# databases may hold different documents under one name@version.
-Known = dict[tuple[str, str | None, bytes | None], Game | Refused]
-
-
-def replay_data(data: Any, known: Known | None = None) -> dict[str, Any]:
-    """The result of one transcript (already parsed from JSON); raises TranscriptError or RulesError."""
-    transcript = parse_transcript(data)
-    rules, paytable = _game(transcript, known)
-    result: dict[str, Any] = play_transcript(rules, paytable, transcript).result()
-    return result
-
-
-def _game(transcript: Transcript, known: Known | None) -> Game:
-    """The rules and paytable a transcript names (a transcript with its own options has its own rules)."""
-    remembered = known is not None and not transcript.options
-    document = transcript.paytable_document
-    carried = None if document is None else orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
-    key = (transcript.rules, transcript.paytable, carried)
-    game = known.get(key) if known is not None and remembered else None
-    if game is None:
-        try:
-            rules = load_rules(_rules_name(transcript.rules), transcript.options)
-            if transcript.paytable is None:
-                game = rules, None
-            elif document is not None:
-                game = rules, _carried_paytable(transcript.paytable, document)
-            else:
-                game = rules, _paytable(transcript.paytable)
-        except RulesError as exc:
-            game = Refused(exc.source, exc.errors)
-        if known is not None and remembered:
-            known[key] = game
-    if isinstance(game, Refused):
-        raise RulesError(game.source, game.errors)
-    return game
-
-
-def _rules_name(ref: str) -> str:
-    """Rules exist as their file alone, version 1: a round named under another version cannot be
-    played as it was, so it is refused rather than played under the file."""
-    name, _, version = ref.partition("@")
-    if version and version != "1":
-        raise RulesError(ref, {"rules": "only version 1 (the file) exists, as in canberra@1"})
-    return name
-
-
-def _carried_paytable(ref: str, document: dict[str, Any]) -> Paytable:
-    """The paytable version a transcript carries with it (exported rounds under a stored version
-    do): played as carried, no database asked. It must be the version the transcript names."""
-    name, _, version = ref.partition("@")
-    number = int(version) if version.isdigit() else 1
-    for field, expected in (("name", name), ("version", number)):
-        if field in document and document[field] != expected:
-            raise RulesError(ref, {"paytable_document": f"is {field} {document[field]!r}, not {expected!r}"})
-    return parse_paytable(ref, document)
-
-
-def _paytable(ref: str) -> Paytable:
-    """Version 1 (or no version) is the YAML file; a later version not carried in the transcript is
-    an approved row in the database named by DATABASE_URL, where operators stored it."""
-    name, _, version = ref.partition("@")
-    if not version or version == "1":
-        return load_paytable(name)
-    if not version.isdigit():
-        raise RulesError(ref, {"paytable": "a version is a whole number, as in name@2"})
-    return _stored_paytable(name, int(version))
-
-
-@functools.lru_cache(maxsize=64)
-def _stored_paytable(name: str, version: int) -> Paytable:
-    try:
-        with psycopg.connect(Settings.from_env().database_url, connect_timeout=5) as conn:
-            table: Paytable = approved_paytable(PaytablesRepository(conn), name, version)
-            return table
-    except psycopg.Error as exc:
-        reason = _one_line(exc)
-    raise RulesError(f"{name}@{version}", {"paytable": f"a stored version needs the database (DATABASE_URL): {reason}"})
+from ..engine.transcript import parse_transcript
+from ..replay import Known, load_game, replay_data
 
 
 def _one_line(exc: BaseException) -> str:
@@ -246,7 +147,7 @@ def _start_worker(path: str | None, first_line: bytes) -> None:
     """A worker's start: open the batch's file, and load the rules and paytable its first line names."""
     _worker.known, _worker.file = {}, os.open(path, os.O_RDONLY) if path is not None else None
     try:
-        _game(parse_transcript(orjson.loads(first_line)), _worker.known)
+        load_game(parse_transcript(orjson.loads(first_line)), _worker.known)
     except ValueError:
         pass  # that line's own error is reported in order, on its line
 

@@ -11,7 +11,7 @@ from typing import Any
 import psycopg
 
 from ..config import Settings
-from ..rounds.errors import CommandRefused, Invalid
+from ..refusals import CommandRefused, Invalid
 from ..staff.accounts import IssuedPassword, change_role, create_staff, deactivate_staff, list_staff, reset_password
 from ..staff.commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword
 from ..store.repositories.staff import STAFF_ROLES

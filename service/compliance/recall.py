@@ -4,42 +4,17 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..catalog import exported_transcript, resolve
 from ..games import family_of
-from ..rounds.catalog import exported_transcript, resolve
-from ..rounds.errors import NotFound
+from ..refusals import NotFound
 from ..rounds.state import rebuild
-from ..store.repositories.rounds import RoundEvent, RoundRow, RoundStatus
+from ..store.repositories.rounds import RoundEvent, RoundRow
 from ..store.uow import UnitOfWork
 
 MAX_ROUNDS = 100
-
-
-@dataclass(frozen=True, slots=True)
-class _Recalled:
-    round_id: uuid.UUID
-    table_id: str
-    shoe_id: uuid.UUID | None
-    shoe_mode: str | None
-    status: str
-    rules_ref: str
-    paytable_ref: str | None
-    wagers: list[dict[str, Any]]
-    version: int
-    result: dict[str, Any] | None
-    opened_at: datetime
-    completed_at: datetime | None
-    settled_at: datetime | None
-    voided_at: datetime | None
-    void_reason: str | None
-
-    def as_round_row(self) -> RoundRow:
-        return RoundRow(self.round_id, self.table_id, self.shoe_id, self.shoe_mode, RoundStatus(self.status),
-                        self.rules_ref, self.paytable_ref, self.wagers, self.version, self.result, self.opened_at,
-                        self.completed_at, self.settled_at, self.voided_at)
 
 
 def recall(uow: UnitOfWork, table_id: str, last: int) -> dict:
@@ -47,8 +22,8 @@ def recall(uow: UnitOfWork, table_id: str, last: int) -> dict:
     if table is None:
         raise NotFound(f"no table {table_id!r}")
     last = max(1, min(last, MAX_ROUNDS))
-    rounds = uow.rounds.last_on_table(table_id, last, _Recalled)
-    ids = [r.round_id for r in rounds]
+    rounds = uow.rounds.last_on_table(table_id, last)
+    ids = [row.round_id for row, _ in rounds]
     events: dict[uuid.UUID, list[tuple[RoundEvent, datetime]]] = defaultdict(list)
     for round_id, event, created_at in uow.rounds.events_of(ids):
         events[round_id].append((event, created_at))
@@ -57,16 +32,17 @@ def recall(uow: UnitOfWork, table_id: str, last: int) -> dict:
         bets[round_id].append({"seat": seat, "hand": None if hand < 0 else hand, "kind": kind, "stake": stake,
                                "returned": returned, "outcome": outcome})
     return {"table_id": table_id, "last": last,
-            "rounds": [_recalled_round(uow, r, events[r.round_id], bets[r.round_id], table.limits) for r in rounds]}
+            "rounds": [_recalled_round(uow, row, void_reason, events[row.round_id], bets[row.round_id], table.limits)
+                       for row, void_reason in rounds]}
 
 
-def _recalled_round(uow: UnitOfWork, row: _Recalled, events: list[tuple[RoundEvent, datetime]],
-                    bets: list[dict], limits: dict) -> dict:
+def _recalled_round(uow: UnitOfWork, row: RoundRow, void_reason: str | None,
+                    events: list[tuple[RoundEvent, datetime]], bets: list[dict], limits: dict) -> dict:
     game_rules = resolve(uow.paytables, row.rules_ref, row.paytable_ref)
     family = family_of(game_rules.rules)
     # A Shoot round was played against a kitty; its transcript needs it to replay.
     kitty = family.kitty_before(uow, row.round_id)
-    game = rebuild(game_rules, row.as_round_row(), [event for event, _ in events], limits, kitty)
+    game = rebuild(game_rules, row, [event for event, _ in events], limits, kitty)
     snapshot = game.snapshot()
     paytable_ref = game_rules.paytable_ref
     staked = sum(bet["stake"] for bet in bets)
@@ -75,7 +51,7 @@ def _recalled_round(uow: UnitOfWork, row: _Recalled, events: list[tuple[RoundEve
         "round_id": row.round_id, "table_id": row.table_id, "shoe_id": row.shoe_id, "shoe_mode": row.shoe_mode,
         "status": row.status, "rules": row.rules_ref, "paytable": row.paytable_ref,
         "opened_at": row.opened_at, "completed_at": row.completed_at, "settled_at": row.settled_at,
-        "voided_at": row.voided_at, "void_reason": row.void_reason,
+        "voided_at": row.voided_at, "void_reason": void_reason,
         "wagers": row.wagers,
         "events": [_event_view(event, at) for event, at in events],
         "dealer": snapshot.get("dealer"), "seats": snapshot.get("seats", []),

@@ -3,7 +3,7 @@ through the ledger, the round is closed to cards and decisions, and the audit lo
 from __future__ import annotations
 
 from ..games import family_of
-from ..rounds.errors import Conflict, NotFound
+from ..refusals import Conflict, NotFound
 from ..rounds.state import load_game
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.rounds import RoundStatus

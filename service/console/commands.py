@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..api.request_scope import request_uow
-from ..rounds.errors import CommandRefused
+from ..refusals import CommandRefused
 
 
 def carry_out(handler: Callable[..., Any], command: Any, *extra: Any) -> Any:

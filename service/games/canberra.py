@@ -6,19 +6,18 @@ import uuid
 from collections import defaultdict
 from typing import Any
 
+from ..catalog import GameRules
 from ..engine.actions import RuleViolation
 from ..engine.games.canberra import CanberraRound
 from ..engine.shoe import PhysicalShoe, ShoeError, VirtualShoe
-from ..rounds.catalog import GameRules
-from ..rounds.commands import OpenRound
-from ..rounds.errors import Conflict
-from ..settlement.ledger import LedgerRow, rows_for_bets
-from ..settlement.transcripts import bet_totals, seat_totals
+from ..ledger.rows import LedgerRow, rows_for_bets
+from ..ledger.transcripts import bet_totals, seat_totals
+from ..refusals import Conflict
 from ..store.repositories.audit import AuditRecord
 from ..store.repositories.rounds import RoundRow, RoundStatus
 from ..store.repositories.shoes import ShoeRow
 from ..store.uow import UnitOfWork
-from .family import GameFamily, Note, Opening, RoundChange, StoredRound, lock_round_shoe, table_limits
+from .family import GameFamily, Note, Opening, RoundChange, RoundRequest, StoredRound, lock_round_shoe, table_limits
 
 GAME = "canberra"
 SETTLEMENT_ACTOR = "settlement"
@@ -41,7 +40,7 @@ def start(rules: Any, paytable: Any, wagers: list[dict], limits: dict | None, ki
         raise Conflict(str(exc), code="wager_refused") from None
 
 
-def open_round(uow: UnitOfWork, cmd: OpenRound, shoe: ShoeRow, game_rules: GameRules,
+def open_round(uow: UnitOfWork, cmd: RoundRequest, shoe: ShoeRow, game_rules: GameRules,
                limits: dict | None) -> Opening:
     """The players' wagers against the house, on the table's shoe unless it is past its cut card."""
     if cmd.wagers is None:

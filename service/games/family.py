@@ -6,12 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..catalog import GameRules
 from ..engine.actions import CardDealt
 from ..engine.limits import Limits
 from ..engine.shoe import PhysicalShoe
-from ..rounds.catalog import GameRules
-from ..rounds.commands import OpenRound
-from ..settlement.ledger import LedgerRow
+from ..ledger.rows import LedgerRow
 from ..store.repositories.audit import AuditRecord
 from ..store.repositories.rounds import RoundRow
 from ..store.repositories.shoes import ShoeRow
@@ -24,6 +23,19 @@ def table_limits(limits: dict[str, dict] | None) -> dict[str, Limits]:
     """The engine's Limits from a table's stored {"main": {"min", "max"}, "pair_bet": {...}};
     ValueError when an entry is not a limit."""
     return {kind: Limits(entry["min"], entry["max"]) for kind, entry in (limits or {}).items()}
+
+
+class RoundRequest(Protocol):
+    """What a family sees of a request to open a round (service.rounds.commands.OpenRound)."""
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def wagers(self) -> list[dict] | None: ...           # the house-banked game
+    @property
+    def players(self) -> list[dict] | None: ...          # the player-banked game
+    @property
+    def banker_place(self) -> int | None: ...
 
 
 class RoundChange(Protocol):
@@ -97,7 +109,7 @@ class GameFamily:
     # The kitty a stored round was played against (None: the game has none), for its replay.
     kitty_before: Callable[[UnitOfWork, uuid.UUID], int | None]
     # How a round opens on the table's locked shoe: what it needs, checks and keeps (Opening).
-    open_round: Callable[[UnitOfWork, OpenRound, ShoeRow, GameRules, dict | None], Opening]
+    open_round: Callable[[UnitOfWork, RoundRequest, ShoeRow, GameRules, dict | None], Opening]
     # What the table does with a shoe an operator opens (the player-banked table makes it its pack).
     shoe_opened: Callable[[UnitOfWork, str, ShoeRow, Any], None]
     # Invalid for a seat the game has not (seat 0 is a banker's).

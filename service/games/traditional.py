@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog import GameRules
 from ..engine.shoe import PhysicalShoe
-from ..rounds.catalog import GameRules
-from ..rounds.commands import OpenRound
-from ..rounds.errors import Conflict
-from ..settlement.ledger import LedgerRow
-from ..settlement.transfers import audit_records_for, check_stored_result, ledger_rows_for
+from ..ledger.rows import LedgerRow
+from ..ledger.transfers import audit_records_for, check_stored_result, ledger_rows_for
+from ..refusals import Conflict
 from ..store.repositories.audit import AuditRecord
 from ..store.repositories.rounds import RoundRow
 from ..store.repositories.shoes import ShoeRow
@@ -22,7 +21,7 @@ from ..traditional import pack as traditional_pack
 from ..traditional import rounds as traditional_rounds
 from ..traditional import views as traditional_views
 from ..traditional.bank_state import BankState
-from .family import GameFamily, Note, Opening, RoundChange, StoredRound, lock_round_shoe
+from .family import GameFamily, Note, Opening, RoundChange, RoundRequest, StoredRound, lock_round_shoe
 
 
 def effective_limits(rules: Any, limits: dict | None) -> dict:
@@ -36,7 +35,7 @@ def start(rules: Any, paytable: Any, players: list[dict], limits: dict | None, k
     return traditional_rounds.new_round(rules, players, kitty)
 
 
-def open_round(uow: UnitOfWork, cmd: OpenRound, shoe: ShoeRow, game_rules: GameRules,
+def open_round(uow: UnitOfWork, cmd: RoundRequest, shoe: ShoeRow, game_rules: GameRules,
                limits: dict | None) -> Opening:
     """The players against the table's banker, with the kitty and the pack the table carries from
     round to round (a new pack when the round needs one)."""

@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 
 import yaml
 
-from ..rounds.errors import Invalid
+from ..refusals import Invalid
 from ..rules import RulesError, parse_paytable
 from ..rules.registry import parse_yaml
 

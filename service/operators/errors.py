@@ -1,7 +1,7 @@
 """The one refusal the round errors lack: a caller who may use the endpoint but not on this item."""
 from __future__ import annotations
 
-from ..rounds.errors import CommandRefused
+from ..refusals import CommandRefused
 
 
 class Forbidden(CommandRefused):

@@ -10,7 +10,7 @@ from ..analysis.house_edge import compute
 from ..engine.games.canberra.paytable import Paytable
 from ..engine.games.canberra.rules import CanberraRules
 from ..games import family_of
-from ..rounds.errors import Invalid
+from ..refusals import Invalid
 from ..rules import RulesError, load_house_banked_rules
 from .documents import NAME
 

@@ -3,7 +3,7 @@ last live admin key), and the access list compliance reads. Every change is an a
 secret never is."""
 from __future__ import annotations
 
-from ..rounds.errors import Conflict, Invalid, NotFound
+from ..refusals import Conflict, Invalid, NotFound
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.keys import KeyRow
 from ..store.uow import UnitOfWork

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rounds.catalog import ref
-from ..rounds.errors import Conflict, Invalid, NotFound
+from ..catalog import ref
+from ..refusals import Conflict, Invalid, NotFound
 from ..rules import parse_paytable
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.paytables import AssignmentRow, VersionRow, VersionStatus

@@ -7,11 +7,13 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..catalog import GameRules, rules_and_paytable
 from ..engine.actions import Action, CardDealt, RuleViolation
 from ..engine.cards import canonical
 from ..engine.shoe import ShoeError, VirtualShoe
 from ..games import SHOE_DEALT_GAMES, GameFamily, family_named, family_of, table_limits
 from ..metrics import observe_round_completed
+from ..refusals import Conflict, Invalid, NotFound
 from ..rules import RulesError, load_paytable, load_rules
 from ..store.pending import Pending
 from ..store.repositories.audit import AuditRecord, LockedHead, chain_for
@@ -20,9 +22,7 @@ from ..store.repositories.outbox import OutboxTopic
 from ..store.repositories.rounds import LockedRound, RoundEvent, RoundRow, RoundStatus
 from ..store.uow import UnitOfWork
 from . import views
-from .catalog import GameRules, rules_and_paytable
 from .commands import CreateTable, OpenRound, OpenShoe, PostAction, PostCard
-from .errors import Conflict, Invalid, NotFound
 from .state import action_payload, load_game
 
 

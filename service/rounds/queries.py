@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import uuid
 
+from ..catalog import exported_transcript, ref, resolve
 from ..games import family_named, family_of
+from ..refusals import NotFound
 from ..store.uow import UnitOfWork
 from . import views
-from .catalog import exported_transcript, ref, resolve
-from .errors import NotFound
 from .state import load_game
 
 

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog import GameRules, resolve
 from ..engine.actions import Action, RuleViolation
 from ..games import family_of
+from ..refusals import Conflict, Invalid
 from ..store.repositories.rounds import RoundEvent, RoundRow
 from ..store.uow import UnitOfWork
-from .catalog import GameRules, resolve
-from .errors import Conflict, Invalid
 
 
 class CorruptRound(RuntimeError):

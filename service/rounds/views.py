@@ -4,11 +4,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from ..catalog import ref
 from ..games import family_of
 from ..store.repositories.rounds import RoundRow, RoundStatus
 from ..store.repositories.shoes import ShoeRow
 from ..store.repositories.tables import TableRow
-from .catalog import ref
 
 
 def round_state(row: RoundRow, game: Any, shoe_past_cut_card: bool | None = None) -> dict:

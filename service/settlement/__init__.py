@@ -1,1 +1,1 @@
-"""Settlement: the outbox relay, the sweep, and the ledger writes that settle rounds."""
+"""Settlement: the outbox relay, the sweep, and settling a completed round into the ledger, once."""

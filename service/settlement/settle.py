@@ -12,15 +12,15 @@ from typing import Any
 
 import psycopg
 
+from ..catalog import approved_paytable
 from ..engine.transcript import TranscriptError
 from ..games import family_of
+from ..ledger.rows import LedgerConflict, LedgerRow, write_ledger
+from ..ledger.transcripts import PaytableSource, play_stored, stored_transcript
 from ..metrics import observe_settled
-from ..rounds.catalog import approved_paytable
 from ..rules import RulesError
 from ..store.repositories.audit import AuditRecord, AuditRepository, chain_for
 from ..store.repositories.paytables import PaytablesRepository
-from .ledger import LedgerConflict, LedgerRow, write_ledger
-from .transcripts import PaytableSource, play_stored, stored_transcript
 
 ACTOR = "settlement"
 

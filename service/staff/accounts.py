@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..rounds.errors import Conflict, Invalid, NotFound
+from ..refusals import Conflict, Invalid, NotFound
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.staff import STAFF_ROLES, StaffRow
 from ..store.uow import UnitOfWork

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from ..rounds.errors import Conflict, Invalid, NotFound
+from ..refusals import Conflict, Invalid, NotFound
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.staff import StaffRow
 from ..store.uow import UnitOfWork

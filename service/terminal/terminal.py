@@ -7,7 +7,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..commands.replay import replay_data
+from ..replay import replay_data
 from ..rules import RulesError, load_paytable, load_rules
 from .client import Reply, TerminalClient
 from .shoe import LocalShoe

@@ -4,11 +4,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from ..catalog import rules_and_paytable
 from ..engine.actions import RuleViolation
 from ..engine.games.traditional import TraditionalRules, Transfer
 from ..engine.games.traditional.bank import hand_back_kitty, put_up_kitty, sell_bank
-from ..rounds.catalog import rules_and_paytable
-from ..rounds.errors import Conflict, Invalid, NotFound
+from ..refusals import Conflict, Invalid, NotFound
 from ..rules import RulesError
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.table_transfers import TableTransferRow

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..engine.games.traditional import TraditionalPack, TraditionalRound
 from ..engine.shoe import PhysicalShoe, ShoeSpec, VirtualShoe
-from ..rounds.errors import Conflict
+from ..refusals import Conflict
 from ..store.repositories.shoes import ShoeRow
 from ..store.uow import UnitOfWork
 from .bank_state import BankState

@@ -5,10 +5,10 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..catalog import GameRules
 from ..engine.actions import RuleViolation
 from ..engine.games.traditional import TraditionalRound
-from ..rounds.catalog import GameRules
-from ..rounds.errors import Conflict
+from ..refusals import Conflict
 from ..store.repositories.shoes import ShoeRow
 from ..store.repositories.traditional import RoundSetup
 from ..store.uow import UnitOfWork

@@ -93,7 +93,7 @@ class LiveStack:
     def start(self, api_workers: int = 2) -> None:
         self._redis()
         api = self.processes.spawn("api", [
-            str(BIN / "gunicorn"), "-c", "ops/gunicorn.conf.py", "service.api.app:create_app()"],
+            str(BIN / "gunicorn"), "-c", "ops/gunicorn.conf.py", "service.app:create_app()"],
             {**self.env, "WEB_CONCURRENCY": str(api_workers)})
         worker = self.processes.spawn("worker", [
             str(BIN / "celery"), "-A", "service.observability.celery_worker", "worker", "--loglevel=INFO",

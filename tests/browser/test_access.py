@@ -9,7 +9,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from service.api.app import create_app
+from service.app import create_app
 from tests.integration.compliance.client import SIMPLE_PUSH, play_script
 from tests.support.console_access import CONSOLE_ACCESS, EVERY_ROLE, PARAMETER, PIT, PUBLIC, ROLES, console_routes
 

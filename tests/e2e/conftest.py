@@ -39,7 +39,7 @@ class Service:
         self.starts += 1
         log = open(self.log_dir / f"gunicorn-{self.starts}.log", "wb")
         self.process = subprocess.Popen(
-            [GUNICORN, "-c", "ops/gunicorn.conf.py", "service.api.app:create_app()"],
+            [GUNICORN, "-c", "ops/gunicorn.conf.py", "service.app:create_app()"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import requests
 
-from service.commands.replay import replay_data
+from service.replay import replay_data
 from tests.conftest import TRANSCRIPTS
 from tests.integration.api.client import Api, drive_round, ok
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from service.api.app import create_app
+from service.app import create_app
 from service.store.repositories.keys import KeysRepository
 
 

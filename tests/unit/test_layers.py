@@ -1,13 +1,15 @@
-"""Layers that point one way, read from the source with `ast`: the engine is the pure game (no web
-framework, database, task queue, clock or global random), and the store sits under everything that
-uses it (it imports no layer above it)."""
+"""The engine is the pure game, read from the source with `ast`: no web framework, database, task
+queue, clock or global random. That the service's layers point one way is import-linter's contract
+in pyproject.toml (`lint-imports`, run by `make test`); here, that every package stands in it."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from importlinter.api import read_configuration
 
 SERVICE = Path(__file__).resolve().parents[2] / "service"
 
@@ -20,14 +22,6 @@ ENGINE_FORBIDDEN_NAMES = frozenset({"datetime.datetime.now", "datetime.datetime.
 # instance handed in by the caller is the engine's only source of chance; the module's functions
 # (random.random, random.shuffle, ...) draw from one hidden global generator.
 RANDOM_CLASSES = frozenset({"Random", "SystemRandom"})
-
-# The service's top-level packages, each on one side of the store. A new package fails
-# test_every_package_is_placed until it is put on one side.
-BELOW_OR_BESIDE_STORE = frozenset({"store", "engine", "rules", "config", "metrics"})
-ABOVE_STORE = frozenset({"api", "audit", "rounds", "settlement", "games", "compliance", "operators", "reports",
-                         "traditional", "commands", "cli", "terminal", "analysis", "observability", "staff",
-                         "console", "worker"})
-
 
 def _module_name(path: Path) -> str:
     parts = path.relative_to(SERVICE.parent).with_suffix("").parts
@@ -123,16 +117,6 @@ def engine_violations(path: Path, source: str | None = None) -> list[str]:
     return sorted(set(found))
 
 
-def store_violations(path: Path, source: str | None = None) -> list[str]:
-    """Imports in one store file of a layer above the store."""
-    found = []
-    for line, module in imports(path, source):
-        parts = module.split(".")
-        if parts[0] == "service" and len(parts) > 1 and parts[1] in ABOVE_STORE:
-            found.append(f"{path.relative_to(SERVICE.parent)}:{line} imports {module}")
-    return sorted(set(found))
-
-
 def _sources(package: str) -> list[Path]:
     return sorted((SERVICE / package).rglob("*.py"))
 
@@ -142,16 +126,15 @@ def test_the_engine_has_no_web_database_queue_clock_or_global_random():
     assert violations == []
 
 
-def test_the_store_imports_no_layer_above_it():
-    violations = [v for path in _sources("store") for v in store_violations(path)]
-    assert violations == []
-
-
-def test_every_package_is_placed():
+def test_every_package_stands_in_a_layer():
+    """A new package fails here until pyproject.toml's layers contract places it."""
     packages = {p.stem if p.suffix == ".py" else p.name for p in SERVICE.iterdir()
                 if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()}
-    assert packages - BELOW_OR_BESIDE_STORE - ABOVE_STORE == set()
-    assert BELOW_OR_BESIDE_STORE & ABOVE_STORE == set()
+    contract, = (options for options in read_configuration(str(SERVICE.parent / "pyproject.toml"))["contracts_options"]
+                 if options["type"] == "layers")
+    layered = [name.strip() for layer in contract["layers"] for name in re.split(r"[:|]", layer)]
+    assert sorted(layered) == sorted(set(layered)), "a package stands in two layers"
+    assert packages ^ set(layered) == set()
 
 
 # The checks themselves, on sources written to break them: a check that found nothing because it
@@ -191,28 +174,3 @@ def test_the_engine_check_sees(source):
 ])
 def test_the_engine_check_lets_pass(source):
     assert engine_violations(ENGINE_FILE, source) == []
-
-
-STORE_FILE = SERVICE / "store" / "repositories" / "example.py"
-
-
-@pytest.mark.parametrize("source", [
-    "from ...audit.log import append",
-    "from ... import rounds",
-    "import service.api.app",
-    "from service.settlement import settle",
-    "from service.games import family_of",
-    "def late():\n    from ...compliance import verify",
-])
-def test_the_store_check_sees(source):
-    assert store_violations(STORE_FILE, source)
-
-
-@pytest.mark.parametrize("source", [
-    "from ..pending import Pending",
-    "from .keys import KeyGuard",
-    "from ...engine.cards import RANKS",
-    "from service.config import Settings",
-])
-def test_the_store_check_lets_pass(source):
-    assert store_violations(STORE_FILE, source) == []

@@ -6,7 +6,7 @@ from flask import Blueprint, flash, redirect, render_template, request
 from werkzeug.wrappers import Response
 
 from ...api.request_scope import request_uow
-from ...rounds.errors import CommandRefused
+from ...refusals import CommandRefused
 from ...staff.commands import ChangePassword, EnrolTotp, RemoveTotp
 from ...staff.credentials import change_password, enrol_totp, remove_totp
 from ...staff.passwords import new_totp_secret, totp_uri

@@ -16,12 +16,12 @@ from werkzeug.wrappers import Response
 
 from ...api.request_scope import request_uow
 from ...api.schemas.paytables import DecisionSchema, SubmitVersionSchema
+from ...catalog import ref
 from ...operators import paytables as handlers
 from ...operators.commands import DecidePaytableVersion, SubmitPaytableVersion
 from ...operators.errors import Forbidden
 from ...operators.evaluation import Evaluation, evaluate_paytable
-from ...rounds.catalog import ref
-from ...rounds.errors import CommandRefused, Conflict, Invalid, NotFound
+from ...refusals import CommandRefused, Conflict, Invalid, NotFound
 from ...rules import parse_paytable
 from ...store.repositories.audit import chain_for
 from ...store.repositories.paytables import VersionRow, VersionStatus

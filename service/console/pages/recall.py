@@ -12,9 +12,9 @@ from flask import Blueprint, Response, render_template, request
 from ...api.request_scope import request_uow
 from ...audit.report import Report
 from ...audit.rounds import check_rounds
+from ...catalog import approved_paytable
 from ...compliance.recall import MAX_ROUNDS, recall
-from ...rounds.catalog import approved_paytable
-from ...rounds.errors import NotFound
+from ...refusals import NotFound
 from ...rounds.queries import round_transcript
 from ...store.uow import UnitOfWork
 from ..auth import error_page, staff_required

@@ -17,7 +17,7 @@ from ...compliance.void import void_round
 from ...config import Settings
 from ...operators.commands import AssignPaytable
 from ...operators.paytables import assign_paytable
-from ...rounds.errors import CommandRefused, Invalid, NotFound
+from ...refusals import CommandRefused, Invalid, NotFound
 from ..auth import current_staff, error_page, staff_required
 from ..commands import carry_out
 from ..queries.table import ledger_lines, round_on_table, stakes_on_table, table_page

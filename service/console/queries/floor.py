@@ -7,11 +7,11 @@ from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from ...catalog import ref, resolve
 from ...config import Settings
 from ...reports.gaming_day import gaming_day_of, parse_day_start, period
 from ...reports.tables import hold_percent
 from ...rounds import views
-from ...rounds.catalog import ref, resolve
 from ...rounds.state import CorruptRound, rebuild
 from ...store.repositories.floor import FloorDay, FloorRound, FloorTableRow
 from ...store.repositories.rounds import RoundRow, RoundStatus

@@ -9,8 +9,8 @@ from typing import Any
 from ...compliance.recall import recall
 from ...config import Settings
 from ...operators import paytables
+from ...refusals import NotFound
 from ...rounds import queries as rounds
-from ...rounds.errors import NotFound
 from ...rounds.state import CorruptRound
 from ...store.repositories.paytables import VersionStatus
 from ...store.repositories.rounds import RoundStatus

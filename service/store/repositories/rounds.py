@@ -11,7 +11,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from psycopg.rows import class_row
+from psycopg.rows import class_row, kwargs_row
 from psycopg.types.json import Jsonb
 
 from ..pending import Pending
@@ -170,10 +170,10 @@ class RoundsRepository:
             (reason, row.round_id, row.version)).fetchone()
         return voided
 
-    def last_on_table(self, table_id: str, last: int, record: type[Any]) -> list[Any]:
-        """The table's last `last` rounds by opening time, oldest first, each as `record` (a class
-        taking a round's columns and its void_reason by name)."""
-        with self.db.cursor(row_factory=class_row(record)) as cur:
+    def last_on_table(self, table_id: str, last: int) -> list[tuple[RoundRow, str | None]]:
+        """The table's last `last` rounds by opening time, oldest first, each with why it was
+        voided (None unless it was)."""
+        with self.db.cursor(row_factory=kwargs_row(_with_void_reason)) as cur:
             return cur.execute(_LAST_ROUNDS, (table_id, last)).fetchall()
 
     def events_of(self, round_ids: list[uuid.UUID]) -> list[tuple[uuid.UUID, RoundEvent, datetime]]:
@@ -247,6 +247,10 @@ class RoundsRepository:
             return None if seq is None else (seq, hash_)
 
         return saved, head
+
+
+def _with_void_reason(*, void_reason: str | None, **columns: Any) -> tuple[RoundRow, str | None]:
+    return RoundRow(**columns), void_reason
 
 
 # The last N by opening time (the index rounds_table_opened), returned oldest first.

@@ -124,7 +124,7 @@ class Stack:
         process = self.processes.spawn(name, [
             str(BIN / "gunicorn"), "-c", "ops/gunicorn.conf.py",
             "--logger-class", "service.observability.gunicorn_logger.JsonLogger",
-            "service.api.app:create_app()"], {**self.env, "PORT": str(port), "WEB_CONCURRENCY": str(workers)})
+            "service.app:create_app()"], {**self.env, "PORT": str(port), "WEB_CONCURRENCY": str(workers)})
         api = Api(port, process, name, self.processes)
         wait_for(api.ready, 60, f"gunicorn on port {port}: {self.processes.log(name)[-2000:]}", every=0.2)
         self.apis.append(api)

@@ -10,7 +10,7 @@ import uuid
 import requests
 from flask import Flask
 
-from service.api.app import create_app
+from service.app import create_app
 from service.config import Settings
 from service.metrics import round_outcome
 from service.metrics.flask_hooks import defer_until_committed, install

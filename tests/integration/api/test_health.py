@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from service.api.app import create_app
+from service.app import create_app
 from service.config import Settings
 
 

@@ -61,7 +61,7 @@ def test_a_double_below_the_rules_minimum_at_a_table_with_a_low_minimum(new_tabl
 def test_the_transcript_of_a_round_under_its_tables_own_limits_replays(new_table, database_url, db):
     """The transcript a round exports names its table's limits, so `pontoon replay` plays a
     wager the rules' defaults would refuse, to the money the ledger holds."""
-    from service.commands.replay import replay_data
+    from service.replay import replay_data
 
     table_id, terminal = new_table(shoe="physical", limits={"main": {"min": 500, "max": 5_000_000}})
     round_id = play(terminal, table_id, [{"seat": 1, "wager": 2_000_000}],

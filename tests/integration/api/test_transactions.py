@@ -201,8 +201,8 @@ def test_the_pool_gauge_counts_the_connection_a_request_holds(settings):
     would always say none."""
     from flask import jsonify
 
-    from service.api.app import create_app
     from service.api.transactions import request_uow
+    from service.app import create_app
     from service.metrics.definitions import metrics
 
     in_use = metrics().pool_connections.labels("in_use")

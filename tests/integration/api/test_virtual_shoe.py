@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from service.commands.replay import replay_data
 from service.engine.shoe import commitment_of
+from service.replay import replay_data
 from service.rules import load_rules
 
 from .client import ok

@@ -9,7 +9,7 @@ import sys
 import psycopg
 import pytest
 
-from service.api.app import create_app
+from service.app import create_app
 from service.config import Settings
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds

@@ -266,7 +266,7 @@ def test_a_round_under_an_assigned_version_settles_at_its_odds(operator, second_
 def test_a_round_under_a_stored_version_replays_and_verifies_at_its_odds(
         operator, second_operator, new_table, settle, database_url, monkeypatch):
     from service.audit.verify import verify_database
-    from service.commands.replay import replay_data
+    from service.replay import replay_data
     _, terminal, version, state = settled_under_pair_odds("13:1", operator, second_operator, new_table, settle)
     transcript = ok(terminal.get(f"/v1/rounds/{state['round_id']}/transcript"), 200)
     assert transcript["paytable"] == f"{NAME}@{version}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from service.settlement.transcripts import bet_totals, play_stored
+from service.ledger.transcripts import bet_totals, play_stored
 
 from .client import SIMPLE_PUSH, SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, ok, play_script
 

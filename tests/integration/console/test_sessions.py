@@ -105,7 +105,7 @@ def test_the_console_root_goes_to_the_floor(signed_in):
 @pytest.fixture
 def two_factor_app(settings):
     """The app as a casino that makes supervisors use a second factor configures it."""
-    from service.api.app import create_app
+    from service.app import create_app
     app = create_app(dataclasses.replace(settings, console_2fa_roles=("supervisor",)))
     app.config["TESTING"] = True
     yield app

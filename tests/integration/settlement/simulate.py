@@ -100,7 +100,7 @@ class Casino:
 
     def play_transcript(self, table_id: str, transcript: dict) -> StoredRound:
         """A fixed round (a physical shoe's cards), e.g. a super bonus."""
-        from service.settlement.transcripts import play_stored
+        from service.ledger.transcripts import play_stored
         self.tables.add(table_id)
         round_ = play_stored(transcript)
         return self._store(table_id, None, round_)

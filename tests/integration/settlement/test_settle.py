@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
+from service.ledger.rows import NO_HAND, LedgerConflict
 from service.settlement.connection import connect
-from service.settlement.ledger import NO_HAND, LedgerConflict
 from service.settlement.settle import settle_rounds
 from service.settlement.sweep import sweep_stale_rounds
 

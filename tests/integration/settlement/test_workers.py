@@ -13,9 +13,9 @@ import redis as redis_client
 
 from service.audit.jobs import request_verification
 from service.config import Settings
+from service.ledger.transcripts import bet_totals
 from service.settlement.connection import connect
 from service.settlement.queues import settlement_queue
-from service.settlement.transcripts import bet_totals
 from service.store.uow import UnitOfWork
 from service.worker.celery_app import celery_publisher, make_celery
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from service.commands.replay import replay_data
+from service.replay import replay_data
 from tests.conftest import TRANSCRIPTS
 
 from ..api.client import Api, drive_round, flask_sender, ok

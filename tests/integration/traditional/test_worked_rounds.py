@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from service.commands.replay import replay_data
+from service.replay import replay_data
 from tests.conftest import worked_rounds
 
 from ..api.client import drive_round, ok

@@ -6,7 +6,7 @@ from datetime import time
 
 import pytest
 
-from service.api.app import create_app
+from service.app import create_app
 from service.config import Settings
 from service.reports.gaming_day import check_day_start
 

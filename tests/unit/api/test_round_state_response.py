@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from flask import jsonify
 
-from service.api.app import create_app
 from service.api.schemas.rounds import RoundStateSchema, round_state_response
+from service.app import create_app
 from service.config import Settings
 from service.engine.actions import Action, RuleViolation
 from service.engine.play import start_round

@@ -17,7 +17,7 @@ from cpu_use import part_of, per_request_ms, snapshot  # noqa: E402
     ("postgres: 15/main: postgres pontoon 127.0.0.1(5432) idle", "database"),
     ("/usr/lib/postgresql/15/bin/postgres -D /var/lib/postgresql/15/main", "database"),
     ("postgres -D /data", "database"),
-    ("/srv/.venv/bin/python3 .venv/bin/gunicorn -c ops/gunicorn.conf.py service.api.app:create_app()", "api"),
+    ("/srv/.venv/bin/python3 .venv/bin/gunicorn -c ops/gunicorn.conf.py service.app:create_app()", "api"),
     ("/srv/.venv/bin/python3 .venv/bin/celery -A service.observability.celery_worker worker", "settlement"),
     ("/srv/.venv/bin/python -m service.observability.relay", "settlement"),
     ("redis-server 127.0.0.1:6379", "broker"),

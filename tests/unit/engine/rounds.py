@@ -1,7 +1,7 @@
 """Helpers for rule tests: build a transcript from seats, cards and decisions, and play it."""
 from __future__ import annotations
 
-from service.commands.replay import replay_data
+from service.replay import replay_data
 
 
 def act(seat: int, action: str, hand: int | None = 0, amount: int | None = None) -> dict:

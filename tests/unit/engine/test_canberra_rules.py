@@ -5,8 +5,8 @@ import dataclasses
 
 import pytest
 
-from service.commands.replay import replay_data
 from service.engine.transcript import TranscriptError
+from service.replay import replay_data
 from tests.unit.engine.rounds import act, nets, play, seat
 
 

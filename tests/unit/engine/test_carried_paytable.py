@@ -6,8 +6,8 @@ import json
 import pytest
 import yaml
 
-from service.commands.replay import replay_data
 from service.engine.transcript import TranscriptError, parse_transcript
+from service.replay import replay_data
 from service.rules import RulesError
 from service.rules.registry import paytables_dir
 from tests.conftest import TRANSCRIPTS

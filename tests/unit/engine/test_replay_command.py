@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from service.commands.replay import replay_data
 from service.engine.random_play import play_random_round
+from service.replay import replay_data
 from service.rules import load_paytable, load_rules
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -170,6 +170,7 @@ def test_a_stored_paytable_the_database_cannot_give_is_asked_for_once_per_batch(
     (or waiting for) the database again: a day's file replayed away from it fails fast."""
     import psycopg
 
+    from service import replay as replayer
     from service.commands import replay
 
     calls = []
@@ -179,14 +180,14 @@ def test_a_stored_paytable_the_database_cannot_give_is_asked_for_once_per_batch(
         raise psycopg.OperationalError("connection refused")
 
     monkeypatch.setattr(psycopg, "connect", unreachable)
-    replay._stored_paytable.cache_clear()
+    replayer._stored_paytable.cache_clear()
     line = json.dumps({"rules": "canberra", "paytable": "canberra-standard@2", "seats": [{"seat": 1, "wager": 1000}],
                        "cards": ["9H", "9S", "KD", "8C"], "actions": [{"seat": 1, "hand": 0, "action": "stand"}]})
     sink: list[bytes] = []
     try:
         assert replay.replay_lines([(n, line.encode()) for n in (1, 2, 3)], sink.append)
     finally:
-        replay._stored_paytable.cache_clear()
+        replayer._stored_paytable.cache_clear()
     errors = [json.loads(out)["error"] for out in sink]
     assert len(calls) == 1
     assert [error.split(": ", 1)[1] for error in errors] == \

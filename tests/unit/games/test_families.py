@@ -10,7 +10,7 @@ import pytest
 from service.engine.play import play_transcript
 from service.engine.transcript import parse_transcript
 from service.games import FAMILIES, SHOE_DEALT_GAMES, UnknownGame, family_named, family_of
-from service.rounds.errors import Conflict
+from service.refusals import Conflict
 from service.rules import load_paytable, load_rules
 
 ROOT = Path(__file__).parents[3]

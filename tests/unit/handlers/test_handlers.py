@@ -14,9 +14,9 @@ from service.compliance.void import REFUND_KIND, void_round
 from service.operators.commands import DecidePaytableVersion
 from service.operators.errors import Forbidden
 from service.operators.paytables import decide_version
+from service.refusals import Conflict
 from service.rounds import handlers
 from service.rounds.commands import CreateTable, OpenRound, OpenShoe, PostAction
-from service.rounds.errors import Conflict
 from service.rules.registry import paytables_dir
 from service.store.repositories.paytables import VersionRow
 

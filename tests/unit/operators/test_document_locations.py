@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from service.operators.documents import MAX_DEPTH, read_submitted
-from service.rounds.errors import Invalid
+from service.refusals import Invalid
 
 STANDARD = (Path(__file__).parents[3] / "paytables" / "canberra-standard.yaml").read_text(encoding="utf-8")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.rounds.errors import Conflict, Invalid, NotFound
+from service.refusals import Conflict, Invalid, NotFound
 from service.staff.accounts import change_role, create_staff, deactivate_staff, list_staff, reset_password
 from service.staff.commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword, SignIn
 from service.staff.passwords import verify_password

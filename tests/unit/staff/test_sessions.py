@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pyotp
 import pytest
 
-from service.rounds.errors import Conflict, Invalid
+from service.refusals import Conflict, Invalid
 from service.staff.accounts import create_staff
 from service.staff.commands import (
     ChangePassword,

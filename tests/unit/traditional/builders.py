@@ -1,7 +1,7 @@
 """Builds traditional transcripts for tests and plays them through the replay path."""
 from __future__ import annotations
 
-from service.commands.replay import replay_data
+from service.replay import replay_data
 
 
 def transcript(players, cards, actions, options=None, kitty=None, rules="british-traditional") -> dict:

@@ -6,11 +6,11 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.commands.replay import replay_data
 from service.engine.actions import Action
 from service.engine.cards import best_total, hard_total, parse_card
 from service.engine.games.traditional import TraditionalPack, TraditionalRound
 from service.engine.shoe import ShoeError, ShoeSpec
+from service.replay import replay_data
 from service.rules import load_rules
 
 MAX_STEPS = 400

@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from service.commands.replay import replay_data
 from service.engine.actions import Action, RuleViolation
 from service.engine.games.traditional import TraditionalRound
 from service.engine.transcript import TranscriptError
+from service.replay import replay_data
 from service.rules import load_rules
 from tests.conftest import ROOT
 

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from service.commands.replay import replay_data
 from service.engine.transcript import TranscriptError
+from service.replay import replay_data
 from tests.conftest import ROOT, worked_rounds
 
 ROUNDS = worked_rounds("traditional")

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..rules import RulesError, load_paytable, load_rules, parse_paytable
-from ..store.repositories.paytables import PaytablesRepository, VersionStatus
-from ..store.repositories.tables import TableRow
+from .rules import RulesError, load_paytable, load_rules, parse_paytable
+from .store.repositories.paytables import PaytablesRepository, VersionStatus
+from .store.repositories.tables import TableRow
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..store.repositories.audit import AuditRecord
+from .store.repositories.audit import AuditRecord
 
 
 class CommandRefused(Exception):

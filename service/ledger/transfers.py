@@ -8,7 +8,7 @@ from ..engine.games.traditional import Transfer
 from ..store.repositories.audit import AuditRecord
 from ..traditional.money import participant_totals
 from ..traditional.seating import BANKER_SEAT, KITTY_SEAT, party_seat
-from .ledger import NO_HAND, LedgerRow
+from .rows import NO_HAND, LedgerRow
 
 ACTOR = "settlement"
 

@@ -9,7 +9,7 @@ from ..engine.transcript import parse_transcript
 from ..rules import load_paytable, load_rules
 
 # (name, version) -> paytable object: where a stored version lives (the database's approved
-# versions, see service.rounds.catalog.approved_paytable). Without one, the YAML file is used.
+# versions, see service.catalog.approved_paytable). Without one, the YAML file is used.
 PaytableSource = Callable[[str, int], Any]
 
 
