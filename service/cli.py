@@ -5,10 +5,9 @@ import argparse
 import importlib
 import sys
 
-# Subcommand modules under service/commands; each has add_parser(subparsers). A module that is
-# not there yet (or fails to import for a missing optional piece) simply does not show.
-SUBCOMMANDS = ("replay", "keys", "audit", "migrate", "terminal", "house_edge", "strategy", "serve_info", "settle",
-               "users", "analyse")
+# Subcommand modules under service/commands; each has add_parser(subparsers).
+SUBCOMMANDS = ("replay", "keys", "audit", "migrate", "terminal", "house_edge", "strategy", "settle", "users",
+               "analyse")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -20,13 +19,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name in SUBCOMMANDS:
         if only is not None and name != only:
             continue
-        try:
-            module = importlib.import_module(f"service.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"service.commands.{name}":
-                continue
-            raise
-        module.add_parser(subparsers)
+        importlib.import_module(f"service.commands.{name}").add_parser(subparsers)
     return parser
 
 
