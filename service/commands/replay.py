@@ -140,12 +140,14 @@ class _Worker:
     file: int | None = None
 
 
-_worker = _Worker({})
+# Set in each pool process by its initializer, _start_worker; the parent process has none.
+_worker: _Worker | None = None
 
 
 def _start_worker(path: str | None, first_line: bytes) -> None:
     """A worker's start: open the batch's file, and load the rules and paytable its first line names."""
-    _worker.known, _worker.file = {}, os.open(path, os.O_RDONLY) if path is not None else None
+    global _worker
+    _worker = _Worker({}, os.open(path, os.O_RDONLY) if path is not None else None)
     try:
         load_game(parse_transcript(orjson.loads(first_line)), _worker.known)
     except ValueError:
@@ -161,6 +163,7 @@ def lines_of(chunk: Chunk, file: int | None) -> bytes:
 
 
 def _play_in_worker(chunk: Chunk) -> Played:
+    assert _worker is not None, "runs only in a pool process, after its initializer"
     return play_chunk(lines_of(chunk, _worker.file), chunk.first_line, _worker.known)
 
 
