@@ -115,6 +115,17 @@ def test_a_draft_shows_its_difference_and_its_house_edge_before_approval(signed_
     assert {"678_mixed", "5_card_21", "super_bonus"} <= set(lines), "each bonus line's part of the RTP"
     page_of_its_own = console.get(f"/console/paytables/{NAME}/{number}/analysis").get_data(as_text=True)
     assert "<html" in page_of_its_own and "data-house-edge>" in page_of_its_own
+    assert edge < 0 and "data-player-edge" in shown, "a paytable that gives the player the edge says so"
+
+
+def test_a_paytable_that_keeps_the_house_edge_raises_no_warning(signed_in):
+    console = signed_in("operator")
+    text = edit(prefilled(console), rf"pontoon: {ODDS}", 'pontoon: "1:1"')
+    number = submitted_version(submit(console, text, "Pontoon paid even money"))
+    shown = console.get(f"/console/paytables/{NAME}/{number}/analysis",
+                        headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert float(re.search(r"data-house-edge>(-?[\d.]+)%", shown).group(1)) > 0
+    assert "data-player-edge" not in shown
 
 
 def test_the_author_cannot_approve_and_a_second_operator_does(signed_in, db):
@@ -144,7 +155,8 @@ def test_the_author_cannot_approve_and_a_second_operator_does(signed_in, db):
     row = re.search(rf'<tr data-version="{number}" data-status="approved">(.*?)</tr>', listing, re.S)
     assert row, "the list shows the version approved"
     assert f"staff:{author.login.username}" in row.group(1) and f"staff:{approver.login.username}" in row.group(1)
-    assert re.search(r"-?\d+\.\d{4}%", row.group(1)), "with its house edge"
+    assert re.search(r"-\d+\.\d{4}%", row.group(1)), "with its house edge"
+    assert "player's edge" in row.group(1), "a 6-card 21 at 5:2 leaves the player the edge, and the list says so"
     again = approver.post(f"{version_path}/decision", {"decision": "reject", "reason": "changed my mind"})
     assert again.status_code == 409, "a decided version is never changed"
 
