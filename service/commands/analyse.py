@@ -6,6 +6,8 @@ import json
 import sys
 from typing import Any
 
+from ..analysis import chart
+from ..analysis.exact.chart import exact_strategy
 from ..analysis.exact.report import analyse, as_csv, as_text
 from ..rules import RulesError, load_house_banked_rules, load_paytable
 
@@ -26,9 +28,6 @@ def run(args: argparse.Namespace) -> int:
         with open(args.csv, "w", encoding="utf-8") as rows:
             rows.write(as_csv(report))
     if args.chart or args.png:
-        from ..analysis import chart
-        from ..analysis.exact.chart import exact_strategy
-
         strategy = exact_strategy(rules, paytable, args.wager)
         if args.png:
             chart.png(strategy, args.png)

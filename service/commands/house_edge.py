@@ -6,6 +6,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from ..analysis.exact.chart import exact_strategy
 from ..analysis.house_edge import compute
 from ..rules import RulesError, load_house_banked_rules, load_paytable
 
@@ -74,7 +75,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         strategy = None
         if args.exact_strategy:     # the chart from the exact analysis instead of the derived one
-            from ..analysis.exact.chart import exact_strategy
             strategy = exact_strategy(rules, paytable, args.wager)
         result = compute(rules, paytable, precision=args.precision, seed=args.seed, seats=args.seats,
                          wager=args.wager, fresh_shoe=args.fresh_shoe, max_seconds=args.max_seconds,
