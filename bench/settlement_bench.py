@@ -17,8 +17,9 @@ sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
 
-from service.ledger.rows import LEDGER_COLUMNS, rows_for_bets  # noqa: E402
+from service.ledger.bets import rows_for_bets  # noqa: E402
 from service.settlement.batches import BATCH_SIZE  # noqa: E402
+from service.store.repositories.ledger import LEDGER_COLUMNS  # noqa: E402
 from tests.integration.settlement.simulate import PAYTABLE_REF, RULES_REF, Casino  # noqa: E402
 from tests.integration.settlement.support import Processes, RedisServer, fresh_database, process_env, wait_for  # noqa: E402
 

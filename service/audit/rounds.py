@@ -9,10 +9,10 @@ from typing import Any
 
 from ..compliance.void import REFUND_KIND
 from ..engine.transcript import TranscriptError
-from ..ledger.rows import NO_HAND
 from ..ledger.transcripts import PaytableSource
 from ..rules import RulesError, load_paytable, parse_paytable
 from ..settlement.settle import CompletedRound, plan_settlement
+from ..store.repositories.ledger import NO_HAND
 from ..store.repositories.rounds import RoundStatus
 from .report import Problem, Report
 

@@ -10,10 +10,11 @@ from ..catalog import GameRules
 from ..engine.actions import RuleViolation
 from ..engine.games.canberra import CanberraRound
 from ..engine.shoe import PhysicalShoe, ShoeError, VirtualShoe
-from ..ledger.rows import LedgerRow, rows_for_bets
+from ..ledger.bets import rows_for_bets
 from ..ledger.transcripts import bet_totals, seat_totals
 from ..refusals import Conflict
 from ..store.repositories.audit import AuditRecord
+from ..store.repositories.ledger import LedgerRow
 from ..store.repositories.rounds import RoundRow, RoundStatus
 from ..store.repositories.shoes import ShoeRow
 from ..store.uow import UnitOfWork

@@ -10,8 +10,8 @@ from ..catalog import GameRules
 from ..engine.actions import CardDealt
 from ..engine.limits import Limits
 from ..engine.shoe import PhysicalShoe
-from ..ledger.rows import LedgerRow
 from ..store.repositories.audit import AuditRecord
+from ..store.repositories.ledger import LedgerRow
 from ..store.repositories.rounds import RoundRow
 from ..store.repositories.shoes import ShoeRow
 from ..store.uow import UnitOfWork

@@ -7,10 +7,10 @@ from typing import Any
 
 from ..catalog import GameRules
 from ..engine.shoe import PhysicalShoe
-from ..ledger.rows import LedgerRow
 from ..ledger.transfers import audit_records_for, check_stored_result, ledger_rows_for
 from ..refusals import Conflict
 from ..store.repositories.audit import AuditRecord
+from ..store.repositories.ledger import LedgerRow
 from ..store.repositories.rounds import RoundRow
 from ..store.repositories.shoes import ShoeRow
 from ..store.repositories.traditional import RoundSetup

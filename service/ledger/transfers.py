@@ -6,9 +6,9 @@ from typing import Any
 
 from ..engine.games.traditional import Transfer
 from ..store.repositories.audit import AuditRecord
+from ..store.repositories.ledger import NO_HAND, LedgerRow
 from ..traditional.money import participant_totals
 from ..traditional.seating import BANKER_SEAT, KITTY_SEAT, party_seat
-from .rows import NO_HAND, LedgerRow
 
 ACTOR = "settlement"
 

@@ -15,11 +15,11 @@ import psycopg
 from ..catalog import approved_paytable
 from ..engine.transcript import TranscriptError
 from ..games import family_of
-from ..ledger.rows import LedgerConflict, LedgerRow, write_ledger
 from ..ledger.transcripts import PaytableSource, play_stored, stored_transcript
 from ..metrics import observe_settled
 from ..rules import RulesError
 from ..store.repositories.audit import AuditRecord, AuditRepository, chain_for
+from ..store.repositories.ledger import LedgerConflict, LedgerRepository, LedgerRow
 from ..store.repositories.paytables import PaytablesRepository
 
 ACTOR = "settlement"
@@ -188,7 +188,7 @@ def _write_ledger(conn: psycopg.Connection, settled: list[SettledRound], outcome
     while settled:
         try:
             with conn.transaction():   # a savepoint: a refused attempt leaves no row behind
-                write_ledger(conn, [row for s in settled for row in s.ledger])
+                LedgerRepository(conn).write([row for s in settled for row in s.ledger])
             return settled
         except LedgerConflict as exc:
             outcome.refused += [RefusedRound(round_id, f"LedgerConflict: {reason}")

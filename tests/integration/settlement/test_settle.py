@@ -8,10 +8,10 @@ from collections import Counter
 
 import pytest
 
-from service.ledger.rows import NO_HAND, LedgerConflict
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
 from service.settlement.sweep import sweep_stale_rounds
+from service.store.repositories.ledger import NO_HAND, LedgerConflict
 
 pytestmark = pytest.mark.integration
 

@@ -6,9 +6,9 @@ from types import SimpleNamespace
 
 import psycopg
 
-from service.ledger.rows import NO_HAND, LedgerRow
 from service.metrics.definitions import metrics
 from service.metrics.observe import observe_settled
+from service.store.repositories.ledger import NO_HAND, LedgerRow
 
 
 class _NoDatabase:
