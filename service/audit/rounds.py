@@ -11,9 +11,10 @@ from ..compliance.void import REFUND_KIND
 from ..engine.transcript import TranscriptError
 from ..ledger.transcripts import PaytableSource
 from ..rules import RulesError, load_paytable, parse_paytable
-from ..settlement.settle import CompletedRound, plan_settlement
+from ..settlement.settle import plan_settlement
 from ..store.repositories.ledger import NO_HAND
 from ..store.repositories.rounds import RoundStatus
+from ..store.repositories.settlement import CompletedRound
 from .report import Problem, Report
 
 # The chained records a round's events are copies of, and the event kind each becomes.

@@ -15,6 +15,7 @@ from ..rules import RulesError, load_rules
 from ..store.audit_hash import GENESIS, record_hash
 from ..store.repositories.audit import AuditRepository
 from ..store.repositories.paytables import PaytablesRepository
+from ..store.repositories.shoes import ShoesRepository
 from .export import COLUMNS, iter_records
 from .report import Problem, Report
 from .rounds import MONEY_KINDS, ExportedRounds, check_money_records_without_round, check_rounds
@@ -226,9 +227,7 @@ def _reporting(items: Iterable[T], report: Report, progress: Progress | None) ->
 def check_shoes(conn: psycopg.Connection, report: Report, audited: dict[str, str]) -> None:
     """Closed virtual shoes: the stored order and salt open the stored commitment, and that is
     the commitment the audit log published when the shoe started."""
-    rows = conn.execute("SELECT shoe_id::text, commitment, card_order, salt FROM shoes "
-                        "WHERE mode = 'virtual' AND closed_at IS NOT NULL ORDER BY opened_at, shoe_id")
-    for shoe_id, commitment, order, salt in rows:
+    for shoe_id, commitment, order, salt in ShoesRepository(conn).closed_virtual():
         report.shoes.add(shoe_id)
         where = f"shoe {shoe_id}"
         if commitment is None or order is None or salt is None:

@@ -55,7 +55,7 @@ class RoundChange(Protocol):
 
 
 class StoredRound(Protocol):
-    """A completed round as settlement reads it (service.settlement.settle.CompletedRound)."""
+    """A completed round as settlement reads it (service.store.repositories.settlement.CompletedRound)."""
 
     @property
     def round_id(self) -> str: ...

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import psycopg
 
-from ..store.repositories.outbox import OutboxTopic
+from ..store.repositories.outbox import OutboxRepository
 from .batches import BATCH_SIZE, batches_by_table
 
 CLAIM_LIMIT = 2000  # outbox rows per pass: one transaction, a few messages
@@ -35,29 +35,16 @@ def relay_outbox(conn: psycopg.Connection, publish: Publish, *, limit: int = CLA
     """Claim unpublished rows (SKIP LOCKED: relays may run side by side), publish their rounds
     in batches of one table each, and mark what went out. A round published twice is harmless
     (settlement is idempotent); a row never marked is published again on the next pass."""
+    outbox = OutboxRepository(conn)
     with conn.transaction():
-        claimed = _claim(conn, limit)
+        claimed = outbox.claim_rounds(limit)
         if not claimed:
             return RelayPass(0, 0)
         published, messages, failure = _publish(claimed, publish, batch_size, publish_errors)
-        _mark(conn, [row_id for row_id, _, _ in claimed], published)
+        outbox.mark([row_id for row_id, _, _ in claimed], published)
     if failure is not None:
         raise BrokerUnavailable(f"published {len(published)} of {len(claimed)} outbox rows: {failure}") from failure
     return RelayPass(len(published), messages)
-
-
-def _mark(conn: psycopg.Connection, claimed: list[int], published: list[int]) -> None:
-    """Every claimed row counts an attempt; only those whose message went out are marked published."""
-    conn.execute("UPDATE outbox SET attempts = attempts + 1, "
-                 "published_at = CASE WHEN id = ANY(%s) THEN now() END WHERE id = ANY(%s)", (published, claimed))
-
-
-def _claim(conn: psycopg.Connection, limit: int) -> list[tuple[int, str, str | None]]:
-    """(outbox id, round id, table id) of unpublished rows, oldest first, locked for this pass."""
-    return conn.execute(
-        "SELECT o.id, o.round_id::text, r.table_id FROM outbox o LEFT JOIN rounds r USING (round_id) "
-        "WHERE o.published_at IS NULL AND o.topic = %s ORDER BY o.id LIMIT %s FOR UPDATE OF o SKIP LOCKED",
-        (OutboxTopic.SETTLE_ROUND, limit)).fetchall()
 
 
 def _publish(claimed: list[tuple[int, str, str | None]], publish: Publish, batch_size: int,
@@ -83,10 +70,9 @@ def relay_verifications(conn: psycopg.Connection, send: SendVerification,
                         publish_errors: tuple[type[BaseException], ...] = (OSError,)) -> int:
     """Send each unpublished verification row as a message of its own, as relay_outbox sends
     rounds; a verification sent twice runs once (its worker claims it first). Rows sent."""
+    outbox = OutboxRepository(conn)
     with conn.transaction():
-        claimed = conn.execute(
-            "SELECT id, payload->>'verification_id' FROM outbox WHERE published_at IS NULL AND topic = %s "
-            "ORDER BY id FOR UPDATE SKIP LOCKED", (OutboxTopic.VERIFY_AUDIT,)).fetchall()
+        claimed = outbox.claim_verifications()
         sent: list[int] = []
         failure: BaseException | None = None
         for row_id, verification_id in claimed:
@@ -96,7 +82,7 @@ def relay_verifications(conn: psycopg.Connection, send: SendVerification,
                 failure = exc
                 break
             sent.append(row_id)
-        _mark(conn, [row_id for row_id, _ in claimed], sent)
+        outbox.mark([row_id for row_id, _ in claimed], sent)
     if failure is not None:
         raise BrokerUnavailable(f"sent {len(sent)} of {len(claimed)} verifications: {failure}") from failure
     return len(sent)

@@ -1,7 +1,6 @@
 """Settles a batch of completed rounds in one transaction: replay, ledger rows, `settled`, payout records."""
 from __future__ import annotations
 
-import json
 import logging
 import uuid
 from collections import defaultdict
@@ -21,6 +20,7 @@ from ..rules import RulesError
 from ..store.repositories.audit import AuditRecord, AuditRepository, chain_for
 from ..store.repositories.ledger import LedgerConflict, LedgerRepository, LedgerRow
 from ..store.repositories.paytables import PaytablesRepository
+from ..store.repositories.settlement import CompletedRound, SettlementRepository
 
 ACTOR = "settlement"
 
@@ -75,21 +75,6 @@ class BatchOutcome:
             logger.error("round cannot be settled: %s", refused.reason, extra={"round_id": refused.round_id})
 
 
-@dataclass(frozen=True)
-class CompletedRound:
-    """A round as stored when it completed: what settlement reads."""
-
-    round_id: str
-    table_id: str
-    shoe_id: str | None
-    rules_ref: str
-    paytable_ref: str | None
-    wagers: list[dict]
-    result: dict | None
-    kitty: int | None = None    # the player-banked game: the Shoot kitty the round was played against
-    limits: dict | None = None  # its table's own limits, which the round was played under
-
-
 def normalise_ids(round_ids: Iterable[Any]) -> list[str]:
     """Distinct round ids in canonical text, sorted: the order rows are locked in."""
     return sorted({str(uuid.UUID(str(round_id))) for round_id in round_ids})
@@ -103,9 +88,10 @@ def settle_rounds(conn: psycopg.Connection, round_ids: Iterable[Any]) -> BatchOu
     if not ids:
         return outcome
     paytables = partial(approved_paytable, PaytablesRepository(conn))
+    rounds = SettlementRepository(conn)
     with conn.transaction():
-        stored = _lock_complete_rounds(conn, ids)
-        events = _load_events(conn, [r.round_id for r in stored])
+        stored = rounds.lock_complete(ids)
+        events = rounds.events_of([r.round_id for r in stored])
         settled: list[SettledRound] = []
         for round_ in stored:
             try:
@@ -115,7 +101,10 @@ def settle_rounds(conn: psycopg.Connection, round_ids: Iterable[Any]) -> BatchOu
                 outcome.refused.append(RefusedRound(round_.round_id, f"{type(exc).__name__}: {exc}"))
         settled = _write_ledger(conn, settled, outcome)
         if settled:
-            _mark_settled(conn, settled)
+            # The result stored at completion is kept; the replayed one fills it in only where
+            # missing (the API stores it, so this is normally empty and costs nothing).
+            rounds.mark_settled([s.round_id for s in settled],
+                                {s.round_id: s.result for s in settled if s.result_missing})
             # Last before the commit: a table's chain head stays locked from here to the commit,
             # and the table's terminal waits on it to save its next decision.
             _append_audit(conn, settled)
@@ -124,47 +113,6 @@ def settle_rounds(conn: psycopg.Connection, round_ids: Iterable[Any]) -> BatchOu
     done = set(outcome.settled) | {r.round_id for r in outcome.refused}
     outcome.not_settleable = [i for i in ids if i not in done]
     return outcome
-
-
-def still_complete(conn: psycopg.Connection, round_ids: list[str]) -> list[str]:
-    """Which of these rounds are still waiting to be settled (another settler held them)."""
-    if not round_ids:
-        return []
-    rows = conn.execute("SELECT round_id::text FROM rounds WHERE round_id = ANY(%s::uuid[]) "
-                        "AND status = 'complete' ORDER BY round_id", (round_ids,)).fetchall()
-    return [row[0] for row in rows]
-
-
-def known_rounds(conn: psycopg.Connection, round_ids: Iterable[Any]) -> list[str]:
-    """Which of these rounds this database holds, in whatever status."""
-    ids = normalise_ids(round_ids)
-    if not ids:
-        return []
-    rows = conn.execute("SELECT round_id::text FROM rounds WHERE round_id = ANY(%s::uuid[]) ORDER BY round_id",
-                        (ids,)).fetchall()
-    return [row[0] for row in rows]
-
-
-def _lock_complete_rounds(conn: psycopg.Connection, ids: list[str]) -> list[CompletedRound]:
-    # SKIP LOCKED: a round another settler holds is that settler's; if it rolls back, the
-    # round stays 'complete' and the task's retry or the sweep settles it.
-    rows = conn.execute(
-        "SELECT round_id::text, table_id, shoe_id::text, rules_ref, paytable_ref, wagers, result, "
-        "(SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = rounds.round_id), "
-        "(SELECT t.limits FROM tables t WHERE t.table_id = rounds.table_id) "
-        "FROM rounds WHERE round_id = ANY(%s::uuid[]) AND status = 'complete' "
-        "ORDER BY round_id FOR UPDATE SKIP LOCKED", (ids,)).fetchall()
-    return [CompletedRound(*row) for row in rows]
-
-
-def _load_events(conn: psycopg.Connection, ids: list[str]) -> dict[str, list[tuple[str, dict]]]:
-    """Each round's events in seq order, aggregated by the server: one row (and one JSON parse)
-    per round instead of one per card."""
-    if not ids:
-        return {}
-    rows = conn.execute("SELECT round_id::text, json_agg(json_build_array(kind, payload) ORDER BY seq) "
-                        "FROM round_events WHERE round_id = ANY(%s::uuid[]) GROUP BY round_id", (ids,))
-    return {round_id: [(kind, payload) for kind, payload in events] for round_id, events in rows}
 
 
 def plan_settlement(round_: CompletedRound, events: list[tuple[str, dict]],
@@ -202,15 +150,3 @@ def _append_audit(conn: psycopg.Connection, settled: list[SettledRound]) -> None
     for round_ in settled:
         by_chain[chain_for(round_.table_id)].extend(round_.audit)
     AuditRepository(conn).append_by_chain(by_chain)
-
-
-def _mark_settled(conn: psycopg.Connection, settled: list[SettledRound]) -> None:
-    conn.execute("UPDATE rounds SET status = 'settled', settled_at = now(), version = version + 1 "
-                 "WHERE round_id = ANY(%s::uuid[]) AND status = 'complete'", ([s.round_id for s in settled],))
-    # The result stored at completion is kept; the replayed one fills it in only where missing
-    # (the API stores it, so this list is normally empty and costs nothing).
-    missing = [s for s in settled if s.result_missing]
-    if missing:
-        conn.execute("UPDATE rounds AS r SET result = v.result::jsonb "
-                     "FROM unnest(%s::uuid[], %s::text[]) AS v(round_id, result) WHERE r.round_id = v.round_id",
-                     ([s.round_id for s in missing], [json.dumps(s.result) for s in missing]))

@@ -14,8 +14,9 @@ from celery.exceptions import Reject
 from ..audit.jobs import TakenUp, run_verification
 from ..settlement.connection import process_connection
 from ..settlement.queues import database_identity
-from ..settlement.settle import SettlementRefused, known_rounds, settle_rounds, still_complete
+from ..settlement.settle import SettlementRefused, normalise_ids, settle_rounds
 from ..settlement.sweep import sweep_stale_rounds
+from ..store.repositories.settlement import SettlementRepository
 
 SETTLE_ROUNDS = "pontoon.settle_rounds"
 SWEEP = "pontoon.sweep"
@@ -36,15 +37,16 @@ def settle_rounds_task(task: Task, round_ids: list[str]) -> dict:
     """Settle a batch. Rounds another settler held are retried later (that settler may roll
     back); refused rounds fail the task loudly once the rest of the batch has committed."""
     conn = process_connection(task.app.conf.pontoon_database_url)
+    rounds = SettlementRepository(conn)
     outcome = settle_rounds(conn, round_ids)
     outcome.log(log)
-    if round_ids and not outcome.settled and not outcome.refused and not known_rounds(conn, round_ids):
+    if round_ids and not outcome.settled and not outcome.refused and not rounds.known(normalise_ids(round_ids)):
         _hand_back(task, round_ids)
     log.info("settled %d rounds (%d not settleable, %d refused)", len(outcome.settled),
              len(outcome.not_settleable), len(outcome.refused))
     if outcome.refused:
         raise SettlementRefused(outcome.refused)
-    pending = still_complete(conn, outcome.not_settleable)
+    pending = rounds.still_complete(outcome.not_settleable)
     if pending and task.request.retries < LOCKED_RETRIES:
         raise task.retry(args=[pending], countdown=LOCKED_RETRY_SECONDS, max_retries=LOCKED_RETRIES)
     return outcome.summary()

@@ -1,4 +1,5 @@
-"""The outbox: work for the settlement workers, written in the transaction that makes it due."""
+"""The outbox: work for the workers, written in the transaction that makes it due, and claimed and
+marked by the relay that sends it."""
 from __future__ import annotations
 
 import uuid
@@ -22,4 +23,25 @@ class OutboxRepository:
 
     def add(self, topic: OutboxTopic, round_id: uuid.UUID | None = None, payload: dict | None = None) -> None:
         self.db.execute("INSERT INTO outbox (topic, round_id, payload) VALUES (%s, %s, %s)",
-                          (topic, round_id, Jsonb(payload or {})))
+                        (topic, round_id, Jsonb(payload or {})))
+
+    def claim_rounds(self, limit: int) -> list[tuple[int, str, str | None]]:
+        """(outbox id, round id, table id) of unpublished rounds to settle, oldest first, locked
+        for the caller's transaction (SKIP LOCKED: relays may run side by side)."""
+        return self.db.execute(
+            "SELECT o.id, o.round_id::text, r.table_id FROM outbox o LEFT JOIN rounds r USING (round_id) "
+            "WHERE o.published_at IS NULL AND o.topic = %s ORDER BY o.id LIMIT %s FOR UPDATE OF o SKIP LOCKED",
+            (OutboxTopic.SETTLE_ROUND, limit)).fetchall()
+
+    def claim_verifications(self) -> list[tuple[int, str]]:
+        """(outbox id, verification id) of unpublished verifications, oldest first, locked for the
+        caller's transaction."""
+        return self.db.execute(
+            "SELECT id, payload->>'verification_id' FROM outbox WHERE published_at IS NULL AND topic = %s "
+            "ORDER BY id FOR UPDATE SKIP LOCKED", (OutboxTopic.VERIFY_AUDIT,)).fetchall()
+
+    def mark(self, claimed: list[int], published: list[int]) -> None:
+        """Every claimed row counts an attempt; only those whose message went out are marked published."""
+        self.db.execute("UPDATE outbox SET attempts = attempts + 1, "
+                        "published_at = CASE WHEN id = ANY(%s) THEN now() END WHERE id = ANY(%s)",
+                        (published, claimed))

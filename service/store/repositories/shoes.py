@@ -84,3 +84,10 @@ class ShoesRepository:
         """A physical shoe gave out `card` (the row is locked by the caller)."""
         self.db.execute("UPDATE shoes SET dealt = dealt || %s, position = position + 1 WHERE shoe_id = %s",
                           (Jsonb([card]), shoe_id))
+
+    def closed_virtual(self) -> list[tuple[str, str | None, list[str] | None, str | None]]:
+        """(shoe id, commitment, card order, salt) of every closed virtual shoe, in opening order:
+        what a verification of the audit log opens each commitment with."""
+        return self.db.execute("SELECT shoe_id::text, commitment, card_order, salt FROM shoes "
+                               "WHERE mode = 'virtual' AND closed_at IS NOT NULL "
+                               "ORDER BY opened_at, shoe_id").fetchall()

@@ -1,0 +1,85 @@
+"""Rounds as settlement finds them: complete ones locked for a batch with their events, stale ones
+for the sweep, and the batch marked settled."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from ..transaction import Statements
+
+
+@dataclass(frozen=True)
+class CompletedRound:
+    """A round as stored when it completed: what settlement reads."""
+
+    round_id: str
+    table_id: str
+    shoe_id: str | None
+    rules_ref: str
+    paytable_ref: str | None
+    wagers: list[dict]
+    result: dict | None
+    kitty: int | None = None    # the player-banked game: the Shoot kitty the round was played against
+    limits: dict | None = None  # its table's own limits, which the round was played under
+
+
+class SettlementRepository:
+    def __init__(self, db: Statements) -> None:
+        self.db = db
+
+    def lock_complete(self, round_ids: list[str]) -> list[CompletedRound]:
+        """Those of the rounds still complete, locked in id order. SKIP LOCKED: a round another
+        settler holds is that settler's; if it rolls back, the round stays complete and the task's
+        retry or the sweep settles it."""
+        rows = self.db.execute(
+            "SELECT round_id::text, table_id, shoe_id::text, rules_ref, paytable_ref, wagers, result, "
+            "(SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = rounds.round_id), "
+            "(SELECT t.limits FROM tables t WHERE t.table_id = rounds.table_id) "
+            "FROM rounds WHERE round_id = ANY(%s::uuid[]) AND status = 'complete' "
+            "ORDER BY round_id FOR UPDATE SKIP LOCKED", (round_ids,)).fetchall()
+        return [CompletedRound(*row) for row in rows]
+
+    def events_of(self, round_ids: list[str]) -> dict[str, list[tuple[str, dict]]]:
+        """Each round's events as (kind, payload) in seq order, aggregated by the server: one row
+        (and one JSON parse) per round instead of one per card."""
+        if not round_ids:
+            return {}
+        rows = self.db.execute(
+            "SELECT round_id::text, json_agg(json_build_array(kind, payload) ORDER BY seq) "
+            "FROM round_events WHERE round_id = ANY(%s::uuid[]) GROUP BY round_id", (round_ids,))
+        return {round_id: [(kind, payload) for kind, payload in events] for round_id, events in rows}
+
+    def mark_settled(self, round_ids: list[str], missing_results: dict[str, dict]) -> None:
+        """The rounds settled (status, settled_at, version); `missing_results` fills in the result
+        of a round that completed without one stored (the result stored at completion is kept)."""
+        self.db.execute("UPDATE rounds SET status = 'settled', settled_at = now(), version = version + 1 "
+                        "WHERE round_id = ANY(%s::uuid[]) AND status = 'complete'", (round_ids,))
+        if missing_results:
+            self.db.execute("UPDATE rounds AS r SET result = v.result::jsonb "
+                            "FROM unnest(%s::uuid[], %s::text[]) AS v(round_id, result) "
+                            "WHERE r.round_id = v.round_id",
+                            (list(missing_results), [json.dumps(result) for result in missing_results.values()]))
+
+    def still_complete(self, round_ids: list[str]) -> list[str]:
+        """Which of these rounds are still waiting to be settled."""
+        if not round_ids:
+            return []
+        rows = self.db.execute("SELECT round_id::text FROM rounds WHERE round_id = ANY(%s::uuid[]) "
+                               "AND status = 'complete' ORDER BY round_id", (round_ids,)).fetchall()
+        return [row[0] for row in rows]
+
+    def known(self, round_ids: list[str]) -> list[str]:
+        """Which of these rounds this database holds, in whatever status."""
+        if not round_ids:
+            return []
+        rows = self.db.execute("SELECT round_id::text FROM rounds WHERE round_id = ANY(%s::uuid[]) "
+                               "ORDER BY round_id", (round_ids,)).fetchall()
+        return [row[0] for row in rows]
+
+    def stale(self, older_than_seconds: float, limit: int) -> list[tuple[str, str]]:
+        """(round_id, table_id) of rounds complete for longer than the given age, oldest first."""
+        rows = self.db.execute(
+            "SELECT round_id::text, table_id FROM rounds WHERE status = 'complete' "
+            "AND COALESCE(completed_at, opened_at) < now() - make_interval(secs => %s) "
+            "ORDER BY COALESCE(completed_at, opened_at) LIMIT %s", (older_than_seconds, limit)).fetchall()
+        return [(round_id, table_id) for round_id, table_id in rows]
