@@ -8,8 +8,17 @@ PYTHON ?= python3
 
 # Bytecode is written here, once per change, because the service's processes may run where
 # Python is told not to write it (then every start would compile every module again).
-install: $(VENV)/.installed
+install: $(VENV)/.installed $(VENV)/.analysis-compiled
 	@$(PY) -m compileall -q service >/dev/null
+
+# numba compiles the house-edge analysis on its first use (about 40 s in all on two cores), which
+# an operator's first draft or approval would otherwise wait for inside a web request, against
+# gunicorn's 30 s timeout. Compiled here once per change of its sources, cached beside them.
+$(VENV)/.analysis-compiled: $(VENV)/.installed $(wildcard service/analysis/*.py service/analysis/exact/*.py)
+	$(VENV)/bin/pontoon analyse --rules canberra --paytable canberra-standard --no-cache >/dev/null
+	$(VENV)/bin/pontoon analyse --rules blackjack-enhc --paytable blackjack --no-cache >/dev/null
+	$(VENV)/bin/pontoon house-edge --rules canberra --paytable canberra-standard --precision 0.05 --quiet >/dev/null
+	touch $@
 
 $(VENV)/.installed: pyproject.toml
 	bash ops/ensure-python.sh $(PYTHON)
