@@ -58,16 +58,12 @@ def _relay(args: argparse.Namespace) -> int:
         if asked is not None:
             logging.info("the verification of gaming day %s is asked for: %s", day, asked.verification.verification_id)
 
-    periodic = ([sweep] if args.sweep_after > 0 else []) + ([verify_daily] if args.verify_daily else [])
-
-    def housekeeping(conn: psycopg.Connection[Any]) -> None:
-        for job in periodic:
-            job(conn)
+    housekeeping = ([sweep] if args.sweep_after > 0 else []) + ([verify_daily] if args.verify_daily else [])
 
     record_service_start(settings.database_url, "settle-relay")
     run_relay(lambda: connect(settings.database_url, "pontoon-relay"), celery_publisher(app), interval=args.interval,
               send_verification=celery_verification_sender(app),
-              sweep=housekeeping if periodic else None, sweep_every=args.sweep_every,
+              housekeeping=housekeeping, every=args.sweep_every,
               publish_errors=PUBLISH_ERRORS, should_stop=lambda: bool(stopping))
     return 0
 

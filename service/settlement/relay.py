@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import psycopg
@@ -90,16 +90,17 @@ def relay_verifications(conn: psycopg.Connection, send: SendVerification,
 
 def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, interval: float = 1.0,
               send_verification: SendVerification | None = None,
-              sweep: Callable[[psycopg.Connection], object] | None = None, sweep_every: float = 10.0,
+              housekeeping: Sequence[Callable[[psycopg.Connection], object]] = (), every: float = 10.0,
               publish_errors: tuple[type[BaseException], ...] = (OSError,),
               should_stop: Callable[[], bool] = lambda: False) -> None:
     """Relay forever (until `should_stop`): publish the outbox every `interval` (verifications
     too, given `send_verification`), back off while the broker or the database is away
-    (reconnecting to the database), and run `sweep` every `sweep_every` seconds. A failed pass
-    leaves its rows unpublished for the next one."""
+    (reconnecting to the database), and run the `housekeeping` jobs (the sweep, the day's
+    verification request) in turn every `every` seconds. A failed pass leaves its rows
+    unpublished for the next one."""
     conn: psycopg.Connection | None = None
     backoff = interval
-    next_sweep = time.monotonic() + sweep_every
+    next_housekeeping = time.monotonic() + every
     while not should_stop():
         done = RelayPass(0, 0)
         try:
@@ -117,12 +118,14 @@ def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, in
             # meanwhile waits in the outbox until a pass on a new connection publishes it.
             log.error("database unavailable, outbox kept for the next pass: %s", " ".join(str(exc).split()))
             backoff = min(backoff * 2, 5.0)
-        if sweep is not None and conn is not None and not conn.broken and time.monotonic() >= next_sweep:
-            next_sweep = time.monotonic() + sweep_every
-            try:
-                sweep(conn)
-            except psycopg.Error:
-                # Its batch rolled back and stays complete: the next sweep tries it again.
-                log.exception("the sweep failed; it runs again in %.0f s", sweep_every)
+        if housekeeping and conn is not None and not conn.broken and time.monotonic() >= next_housekeeping:
+            next_housekeeping = time.monotonic() + every
+            for job in housekeeping:
+                try:
+                    job(conn)
+                except psycopg.Error:
+                    # What it wrote rolled back (a sweep's batch stays complete): it runs again next time.
+                    log.exception("%s failed; housekeeping runs again in %.0f s", job.__name__, every)
+                    break
         if done.published_rows < CLAIM_LIMIT:  # a full pass means more is waiting: go again at once
             time.sleep(backoff)
