@@ -16,6 +16,7 @@ from ..settlement.connection import process_connection
 from ..settlement.queues import database_identity
 from ..settlement.settle import SettlementRefused, normalise_ids, settle_rounds
 from ..settlement.sweep import sweep_stale_rounds
+from ..store.repositories.rounds import RoundStatus
 from ..store.repositories.settlement import SettlementRepository
 
 SETTLE_ROUNDS = "pontoon.settle_rounds"
@@ -40,13 +41,14 @@ def settle_rounds_task(task: Task, round_ids: list[str]) -> dict:
     rounds = SettlementRepository(conn)
     outcome = settle_rounds(conn, round_ids)
     outcome.log(log)
-    if round_ids and not outcome.settled and not outcome.refused and not rounds.known(normalise_ids(round_ids)):
+    if round_ids and not outcome.settled and not outcome.refused and not rounds.statuses(normalise_ids(round_ids)):
         _hand_back(task, round_ids)
     log.info("settled %d rounds (%d not settleable, %d refused)", len(outcome.settled),
              len(outcome.not_settleable), len(outcome.refused))
     if outcome.refused:
         raise SettlementRefused(outcome.refused)
-    pending = rounds.still_complete(outcome.not_settleable)
+    pending = [round_id for round_id, status in rounds.statuses(outcome.not_settleable).items()
+               if status is RoundStatus.COMPLETE]
     if pending and task.request.retries < LOCKED_RETRIES:
         raise task.retry(args=[pending], countdown=LOCKED_RETRY_SECONDS, max_retries=LOCKED_RETRIES)
     return outcome.summary()

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 
 from ..transaction import Statements
+from .rounds import RoundStatus
 
 
 @dataclass(frozen=True)
@@ -60,21 +61,14 @@ class SettlementRepository:
                             "WHERE r.round_id = v.round_id",
                             (list(missing_results), [json.dumps(result) for result in missing_results.values()]))
 
-    def still_complete(self, round_ids: list[str]) -> list[str]:
-        """Which of these rounds are still waiting to be settled."""
+    def statuses(self, round_ids: list[str]) -> dict[str, RoundStatus]:
+        """The status of each of these rounds this database holds, in id order: a round missing
+        is another floor's; one still complete is still waiting to be settled."""
         if not round_ids:
-            return []
-        rows = self.db.execute("SELECT round_id::text FROM rounds WHERE round_id = ANY(%s::uuid[]) "
-                               "AND status = 'complete' ORDER BY round_id", (round_ids,)).fetchall()
-        return [row[0] for row in rows]
-
-    def known(self, round_ids: list[str]) -> list[str]:
-        """Which of these rounds this database holds, in whatever status."""
-        if not round_ids:
-            return []
-        rows = self.db.execute("SELECT round_id::text FROM rounds WHERE round_id = ANY(%s::uuid[]) "
+            return {}
+        rows = self.db.execute("SELECT round_id::text, status FROM rounds WHERE round_id = ANY(%s::uuid[]) "
                                "ORDER BY round_id", (round_ids,)).fetchall()
-        return [row[0] for row in rows]
+        return {round_id: RoundStatus(status) for round_id, status in rows}
 
     def stale(self, older_than_seconds: float, limit: int) -> list[tuple[str, str]]:
         """(round_id, table_id) of rounds complete for longer than the given age, oldest first."""
