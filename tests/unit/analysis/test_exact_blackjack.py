@@ -105,10 +105,10 @@ def test_chance_of_each_hand_matches_the_published_column(game):
         assert hand.probability * no_dealer_blackjack == pytest.approx(published, abs=5e-9)
 
 
-def test_overall_return_within_three_millionths_of_the_published(game):
-    # Every published hand value agrees to its sixth decimal; the overall return differs by
-    # 2.5 to 3.6 millionths of a wager (a split counted a little differently), which the
-    # tolerance states rather than hides.
+def test_overall_return_within_four_millionths_of_the_published(game):
+    # The published stand, hit and double values agree to their sixth decimal; the overall return
+    # differs by 2.5 to 3.6 millionths of a wager for a cause not found (docs/house-edge.md), which
+    # the tolerance states rather than hides.
     decks, after_split, values = game
     assert values.expected_return == pytest.approx(PUBLISHED_RETURN[(decks, after_split)], abs=4e-6)
 
