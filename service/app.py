@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+import psycopg
 from flask import Flask, Response
 
 from . import console, metrics
@@ -18,6 +19,7 @@ from .config import Settings
 from .observability import logs
 from .reports.gaming_day import check_day_start, parse_day_start
 from .store.pool import open_pool
+from .store.repositories.settlement import SettlementBacklog, SettlementRepository
 
 
 def create_app(settings: Settings | None = None, *, connect: bool = True,
@@ -41,10 +43,14 @@ def create_app(settings: Settings | None = None, *, connect: bool = True,
     register_error_handlers(app)
     request_scope.install(app)
     console.install(app)   # after the API's error handlers: its own 404 and 405 pages win in /console
-    metrics.install(app)
+    metrics.install(app, backlog=_settlement_backlog)
     logs.install(app)
     app.after_request(_served_by)
     return app
+
+
+def _settlement_backlog(conn: psycopg.Connection) -> SettlementBacklog:
+    return SettlementRepository(conn).backlog()
 
 
 def _served_by(response: Response) -> Response:

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any, Protocol
 
+import psycopg
 from prometheus_client.core import GaugeMetricFamily
 from psycopg_pool import ConnectionPool
 
@@ -12,25 +15,37 @@ QUERY_TIMEOUT = 2.0   # seconds a scrape waits for a pool connection
 
 log = logging.getLogger(__name__)
 
-_BACKLOG = ("SELECT (SELECT count(*) FROM rounds WHERE status = 'complete'), "
-            "       (SELECT COALESCE(extract(epoch FROM now() - min(completed_at)), 0) "
-            "          FROM rounds WHERE status = 'complete'), "
-            "       (SELECT count(*) FROM outbox WHERE published_at IS NULL)")
+
+class Backlog(Protocol):
+    """What waits to be settled, as the store reads it."""
+
+    @property
+    def rounds_awaiting(self) -> int: ...
+
+    @property
+    def oldest_awaiting_seconds(self) -> float: ...
+
+    @property
+    def outbox_unpublished(self) -> int: ...
+
+
+BacklogQuery = Callable[[psycopg.Connection[Any]], Backlog]
 
 
 class SettlementBacklogCollector:
     """Rounds awaiting settlement, the oldest one's age, and the outbox's unpublished rows, read
-    when scraped. Registered on each scrape's own registry (never the shared one), which is the
-    only place custom collectors work in multiprocess mode."""
+    when scraped (by `query`, on a connection of `pool`). Registered on each scrape's own registry
+    (never the shared one), which is the only place custom collectors work in multiprocess mode."""
 
-    def __init__(self, pool: ConnectionPool) -> None:
+    def __init__(self, pool: ConnectionPool, query: BacklogQuery) -> None:
         self.pool = pool
+        self.query = query
 
     def collect(self):
         up = GaugeMetricFamily("pontoon_metrics_database_up", "1 when the scrape could read the database")
         try:
             with self.pool.connection(timeout=QUERY_TIMEOUT) as conn:
-                awaiting, oldest, outbox = conn.execute(_BACKLOG).fetchone()
+                backlog = self.query(conn)
         except Exception as exc:  # a scrape reports the database as down; it moves no money
             log.warning("metrics: settlement backlog unreadable: %s", type(exc).__name__)
             up.add_metric([], 0)
@@ -39,10 +54,12 @@ class SettlementBacklogCollector:
         up.add_metric([], 1)
         yield up
         yield GaugeMetricFamily("pontoon_rounds_awaiting_settlement", "Rounds complete and not yet settled",
-                                value=awaiting)
+                                value=backlog.rounds_awaiting)
         yield GaugeMetricFamily("pontoon_oldest_round_awaiting_settlement_seconds",
-                                "Age of the oldest round complete and not yet settled (0: none)", value=float(oldest))
-        yield GaugeMetricFamily("pontoon_outbox_depth", "Outbox rows not yet published to the workers", value=outbox)
+                                "Age of the oldest round complete and not yet settled (0: none)",
+                                value=backlog.oldest_awaiting_seconds)
+        yield GaugeMetricFamily("pontoon_outbox_depth", "Outbox rows not yet published to the workers",
+                                value=backlog.outbox_unpublished)
 
 
 def record_pool_usage(pool: ConnectionPool) -> None:

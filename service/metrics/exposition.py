@@ -5,7 +5,7 @@ from __future__ import annotations
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest, multiprocess
 from psycopg_pool import ConnectionPool
 
-from .collectors import SettlementBacklogCollector, record_pool_usage
+from .collectors import BacklogQuery, SettlementBacklogCollector, record_pool_usage
 from .definitions import metrics
 from .multiproc import multiprocess_dir
 
@@ -20,9 +20,10 @@ class _RegistryOf:
         yield from self.registry.collect()
 
 
-def scrape(pool: ConnectionPool | None) -> tuple[bytes, str]:
+def scrape(pool: ConnectionPool | None, backlog: BacklogQuery | None = None) -> tuple[bytes, str]:
     """The exposition body and its content type. A fresh registry per scrape, as multiprocess
-    mode requires: the MultiProcessCollector reads every process's files as they are now."""
+    mode requires: the MultiProcessCollector reads every process's files as they are now. With a
+    pool and a backlog query, the settlement backlog is read too."""
     registry = CollectorRegistry(auto_describe=False)
     directory = multiprocess_dir()
     if pool is not None:
@@ -33,6 +34,6 @@ def scrape(pool: ConnectionPool | None) -> tuple[bytes, str]:
         own = metrics().registry
         assert own is not None, "a single process's metrics have a registry of their own"
         registry.register(_RegistryOf(own))
-    if pool is not None:
-        registry.register(SettlementBacklogCollector(pool))
+    if pool is not None and backlog is not None:
+        registry.register(SettlementBacklogCollector(pool, backlog))
     return generate_latest(registry), CONTENT_TYPE_LATEST

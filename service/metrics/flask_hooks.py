@@ -9,20 +9,23 @@ from collections.abc import Callable
 from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from .collectors import record_pool_usage
+from .collectors import BacklogQuery, record_pool_usage
 from .definitions import metrics
 from .exposition import scrape
 
 EXTENSION = "pontoon.metrics"
+BACKLOG_EXTENSION = "pontoon.metrics.backlog"   # the store's query of what waits to be settled
 ROUTE_KEY = "pontoon.route"               # WSGI environ: the URL rule the request matched
 TOKEN_ENV = "PONTOON_METRICS_TOKEN"       # when set, /metrics needs `Authorization: Bearer <token>`
 POOL_REFRESH_SECONDS = 0.5                # pool gauges are refreshed at most this often per process
 UNMATCHED = "unmatched"                   # no URL rule: a 404 before routing, kept to one label value
 
 
-def install(app: Flask) -> None:
-    """Count and time every request, and serve /metrics (outside the versioned API and its spec)."""
+def install(app: Flask, backlog: BacklogQuery | None = None) -> None:
+    """Count and time every request, and serve /metrics (outside the versioned API and its spec);
+    with `backlog`, a scrape reads what waits to be settled through it."""
     app.extensions[EXTENSION] = True
+    app.extensions[BACKLOG_EXTENSION] = backlog
     app.after_request(_note_route_and_flush)
     # WSGI middleware wraps the app's wsgi_app, as Flask documents; mypy sees a method assigned.
     app.wsgi_app = _Timed(app.wsgi_app, app)  # type: ignore[method-assign]
@@ -124,5 +127,5 @@ def _metrics_view():
         scheme, _, given = request.headers.get("Authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):
             return {"code": "unauthorized", "status": 401, "message": "send Authorization: Bearer <metrics token>"}, 401
-    body, content_type = scrape(current_app.extensions.get("pontoon.pool"))
+    body, content_type = scrape(current_app.extensions.get("pontoon.pool"), current_app.extensions[BACKLOG_EXTENSION])
     return Response(body, content_type=content_type)

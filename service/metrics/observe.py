@@ -1,18 +1,13 @@
 """Business observations: rounds completed (from the API) and rounds settled (from settlement)."""
 from __future__ import annotations
 
-import logging
 from collections import Counter as Tally
 from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
-import psycopg
-
 from .definitions import metrics
 from .flask_hooks import defer_until_committed
-
-log = logging.getLogger(__name__)
 
 
 def round_outcome(result: dict) -> str:
@@ -44,14 +39,11 @@ def observe_access_refused(status: int, reason: str) -> None:
     metrics().access_refused.labels(str(status), reason).inc()
 
 
-def observe_settled(conn: psycopg.Connection, settled: Iterable[Any]) -> None:
+def observe_settled(settled: Iterable[Any], lags: Iterable[float]) -> None:
     """After a settling transaction committed: rounds settled and money staked and returned by
-    table and bet kind (from the players' ledger rows just written), then the complete-to-settled lag of
-    each round (read back from the rounds it stamped). `settled` holds objects with `round_id`,
+    table and bet kind (from the players' ledger rows just written), and the complete-to-settled
+    lag of each round (as the store read them back). `settled` holds objects with `round_id`,
     `table_id` and `ledger` (rows with table_id, kind, stake, returned)."""
-    settled = list(settled)
-    if not settled:
-        return
     recorded = metrics()
     staked: Tally = Tally()
     returned: Tally = Tally()
@@ -68,14 +60,5 @@ def observe_settled(conn: psycopg.Connection, settled: Iterable[Any]) -> None:
         recorded.money_staked.labels(table_id, kind).inc(cents)
     for (table_id, kind), cents in returned.items():
         recorded.money_returned.labels(table_id, kind).inc(cents)
-    try:
-        with conn.transaction():
-            lags = conn.execute("SELECT extract(epoch FROM settled_at - completed_at) FROM rounds "
-                                "WHERE round_id = ANY(%s::uuid[]) AND completed_at IS NOT NULL",
-                                ([str(r.round_id) for r in settled],)).fetchall()
-    except psycopg.Error as exc:
-        # The ledger is committed and counted above; only the lag figure is lost for this batch.
-        log.warning("metrics: settlement lag unreadable for %d rounds: %s", len(settled), type(exc).__name__)
-        return
-    for (lag,) in lags:
-        recorded.settlement_lag.observe(max(float(lag), 0.0))
+    for lag in lags:
+        recorded.settlement_lag.observe(max(lag, 0.0))

@@ -24,6 +24,8 @@ from ..store.repositories.settlement import CompletedRound, SettlementRepository
 
 ACTOR = "settlement"
 
+log = logging.getLogger(__name__)
+
 
 class SettlementRefused(RuntimeError):
     """Rounds that cannot be settled (their transcript does not replay, or disagrees with the
@@ -108,11 +110,24 @@ def settle_rounds(conn: psycopg.Connection, round_ids: Iterable[Any]) -> BatchOu
             # Last before the commit: a table's chain head stays locked from here to the commit,
             # and the table's terminal waits on it to save its next decision.
             _append_audit(conn, settled)
-    observe_settled(conn, settled)  # after the commit: only what is in the ledger counts
+    observe_settled(settled, _settlement_lags(conn, settled))  # after the commit: only what is in the ledger counts
     outcome.settled = [s.round_id for s in settled]
     done = set(outcome.settled) | {r.round_id for r in outcome.refused}
     outcome.not_settleable = [i for i in ids if i not in done]
     return outcome
+
+
+def _settlement_lags(conn: psycopg.Connection, settled: list[SettledRound]) -> list[float]:
+    """Each settled round's seconds from completion to settlement, read back after the commit for
+    the metrics: the ledger is committed, so a failure here loses only this figure."""
+    if not settled:
+        return []
+    try:
+        with conn.transaction():
+            return SettlementRepository(conn).settlement_lags([s.round_id for s in settled])
+    except psycopg.Error as exc:
+        log.warning("metrics: settlement lag unreadable for %d rounds: %s", len(settled), type(exc).__name__)
+        return []
 
 
 def plan_settlement(round_: CompletedRound, events: list[tuple[str, dict]],

@@ -1,11 +1,11 @@
 """Rounds as settlement finds them: complete ones locked for a batch with their events, stale ones
-for the sweep, and the batch marked settled."""
+for the sweep, the batch marked settled, and what still waits to be settled."""
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 
-from ..transaction import Statements
+from ..transaction import Statements, returned
 from .rounds import RoundStatus
 
 
@@ -22,6 +22,16 @@ class CompletedRound:
     result: dict | None
     kitty: int | None = None    # the player-banked game: the Shoot kitty the round was played against
     limits: dict | None = None  # its table's own limits, which the round was played under
+
+
+@dataclass(frozen=True)
+class SettlementBacklog:
+    """What waits to be settled: rounds complete and not yet settled, how long the oldest has
+    waited (0 when none does), and outbox rows not yet published to the workers."""
+
+    rounds_awaiting: int
+    oldest_awaiting_seconds: float
+    outbox_unpublished: int
 
 
 class SettlementRepository:
@@ -69,6 +79,22 @@ class SettlementRepository:
         rows = self.db.execute("SELECT round_id::text, status FROM rounds WHERE round_id = ANY(%s::uuid[]) "
                                "ORDER BY round_id", (round_ids,)).fetchall()
         return {round_id: RoundStatus(status) for round_id, status in rows}
+
+    def settlement_lags(self, round_ids: list[str]) -> list[float]:
+        """Seconds from completion to settlement of each of these rounds that has both."""
+        rows = self.db.execute("SELECT extract(epoch FROM settled_at - completed_at)::float8 FROM rounds "
+                               "WHERE round_id = ANY(%s::uuid[]) AND completed_at IS NOT NULL "
+                               "AND settled_at IS NOT NULL", (round_ids,)).fetchall()
+        return [lag for (lag,) in rows]
+
+    def backlog(self) -> SettlementBacklog:
+        """What waits to be settled, in one statement (the metrics read it at every scrape)."""
+        row = returned(self.db.execute(
+            "SELECT (SELECT count(*) FROM rounds WHERE status = 'complete'), "
+            "       (SELECT COALESCE(extract(epoch FROM now() - min(completed_at)), 0)::float8 "
+            "          FROM rounds WHERE status = 'complete'), "
+            "       (SELECT count(*) FROM outbox WHERE published_at IS NULL)").fetchone())
+        return SettlementBacklog(*row)
 
     def stale(self, older_than_seconds: float, limit: int) -> list[tuple[str, str]]:
         """(round_id, table_id) of rounds complete for longer than the given age, oldest first."""

@@ -8,10 +8,12 @@ from collections import Counter
 
 import pytest
 
+from service.metrics import metrics
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
 from service.settlement.sweep import sweep_stale_rounds
 from service.store.repositories.ledger import NO_HAND, LedgerConflict
+from service.store.repositories.settlement import SettlementRepository
 
 pytestmark = pytest.mark.integration
 
@@ -57,6 +59,24 @@ def test_a_batch_settles_every_bet_into_the_ledger(admin, app_conn, casino):
     assert audit_counts(admin)["payout"] == seats
     chains = {c for (c,) in admin.execute("SELECT DISTINCT chain FROM audit_log WHERE kind = 'payout'")}
     assert chains == {"table:T1", "table:T2"}
+
+
+def test_each_round_settled_is_timed_from_its_completion_and_nothing_waits_after(admin, app_conn, casino):
+    registry = metrics().registry
+    assert registry is not None, "these tests run in one process"
+
+    def timed() -> float:
+        return registry.get_sample_value("pontoon_settlement_lag_seconds_count") or 0.0
+
+    rounds = casino.play(5, ["T1"])
+    casino.write(admin)
+    waiting = SettlementRepository(admin).backlog()
+    assert waiting.rounds_awaiting == 5 and waiting.oldest_awaiting_seconds > 0
+    before = timed()
+    settle_rounds(app_conn, [r.round_id for r in rounds])
+    assert timed() == before + 5
+    backlog = SettlementRepository(admin).backlog()
+    assert (backlog.rounds_awaiting, backlog.oldest_awaiting_seconds) == (0, 0.0)
 
 
 def test_the_result_is_kept_and_readable_once_settled(admin, app_conn, casino):
