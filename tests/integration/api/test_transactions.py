@@ -7,6 +7,7 @@ import uuid
 import pytest
 
 from service.store.repositories.outbox import OutboxRepository
+from tests.support.metrics import sample
 
 from .client import ok
 from .play import basic_decision
@@ -203,40 +204,40 @@ def test_the_pool_gauge_counts_the_connection_a_request_holds(settings):
 
     from service.api.transactions import request_uow
     from service.app import create_app
-    from service.metrics.definitions import metrics
 
-    in_use = metrics().pool_connections.labels("in_use")
+    def in_use() -> float:
+        return sample("pontoon_db_pool_connections", state="in_use")
+
     app = create_app(settings)
     try:
         @app.get("/probe-pool")
         def probe():
             request_uow()
-            return jsonify(in_use=in_use._value.get())
+            return jsonify(in_use=in_use())
 
-        before = in_use._value.get()
+        before = in_use()
         assert app.test_client().get("/probe-pool").get_json() == {"in_use": before + 1}
-        assert in_use._value.get() == before
+        assert in_use() == before
     finally:
         app.extensions["pontoon.pool"].close()
 
 
 def test_a_made_up_http_method_adds_no_metric_series(app, client):
-    from service.metrics.definitions import metrics
+    def counted() -> float:
+        return sample("pontoon_http_requests_total", method="other", endpoint="/v1/tables", status="405")
 
-    counted = metrics().http_requests.labels("other", "/v1/tables", "405")
-    before = counted._value.get()
+    before = counted()
     for method in ("QQQA", "QQQB"):
         assert client.open("/v1/tables", method=method).status_code == 405
-    assert counted._value.get() == before + 2
+    assert counted() == before + 2
 
 
 def test_a_method_an_endpoint_does_not_take_is_counted_under_that_endpoint(app, client):
-    from service.metrics.definitions import metrics
+    def counted(endpoint: str) -> float:
+        return sample("pontoon_http_requests_total", method="DELETE", endpoint=endpoint, status="405")
 
-    counted = metrics().http_requests.labels("DELETE", "/v1/rounds/<uuid:round_id>", "405")
-    unmatched = metrics().http_requests.labels("DELETE", "unmatched", "405")
-    before, before_unmatched = counted._value.get(), unmatched._value.get()
+    before, before_unmatched = counted("/v1/rounds/<uuid:round_id>"), counted("unmatched")
     assert client.delete(f"/v1/rounds/{uuid.uuid4()}").status_code == 405
-    assert counted._value.get() == before + 1
-    assert unmatched._value.get() == before_unmatched
+    assert counted("/v1/rounds/<uuid:round_id>") == before + 1
+    assert counted("unmatched") == before_unmatched
     assert client.delete("/v1/no-such-thing").status_code == 404

@@ -6,14 +6,14 @@ import os
 
 import pytest
 
-from service.metrics import metrics
 from service.store.repositories.keys import KeysRepository
+from tests.support.metrics import sample
 
 pytestmark = pytest.mark.integration
 
 
 def refused_count(reason: str) -> float:
-    return metrics().access_refused.labels("401", reason)._value.get() if not os.environ.get(
+    return sample("pontoon_access_refused_total", status="401", reason=reason) if not os.environ.get(
         "PROMETHEUS_MULTIPROC_DIR") else 0.0
 
 

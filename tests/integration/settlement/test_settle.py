@@ -8,12 +8,12 @@ from collections import Counter
 
 import pytest
 
-from service.metrics import metrics
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
 from service.settlement.sweep import sweep_stale_rounds
 from service.store.repositories.ledger import NO_HAND, LedgerConflict
 from service.store.repositories.settlement import SettlementRepository
+from tests.support.metrics import sample
 
 pytestmark = pytest.mark.integration
 
@@ -62,11 +62,8 @@ def test_a_batch_settles_every_bet_into_the_ledger(admin, app_conn, casino):
 
 
 def test_each_round_settled_is_timed_from_its_completion_and_nothing_waits_after(admin, app_conn, casino):
-    registry = metrics().registry
-    assert registry is not None, "these tests run in one process"
-
     def timed() -> float:
-        return registry.get_sample_value("pontoon_settlement_lag_seconds_count") or 0.0
+        return sample("pontoon_settlement_lag_seconds_count")
 
     rounds = casino.play(5, ["T1"])
     casino.write(admin)

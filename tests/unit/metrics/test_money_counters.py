@@ -4,9 +4,9 @@ from __future__ import annotations
 import uuid
 from types import SimpleNamespace
 
-from service.metrics.definitions import metrics
 from service.metrics.observe import observe_settled
 from service.store.repositories.ledger import NO_HAND, LedgerRow
+from tests.support.metrics import sample
 
 
 def _row(table: str, seat: int, kind: str, stake: int, returned: int) -> LedgerRow:
@@ -22,11 +22,9 @@ def test_a_player_banked_rounds_money_is_counted_on_the_players_side():
               _row(table, 0, "win", 200, 0), _row(table, 2, "win", 0, 200),
               _row(table, -1, "shoot-won", 50, 0), _row(table, 2, "shoot-won", 0, 50)]
     observe_settled([SimpleNamespace(round_id=ledger[0].round_id, table_id=table, ledger=ledger)], lags=[])
-    registry = metrics().registry
-    assert registry is not None, "the unit tests run in one process"
 
-    def cents(name: str, kind: str) -> float | None:
-        return registry.get_sample_value(f"pontoon_money_{name}_cents_total", {"table": table, "kind": kind})
+    def cents(name: str, kind: str) -> float:
+        return sample(f"pontoon_money_{name}_cents_total", table=table, kind=kind)
 
     assert [cents("staked", kind) for kind in ("bust", "win", "shoot-won")] == [100, 0, 0]
     assert [cents("returned", kind) for kind in ("bust", "win", "shoot-won")] == [0, 200, 50]
