@@ -104,7 +104,7 @@ def test_chance_of_each_hand_matches_the_published_column(game):
         if published_decks != decks:
             continue
         hand = hands[("A", cards)]
-        no_dealer_blackjack = 1 - (4 * 4 * decks) / (52 * decks - 3)
+        no_dealer_blackjack = 1 - _dealer_blackjack_chance(decks, "A", cards)
         assert hand.probability * no_dealer_blackjack == pytest.approx(published, abs=5e-9)
 
 
