@@ -96,6 +96,6 @@ def _recall_page(uow: UnitOfWork, form, check: RoundCheck | None = None) -> str 
             recalled = recall(uow, table_id, last)
         except NotFound:
             errors["table"] = f"there is no table {table_id!r}"
-    tables = [row.table_id for row in uow.floor.tables()]
+    tables = [row.table.table_id for row in uow.floor.tables()]
     return render_template("console/recall.html", tables=tables, table_id=table_id, last=last_text, errors=errors,
                            recalled=recalled, check=check), 422 if errors else 200

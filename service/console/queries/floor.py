@@ -15,6 +15,7 @@ from ...rounds import views
 from ...rounds.state import CorruptRound, rebuild
 from ...store.repositories.floor import FloorDay, FloorRound, FloorTableRow
 from ...store.repositories.rounds import RoundRow, RoundStatus
+from ...store.repositories.tables import TableRow
 from ...store.uow import UnitOfWork
 from ...traditional.bank_state import BankState
 
@@ -108,23 +109,24 @@ def floor(uow: UnitOfWork, settings: Settings, *, table_id: str | None = None, n
 
 
 def _table(uow: UnitOfWork, row: FloorTableRow) -> FloorTable:
-    bank = BankState.of(row.state) if row.game == "traditional" else None
+    table = row.table
+    bank = BankState.of(row.state) if table.game == "traditional" else None
     shoe = row.shoe
     return FloorTable(
-        table_id=row.table_id, game=row.game, game_name=GAME_NAMES.get(row.game, row.game),
-        rules=ref(row.rules, row.rules_version),
-        paytable=ref(row.paytable, row.paytable_version) if row.paytable else None,
-        pending_paytable=ref(row.paytable, row.pending_paytable_version)
-        if row.paytable and row.pending_paytable_version else None,
+        table_id=table.table_id, game=table.game, game_name=GAME_NAMES.get(table.game, table.game),
+        rules=ref(table.rules, table.rules_version),
+        paytable=ref(table.paytable, table.paytable_version) if table.paytable else None,
+        pending_paytable=ref(table.paytable, table.pending_paytable_version)
+        if table.paytable and table.pending_paytable_version else None,
         shoe_mode=shoe.mode if shoe else None,
         # A player-banked table's virtual pack goes round from round to round: only a physical
         # shoe's reported cards, or a house-banked virtual shoe's position, count what has left it.
         cards_dealt=shoe.cards_dealt if shoe and not (bank and shoe.mode == "virtual") else None,
         banker_place=bank.banker_place if bank else None, kitty=bank.kitty if bank else None,
-        round=_in_play(uow, row, row.open_round) if row.open_round else None, today=DayFigures.of(row.day))
+        round=_in_play(uow, table, row.open_round) if row.open_round else None, today=DayFigures.of(row.day))
 
 
-def _in_play(uow: UnitOfWork, table: FloorTableRow, stored: FloorRound) -> RoundInPlay:
+def _in_play(uow: UnitOfWork, table: TableRow, stored: FloorRound) -> RoundInPlay:
     """The round replayed from its events (the paytable versions are read once per process)."""
     row = RoundRow(stored.round_id, table.table_id, stored.shoe_id, stored.shoe_mode, RoundStatus.OPEN,
                    stored.rules_ref, stored.paytable_ref, stored.wagers, stored.version, None, stored.opened_at,

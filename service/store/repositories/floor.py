@@ -3,12 +3,13 @@ statement."""
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
 from ..transaction import Statements
 from .rounds import RoundEvent
+from .tables import TableRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,14 +56,7 @@ class FloorDay:
 
 @dataclass(frozen=True, slots=True)
 class FloorTableRow:
-    table_id: str
-    game: str
-    rules: str
-    rules_version: int
-    paytable: str | None
-    paytable_version: int | None
-    pending_paytable_version: int | None
-    limits: dict[str, Any]
+    table: TableRow
     state: dict[str, Any]           # what a player-banked table carries between rounds
     shoe: FloorShoe | None
     open_round: FloorRound | None
@@ -78,7 +72,7 @@ class FloorTableRow:
 # years of rounds the database keeps.
 _FLOOR = """
 SELECT t.table_id, t.game, t.rules, t.rules_version, t.paytable, t.paytable_version, t.pending_paytable_version,
-       t.limits, t.state,
+       t.limits, t.created_by, t.created_at, t.state,
        s.shoe_id, s.mode, s.commitment,
        CASE WHEN s.mode = 'physical' THEN jsonb_array_length(s.dealt) ELSE s.position END, s.opened_at,
        r.round_id, r.shoe_id, rs.mode, r.rules_ref, r.paytable_ref, r.wagers, r.version, r.opened_at,
@@ -112,6 +106,9 @@ CROSS JOIN LATERAL (
 WHERE %(table_id)s::text IS NULL OR t.table_id = %(table_id)s
 ORDER BY t.table_id
 """
+_TABLE_COLUMNS = len(fields(TableRow))   # the statement's first columns, a table's row as TableRow reads it
+
+
 class FloorRepository:
     def __init__(self, db: Statements) -> None:
         self.db = db
@@ -129,10 +126,10 @@ class FloorRepository:
 
 
 def _row(values: tuple[Any, ...]) -> FloorTableRow:
-    (table_id, game, rules, rules_version, paytable, paytable_version, pending, limits, state,
-     shoe_id, shoe_mode, commitment, cards_dealt, shoe_opened_at,
+    table = TableRow(*values[:_TABLE_COLUMNS])
+    (state, shoe_id, shoe_mode, commitment, cards_dealt, shoe_opened_at,
      round_id, round_shoe_id, round_shoe_mode, rules_ref, paytable_ref, wagers, version, round_opened_at,
-     events, kitty_before, *day) = values
+     events, kitty_before, *day) = values[_TABLE_COLUMNS:]
     shoe = (FloorShoe(shoe_id, shoe_mode, commitment, cards_dealt, shoe_opened_at)
             if shoe_id is not None else None)
     open_round = None
@@ -140,5 +137,4 @@ def _row(values: tuple[Any, ...]) -> FloorTableRow:
         stored = [RoundEvent(seq, kind, payload) for seq, kind, payload in events or ()]
         open_round = FloorRound(round_id, round_shoe_id, round_shoe_mode, rules_ref, paytable_ref, wagers, version,
                                 round_opened_at, stored, kitty_before)
-    return FloorTableRow(table_id, game, rules, rules_version, paytable, paytable_version, pending, limits,
-                         state or {}, shoe, open_round, FloorDay(*day))
+    return FloorTableRow(table, state or {}, shoe, open_round, FloorDay(*day))
