@@ -14,7 +14,7 @@ import psycopg
 import pytest
 
 from service.store.repositories.keys import KeysRepository
-from tests.integration.api.client import Api, http_sender, ok
+from tests.support.api_client import Api, http_sender, ok
 from tests.support.database import scratch_database
 
 from .console import Person, pontoon

@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import expect
 
 from service.app import create_app
-from tests.integration.compliance.client import SIMPLE_PUSH, play_script
 from tests.support.console_access import CONSOLE_ACCESS, EVERY_ROLE, PARAMETER, PIT, PUBLIC, ROLES, console_routes
+from tests.support.scripted_rounds import SIMPLE_PUSH, play_script
 
 from .console import LOGIN, shot, sign_in, visit
 

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.integration.api.client import ok
+from tests.support.api_client import ok
 
 from .console import shot, sign_in, visit
 

@@ -7,8 +7,8 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.integration.api.client import ok
-from tests.integration.compliance.client import play_script
+from tests.support.api_client import ok
+from tests.support.scripted_rounds import play_script
 from tests.support.waiting import wait_for
 
 from .console import shot, sign_in, visit

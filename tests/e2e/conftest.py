@@ -14,7 +14,7 @@ import requests
 
 from service.store.repositories.keys import KeysRepository
 from tests.conftest import ROOT
-from tests.integration.api.client import Api, http_sender
+from tests.support.api_client import Api, http_sender
 from tests.support.database import scratch_database
 from tests.support.waiting import free_port
 

@@ -17,7 +17,7 @@ import requests
 
 from service.replay import replay_data
 from tests.conftest import TRANSCRIPTS
-from tests.integration.api.client import Api, drive_round, ok
+from tests.support.api_client import Api, drive_round, ok
 
 
 def _worked(name: str) -> tuple[dict, dict]:

@@ -1,5 +1,6 @@
 """Fixtures of the app in-process over a folder's own scratch database: a conftest imports them
-and defines `settings` (from its `database_url`), so each folder keeps its own database."""
+and defines `settings` (from its `database_url`), so each folder keeps its own database; `as_key`
+and `admin` call the API in-process with a key."""
 from __future__ import annotations
 
 import psycopg
@@ -7,6 +8,7 @@ import pytest
 
 from service.app import create_app
 from service.store.repositories.keys import KeysRepository
+from tests.support.api_client import Api, flask_sender
 
 
 @pytest.fixture(scope="session")
@@ -37,3 +39,15 @@ def make_key(database_url):
             _, secret = KeysRepository(conn).create(role=role, table_id=table, name=f"test {role}", created_by="test")
         return secret
     return make
+
+
+@pytest.fixture
+def as_key(client):
+    """as_key(secret) -> an Api calling in-process with that key."""
+    return lambda secret: Api(flask_sender(client), secret)
+
+
+@pytest.fixture
+def admin(as_key, make_key) -> Api:
+    """The API as a new admin key calls it."""
+    return as_key(make_key("admin"))

@@ -7,10 +7,9 @@ import uuid
 import pytest
 
 from service.config import Settings
-from tests.support.app_fixtures import app, client, db, make_key  # noqa: F401  (shared fixtures)
+from tests.support.api_client import Api, ok
+from tests.support.app_fixtures import admin, app, as_key, client, db, make_key  # noqa: F401  (shared fixtures)
 from tests.support.database import scratch_database
-
-from .client import Api, flask_sender, ok
 
 pytestmark = pytest.mark.integration
 
@@ -27,18 +26,7 @@ def settings(database_url) -> Settings:
 
 
 @pytest.fixture
-def as_key(client):   # noqa: F811  (the shared fixtures, by name)
-    """as_key(secret) -> an Api calling in-process with that key."""
-    return lambda secret: Api(flask_sender(client), secret)
-
-
-@pytest.fixture
-def admin(as_key, make_key) -> Api:   # noqa: F811  (the shared fixtures, by name)
-    return as_key(make_key("admin"))
-
-
-@pytest.fixture
-def new_table(admin, as_key, make_key):   # noqa: F811  (the shared fixtures, by name)
+def new_table(admin, as_key, make_key):
     """new_table(shoe=None, limits=None) -> (table_id, terminal Api bound to it); with `shoe`, a
     shoe of that mode is opened."""
     def make(shoe: str | None = None, limits: dict | None = None) -> tuple[str, Api]:

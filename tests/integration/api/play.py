@@ -1,7 +1,7 @@
 """A simple player for virtual-shoe rounds: stand when allowed, otherwise hit."""
 from __future__ import annotations
 
-from .client import Api, ok
+from tests.support.api_client import Api, ok
 
 
 def basic_decision(state: dict) -> dict:

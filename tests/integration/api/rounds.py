@@ -1,7 +1,7 @@
 """Set-ups shared by the round tests: a physical round dealt up to its first decision."""
 from __future__ import annotations
 
-from .client import Api, ok
+from tests.support.api_client import Api, ok
 
 TWO_SEATS = [{"seat": 1, "wager": 1000}, {"seat": 2, "wager": 1000}]
 # Seat 1: 9H 5D (14), seat 2: 5C 2S (7), dealer's upcard 3D.

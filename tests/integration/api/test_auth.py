@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from .client import ok
+from tests.support.api_client import ok
 
 WAGERS = {"wagers": [{"seat": 1, "wager": 1000}]}
 

@@ -7,8 +7,7 @@ import subprocess
 import sys
 
 from tests.conftest import ROOT
-
-from .client import Api, flask_sender
+from tests.support.api_client import Api, flask_sender
 
 
 def pontoon(database_url: str, *args: str) -> subprocess.CompletedProcess:

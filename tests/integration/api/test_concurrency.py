@@ -5,7 +5,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from .client import Api, flask_sender
+from tests.support.api_client import Api, flask_sender
+
 from .rounds import round_at_first_decision
 
 

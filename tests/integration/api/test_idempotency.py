@@ -13,8 +13,8 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from service.store.repositories.keys import hash_secret
+from tests.support.api_client import Api, flask_sender, ok
 
-from .client import Api, flask_sender, ok
 from .rounds import TWO_SEATS, round_at_first_decision
 
 

@@ -22,8 +22,8 @@ from service.api.schemas.rounds import CARD_PATTERN
 from service.engine.cards import CardError, parse_card
 from service.store.repositories.keys import KeysRepository
 from tests.conftest import ROOT
+from tests.support.api_client import Api, flask_sender, ok
 
-from .client import Api, flask_sender, ok
 from .rounds import round_at_first_decision
 
 TERMINAL_ONLY = {("POST", "/v1/tables/{table_id}/shoes"), ("POST", "/v1/tables/{table_id}/rounds"),

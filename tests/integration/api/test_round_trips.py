@@ -11,9 +11,9 @@ import pytest
 
 from bench.floor_app import create_app
 from service.config import Settings
+from tests.support.api_client import Api, flask_sender, ok
 from tests.support.message_recorder import MessageRecorder
 
-from .client import Api, flask_sender, ok
 from .play import basic_decision
 
 pytestmark = pytest.mark.integration

@@ -8,8 +8,7 @@ import pytest
 from service.audit.verify import Report, check_database_rounds
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
-
-from .client import ok
+from tests.support.api_client import ok
 
 pytestmark = pytest.mark.integration
 

@@ -7,9 +7,9 @@ import uuid
 import pytest
 
 from service.store.repositories.outbox import OutboxRepository
+from tests.support.api_client import ok
 from tests.support.metrics import sample
 
-from .client import ok
 from .play import basic_decision
 from .rounds import round_at_first_decision
 

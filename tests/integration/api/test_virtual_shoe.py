@@ -7,8 +7,8 @@ from collections import Counter
 from service.engine.shoe import commitment_of
 from service.replay import replay_data
 from service.rules import load_rules
+from tests.support.api_client import ok
 
-from .client import ok
 from .play import basic_decision, play_virtual_round
 
 WAGERS = [{"seat": 1, "wager": 1000, "pair_bet": 500}, {"seat": 4, "wager": 2500}, {"seat": 7, "wager": 500}]

@@ -8,8 +8,7 @@ import pytest
 
 from service.replay import replay_data
 from tests.conftest import worked_rounds
-
-from .client import drive_round, ok
+from tests.support.api_client import drive_round, ok
 
 ROUNDS = worked_rounds()
 

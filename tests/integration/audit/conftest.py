@@ -6,36 +6,21 @@ import random
 import subprocess
 import sys
 
-import psycopg
 import pytest
 
 from service.app import create_app
 from service.config import Settings
-from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
 from tests.integration.settlement.simulate import Casino
-from tests.integration.settlement.support import ROOT, fresh_database
+from tests.integration.settlement.support import ROOT
+from tests.support.per_test_database import admin, app_conn, db_url  # noqa: F401  (shared fixtures)
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def db_url():
-    with fresh_database("audit") as url:
-        yield url
-
-
-@pytest.fixture
-def admin(db_url):
-    """The database superuser: the one who can disable the trigger and edit rows by hand."""
-    with psycopg.connect(db_url, autocommit=True) as conn:
-        yield conn
-
-
-@pytest.fixture
-def app_conn(db_url):
-    with connect(db_url) as conn:
-        yield conn
+def database_purpose():
+    return "audit"
 
 
 @pytest.fixture

@@ -10,10 +10,9 @@ import pytest
 from service.config import Settings
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
-from tests.support.app_fixtures import app, client, db, make_key  # noqa: F401  (shared fixtures)
+from tests.support.api_client import Api, ok
+from tests.support.app_fixtures import admin, app, as_key, client, db, make_key  # noqa: F401  (shared fixtures)
 from tests.support.database import scratch_database
-
-from .client import Api, flask_sender, ok
 
 pytestmark = pytest.mark.integration
 
@@ -28,16 +27,6 @@ def settings(database_url) -> Settings:
     # One host: the records' stamps and the database read one clock, so exports need no margin.
     return Settings.from_env({**os.environ, "DATABASE_URL": database_url, "GAMING_DAY_STARTS": "06:00",
                               "PONTOON_TZ": "Australia/Sydney", "PONTOON_AUDIT_CLOCK_MARGIN": "0"})
-
-
-@pytest.fixture
-def as_key(client):
-    return lambda secret: Api(flask_sender(client), secret)
-
-
-@pytest.fixture
-def admin(as_key, make_key) -> Api:
-    return as_key(make_key("admin"))
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ import yaml
 
 from service.api.openapi_export import spec_yaml
 from service.store.repositories.keys import KeysRepository
-
-from .client import SIMPLE_PUSH, Api, flask_sender, ok, play_script
+from tests.support.api_client import Api, flask_sender, ok
+from tests.support.scripted_rounds import SIMPLE_PUSH, play_script
 
 ROLES = ("admin", "operator", "supervisor", "compliance", "terminal")
 EVERYONE = frozenset(ROLES)

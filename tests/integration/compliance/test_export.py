@@ -18,8 +18,8 @@ from service.cli import main as cli_main
 from service.settlement.connection import connect
 from service.store.repositories.audit import AuditRecord, AuditRepository
 from tests.conftest import ROOT
-
-from .client import SIMPLE_PUSH, ok, play_script
+from tests.support.api_client import ok
+from tests.support.scripted_rounds import SIMPLE_PUSH, play_script
 
 
 def pontoon(*argv: str, database_url: str) -> subprocess.CompletedProcess:

@@ -13,8 +13,8 @@ import pytest
 
 from service.reports.gaming_day import day_range, gaming_day_of, parse_day_start
 from tests.conftest import ROOT
-
-from .client import SIMPLE_PUSH, ok, play_script
+from tests.support.api_client import ok
+from tests.support.scripted_rounds import SIMPLE_PUSH, play_script
 
 SYDNEY = ZoneInfo("Australia/Sydney")
 SIX = parse_day_start("06:00")

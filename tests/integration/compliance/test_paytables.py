@@ -14,9 +14,9 @@ from service.rules.registry import paytables_dir
 from service.settlement.connection import connect
 from service.store.repositories.audit import AuditRepository
 from service.store.repositories.paytables import PaytablesRepository
+from tests.support.api_client import ok
 from tests.support.database import scratch_database
-
-from .client import ok, play_script
+from tests.support.scripted_rounds import play_script
 
 NAME = "canberra-standard"
 MAIN_WIN = 2000     # a 1000 wager won at 1:1 comes back doubled

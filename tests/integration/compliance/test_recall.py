@@ -5,8 +5,8 @@ from __future__ import annotations
 import uuid
 
 from service.ledger.transcripts import bet_totals, play_stored
-
-from .client import SIMPLE_PUSH, SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, ok, play_script
+from tests.support.api_client import ok
+from tests.support.scripted_rounds import SIMPLE_PUSH, SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play_script
 
 ONE_SEAT = [{"seat": 1, "wager": 1000}]
 

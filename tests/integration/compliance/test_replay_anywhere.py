@@ -9,8 +9,9 @@ import subprocess
 import sys
 
 from tests.conftest import ROOT
+from tests.support.api_client import ok
+from tests.support.scripted_rounds import play_script
 
-from .client import ok, play_script
 from .test_paytables import NAME, PAIR_AND_EIGHTEEN, settled_under_pair_odds
 
 PONTOON = [sys.executable, "-m", "service.cli"]

@@ -11,8 +11,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from service.reports.gaming_day import gaming_day_of, parse_day_start, period
-
-from .client import SIMPLE_PUSH, SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, ok, play_script
+from tests.support.api_client import ok
+from tests.support.scripted_rounds import SIMPLE_PUSH, SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play_script
 
 SYDNEY = ZoneInfo("Australia/Sydney")
 ONE_SEAT = [{"seat": 1, "wager": 1000}]

@@ -6,9 +6,8 @@ import uuid
 
 import pytest
 
+from tests.support.scripted_rounds import SIMPLE_PUSH, play_script
 from tests.support.verifications import finish_those_under_way, run_worker
-
-from .client import SIMPLE_PUSH, play_script
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import uuid
 import psycopg
 
 from service.audit.verify import Report, check_database_rounds
-
-from .client import SIMPLE_PUSH, ok, play_script
+from tests.support.api_client import ok
+from tests.support.scripted_rounds import SIMPLE_PUSH, play_script
 
 WAGERS = [{"seat": 1, "wager": 1000, "pair_bet": 500}, {"seat": 2, "wager": 2000}]
 # Dealer's upcard an ace: seat 1 insures for 500, splits its eights, doubles hand 0 for 800 onto

@@ -20,9 +20,9 @@ from service.config import Settings
 from service.console.pages import audit as audit_page
 from service.reports.gaming_day import gaming_day_of, parse_day_start
 from service.store.repositories.verifications import VerificationStatus
+from tests.support.scripted_rounds import play_script
 from tests.support.verifications import finish_those_under_way, run_worker
 
-from ..compliance.client import play_script
 from .pit_play import api, new_table, settle  # noqa: F401  (fixtures by name)
 
 ONE_SEAT = [{"seat": 1, "wager": 1000}]

@@ -5,20 +5,10 @@ from __future__ import annotations
 import pytest
 
 from service.console.format import hold, money
+from tests.support.api_client import ok
+from tests.support.scripted_rounds import AFTER_SPLIT, SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play
 
-from ..api.client import ok
-from .pit_play import (  # noqa: F401  (fixtures by name)
-    AFTER_SPLIT,
-    SPLIT_AND_DOUBLE,
-    SPLIT_AND_DOUBLE_WAGERS,
-    api,
-    new_table,
-    play,
-    row_of,
-    section,
-    settle,
-    text_of,
-)
+from .pit_play import api, new_table, row_of, section, settle, text_of  # noqa: F401  (fixtures by name)
 
 
 def test_the_floor_shows_each_table_its_round_in_play_and_the_days_money(signed_in, new_table, settle, api):

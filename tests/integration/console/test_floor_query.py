@@ -5,8 +5,8 @@ from typing import Any
 
 from service.console.queries.floor import floor
 from service.store.uow import UnitOfWork
+from tests.support.api_client import ok
 
-from ..api.client import ok
 from .pit_play import api, new_table  # noqa: F401  (fixtures by name)
 
 

@@ -9,8 +9,7 @@ import re
 import pytest
 
 from service.operators import evaluation
-
-from ..api.client import Api, flask_sender, ok
+from tests.support.api_client import Api, flask_sender, ok
 
 NAME = "canberra-standard"
 DRAFT_PATH = f"/console/paytables/{NAME}/draft"

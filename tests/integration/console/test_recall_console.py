@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from ..api.client import ok
-from ..compliance.client import play_script
-from .pit_play import SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, api, new_table, settle  # noqa: F401
+from tests.support.api_client import ok
+from tests.support.scripted_rounds import SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play_script
+
+from .pit_play import api, new_table, settle  # noqa: F401  (fixtures by name)
 
 ONE_SEAT = [{"seat": 1, "wager": 1000}]
 # Seat 1 stands on 17 against the dealer's 8-K (18): it loses its 1000.

@@ -7,9 +7,10 @@ import re
 import pytest
 
 from service.console.format import hold, money
+from tests.support.api_client import ok
+from tests.support.scripted_rounds import SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play
 
-from ..api.client import ok
-from .pit_play import SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, api, new_table, play, settle, text_of  # noqa: F401
+from .pit_play import api, new_table, settle, text_of  # noqa: F401  (fixtures by name)
 
 
 def report_row(html: str, table_id: str) -> str:

@@ -2,7 +2,9 @@
 agrees with the floor at every refresh, not only when the page was first loaded."""
 from __future__ import annotations
 
-from .pit_play import api, new_table, play, row_of, section, text_of  # noqa: F401  (fixtures by name)
+from tests.support.scripted_rounds import play
+
+from .pit_play import api, new_table, row_of, section, text_of  # noqa: F401  (fixtures by name)
 
 
 def test_the_table_pages_refresh_counts_the_cards_dealt_as_the_floor_does(signed_in, new_table):

@@ -7,19 +7,10 @@ import pytest
 
 from service.operators import paytables
 from service.operators.evaluation import Evaluation
+from tests.support.api_client import ok
+from tests.support.scripted_rounds import AFTER_SPLIT, SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play
 
-from ..api.client import ok
-from .pit_play import (  # noqa: F401  (fixtures by name)
-    AFTER_SPLIT,
-    SPLIT_AND_DOUBLE,
-    SPLIT_AND_DOUBLE_WAGERS,
-    api,
-    new_table,
-    play,
-    section,
-    settle,
-    text_of,
-)
+from .pit_play import api, new_table, section, settle, text_of  # noqa: F401  (fixtures by name)
 
 # Seat 1 insures for 500 against the dealer's ace, splits its eights and doubles hand 0 for 800:
 # 1000 + 1000 + 800 + 500 pair bet + 500 insurance staked, seat 2 2000, when the fault is found.

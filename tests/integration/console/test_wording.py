@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from service.console.format import counted
+from tests.support.api_client import ok
+from tests.support.scripted_rounds import SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play
 
-from ..api.client import ok
-from .pit_play import SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, api, new_table, play, row_of, text_of  # noqa: F401
+from .pit_play import api, new_table, row_of, text_of  # noqa: F401  (fixtures by name)
 
 
 def test_a_count_takes_the_plural_only_when_it_is_not_one():

@@ -3,35 +3,19 @@ from __future__ import annotations
 
 import random
 
-import psycopg
 import pytest
 
-from service.settlement.connection import connect
+from tests.support.per_test_database import admin, app_conn, db_url  # noqa: F401  (shared fixtures)
 
 from .simulate import Casino
-from .support import Processes, RedisServer, fresh_database
+from .support import Processes, RedisServer
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def db_url():
-    with fresh_database("settle") as url:
-        yield url
-
-
-@pytest.fixture
-def admin(db_url):
-    """The database superuser (tests only: to look, and to break things on purpose)."""
-    with psycopg.connect(db_url, autocommit=True) as conn:
-        yield conn
-
-
-@pytest.fixture
-def app_conn(db_url):
-    """A connection as the application sees it: acting as pontoon_app."""
-    with connect(db_url) as conn:
-        yield conn
+def database_purpose():
+    return "settle"
 
 
 @pytest.fixture

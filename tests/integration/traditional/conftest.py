@@ -9,10 +9,9 @@ import pytest
 from service.config import Settings
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
-from tests.support.app_fixtures import app, client, db, make_key  # noqa: F401  (shared fixtures)
+from tests.support.api_client import Api, ok
+from tests.support.app_fixtures import admin, app, as_key, client, db, make_key  # noqa: F401  (shared fixtures)
 from tests.support.database import scratch_database
-
-from ..api.client import Api, flask_sender, ok
 
 pytestmark = pytest.mark.integration
 
@@ -29,18 +28,13 @@ def settings(database_url) -> Settings:
 
 
 @pytest.fixture
-def admin(client, make_key) -> Api:
-    return Api(flask_sender(client), make_key("admin"))
-
-
-@pytest.fixture
-def new_table(admin, client, make_key):
+def new_table(admin, as_key, make_key):
     """new_table(rules, shoe) -> (table_id, terminal Api bound to it), with a shoe of that mode open."""
     def make(rules: str = "british-traditional", shoe: str = "physical") -> tuple[str, Api]:
         table_id = f"P-{uuid.uuid4().hex[:10]}"
         created = ok(admin.post("/v1/tables", {"table_id": table_id, "rules": rules}), 201)
         assert created["game"] == "traditional" and created["paytable"] is None
-        terminal = Api(flask_sender(client), make_key("terminal", table_id))
+        terminal = as_key(make_key("terminal", table_id))
         ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": shoe}), 201)
         return table_id, terminal
     return make

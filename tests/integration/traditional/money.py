@@ -5,7 +5,7 @@ from collections import Counter
 
 import psycopg
 
-from ..api.client import Api, ok
+from tests.support.api_client import Api, ok
 
 
 def round_nets_from_ledger(db: psycopg.Connection, round_id: str) -> dict[int, int]:

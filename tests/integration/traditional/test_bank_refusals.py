@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import uuid
 
-from ..api.client import Api, flask_sender, ok
+from tests.support.api_client import Api, flask_sender, ok
+
 from .money import bank_of
 
 

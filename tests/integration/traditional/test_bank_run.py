@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from service.audit.verify import verify_database
+from tests.support.api_client import drive_round, ok
 
-from ..api.client import drive_round, ok
 from .money import bank_of, chair_balances, nets_of, round_nets_from_ledger
 
 A, B, C = 0, 1, 2          # the chairs of the three people at the table; A holds the bank first

@@ -6,8 +6,7 @@ import json
 
 from service.replay import replay_data
 from tests.conftest import TRANSCRIPTS
-
-from ..api.client import Api, drive_round, flask_sender, ok
+from tests.support.api_client import Api, drive_round, flask_sender, ok
 
 
 def test_recall_of_a_shoot_round_carries_its_kitty(new_table, settle, client, make_key):

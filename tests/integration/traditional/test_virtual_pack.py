@@ -8,8 +8,8 @@ import pytest
 from service.audit.verify import verify_database
 from service.engine import shoe as shoe_module
 from service.engine.shoe import ShoeSpec, verify_commitment
+from tests.support.api_client import ok
 
-from ..api.client import ok
 from .money import bank_of
 
 PACK = ShoeSpec(1)

@@ -7,8 +7,8 @@ import pytest
 
 from service.replay import replay_data
 from tests.conftest import worked_rounds
+from tests.support.api_client import drive_round, ok
 
-from ..api.client import drive_round, ok
 from .money import bank_of, nets_of, round_nets_from_ledger
 
 TRANSCRIPTS = worked_rounds("traditional")

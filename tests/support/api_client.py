@@ -1,5 +1,5 @@
-"""A small API client over either Flask's test client or HTTP, and the terminal's loop that
-drives a round from a transcript."""
+"""A small API client over either Flask's test client or HTTP, for every folder that calls the API,
+and the terminal's loop that drives a round from a transcript."""
 from __future__ import annotations
 
 import uuid

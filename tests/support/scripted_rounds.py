@@ -1,7 +1,8 @@
-"""A small API client over Flask's test client, and scripted rounds on a physical shoe."""
+"""Scripted house-banked rounds: a round's cards and decisions in order, posted by a terminal through
+the API, for the folders that need a round in a known state."""
 from __future__ import annotations
 
-from ..api.client import Api, Reply, Send, flask_sender, ok  # noqa: F401  (the shared client)
+from tests.support.api_client import Api, ok
 
 # A script is the round's steps in order: a card ("8H") or a decision (a dict for /actions).
 SIMPLE_PUSH = ["9H", "7D", "8C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"]
@@ -12,23 +13,31 @@ SPLIT_AND_DOUBLE = ["8H", "5C", "6C", "8D", "9D", {"seat": 1, "hand": 0, "action
                     {"seat": 1, "hand": 0, "action": "double", "amount": 1000}, "9S",
                     {"seat": 1, "hand": 0, "action": "stand"}, "2C", {"seat": 1, "hand": 1, "action": "hit"}, "KS",
                     {"seat": 1, "hand": 1, "action": "stand"}, {"seat": 2, "hand": 0, "action": "stand"}, "KD", "KC"]
+# Up to seat 1's split and the card to its first hand: it awaits hand 0's decision (double, hit...).
+AFTER_SPLIT = 7
 
 
-def play_script(terminal: Api, table_id: str, wagers: list[dict], script: list, *, new_shoe: bool = True,
-                stop_after: int | None = None) -> dict:
-    """Open a round on a fresh physical shoe and post the script's cards and decisions in order
-    (the first `stop_after` steps only, if given); returns the last state."""
-    if new_shoe:
-        ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "physical"}), 201)
+def play(terminal: Api, table_id: str, wagers: list[dict], script: list, *, stop_after: int | None = None) -> dict:
+    """Open a round on the table's open shoe and post the script's cards and decisions in order (the
+    first `stop_after` steps only, if given); returns the round's last state."""
     state = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": wagers}), 201)
-    steps = script if stop_after is None else script[:stop_after]
-    for step in steps:
+    for step in script if stop_after is None else script[:stop_after]:
         if isinstance(step, str):
             assert state["awaiting"] == "card", (step, state["awaiting"], state["legal_actions"])
             state = ok(terminal.post(f"/v1/rounds/{state['round_id']}/cards", {"card": step}), 200)
         else:
             assert state["awaiting"] == "decision", (step, state["awaiting"])
             state = ok(terminal.post(f"/v1/rounds/{state['round_id']}/actions", step), 200)
+    return state
+
+
+def play_script(terminal: Api, table_id: str, wagers: list[dict], script: list, *, new_shoe: bool = True,
+                stop_after: int | None = None) -> dict:
+    """`play` on a new physical shoe (on the open one with new_shoe=False); a script played whole
+    leaves the round complete."""
+    if new_shoe:
+        ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "physical"}), 201)
+    state = play(terminal, table_id, wagers, script, stop_after=stop_after)
     if stop_after is None:
         assert state["awaiting"] is None and state["status"] == "complete", state
     return state
