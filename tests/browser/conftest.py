@@ -16,9 +16,10 @@ import pytest
 from service.store.repositories.keys import KeysRepository
 from tests.support.api_client import Api, http_sender, ok
 from tests.support.database import scratch_database
+from tests.support.processes import Processes
 
 from .console import Person, pontoon
-from .stack import LiveStack, Processes
+from .stack import LiveStack
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Without the background-networking switches chromium reaches for Google's services at start, and

@@ -2,9 +2,7 @@
 settlement worker and the outbox relay, as ops/stack.sh runs them, over one scratch database."""
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -13,6 +11,7 @@ from pathlib import Path
 
 import requests
 
+from tests.support.processes import Processes, RedisServer
 from tests.support.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,45 +35,6 @@ def port_in_range(taken: Collection[int] = ()) -> int:
     raise RuntimeError(f"every port in {PORTS.start}-{PORTS.stop - 1} is in use")
 
 
-class Processes:
-    """Every process the suite starts, each leading its own process group, all stopped at the end."""
-
-    def __init__(self, log_dir: Path) -> None:
-        self.log_dir = log_dir
-        self.running: list[tuple[str, subprocess.Popen]] = []
-
-    def spawn(self, name: str, argv: list[str], env: dict[str, str]) -> subprocess.Popen:
-        with open(self.log_dir / f"{name}.log", "ab") as log:
-            process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                       start_new_session=True)
-        self.running.append((name, process))
-        return process
-
-    def log(self, name: str) -> str:
-        path = self.log_dir / f"{name}.log"
-        return path.read_text(errors="replace") if path.exists() else ""
-
-    def logs(self) -> str:
-        return "\n".join(f"--- {path.name}\n{path.read_text(errors='replace')[-4000:]}"
-                         for path in sorted(self.log_dir.glob("*.log")))
-
-    def stop_all(self) -> None:
-        # The leader alone is told first, so gunicorn and Celery let their children finish; the
-        # group is then killed, since children may outlive their leader.
-        for _, process in reversed(self.running):
-            if process.poll() is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(process.pid, signal.SIGTERM)
-        for _, process in reversed(self.running):
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(15)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(5)
-        self.running.clear()
-
-
 class LiveStack:
     """The service as `make run` starts it, on a port of PORTS, over `database_url`."""
 
@@ -91,7 +51,7 @@ class LiveStack:
                     "PROMETHEUS_MULTIPROC_DIR": str(metrics), "PYTHONUNBUFFERED": "1"}
 
     def start(self, api_workers: int = 2) -> None:
-        self._redis()
+        RedisServer(self.processes, self.redis_port).start()
         api = self.processes.spawn("api", [
             str(BIN / "gunicorn"), "-c", "ops/gunicorn.conf.py", "service.app:create_app()"],
             {**self.env, "WEB_CONCURRENCY": str(api_workers)})
@@ -105,18 +65,6 @@ class LiveStack:
         wait_for(lambda: self._alive(worker, "worker") and "ready." in self.processes.log("worker"), 60,
                  "the settlement worker", every=0.2)
 
-    def _redis(self) -> None:
-        self.processes.spawn("redis", ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
-                                       "--save", "", "--appendonly", "no"], dict(os.environ))
-
-        def answers() -> bool:
-            try:
-                with socket.create_connection(("127.0.0.1", self.redis_port), timeout=0.5) as sock:
-                    sock.sendall(b"PING\r\n")
-                    return sock.recv(16).startswith(b"+PONG")
-            except OSError:
-                return False
-        wait_for(answers, 10, f"redis on port {self.redis_port}")
 
     def _alive(self, process: subprocess.Popen, name: str) -> bool:
         if process.poll() is not None:

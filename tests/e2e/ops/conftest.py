@@ -2,11 +2,8 @@
 relay processes (multiprocess metrics, JSON logs), each started here and killed here."""
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
 import uuid
@@ -20,6 +17,7 @@ from service.config import Settings
 from service.store.repositories.keys import KeysRepository
 from service.worker.celery_app import queue_for
 from tests.support.database import scratch_database
+from tests.support.processes import Processes, RedisServer  # noqa: F401  (the ops tests import them from here)
 from tests.support.waiting import free_port, wait_for  # noqa: F401  (the ops tests import them from here)
 
 pytestmark = pytest.mark.integration
@@ -36,73 +34,6 @@ def fresh_database(purpose: str):
 def make_key(database_url: str, role: str, table: str | None = None) -> str:
     with psycopg.connect(database_url) as conn:
         return KeysRepository(conn).create(role=role, table_id=table, name=f"ops test {role}", created_by="test")[1]
-
-
-class Processes:
-    """Every process a test starts, each in its own process group, all killed at the end."""
-
-    def __init__(self, log_dir: Path) -> None:
-        self.log_dir = log_dir
-        self.running: list[tuple[str, subprocess.Popen]] = []
-
-    def spawn(self, name: str, argv: list[str], env: dict[str, str]) -> subprocess.Popen:
-        log = open(self.log_dir / f"{name}.log", "ab")
-        process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
-        log.close()
-        self.running.append((name, process))
-        return process
-
-    def name_of(self, process: subprocess.Popen) -> str:
-        """The name a process was spawned under (its log's name)."""
-        return next(name for name, running in self.running if running is process)
-
-    def log(self, name: str) -> str:
-        path = self.log_dir / f"{name}.log"
-        return path.read_text(errors="replace") if path.exists() else ""
-
-    def stop(self, process: subprocess.Popen, timeout: float = 15) -> None:
-        if process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                pass
-        # The group may outlive its leader (gunicorn workers, Celery pool children).
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(5)
-
-    def stop_all(self) -> None:
-        for _, process in reversed(self.running):
-            self.stop(process)
-        self.running.clear()
-
-    def logs(self) -> str:
-        return "\n".join(f"--- {path.name}\n{path.read_text(errors='replace')[-3000:]}"
-                         for path in sorted(self.log_dir.glob("*.log")))
-
-
-class RedisServer:
-    """A private redis-server (the shared one on 6379 is never touched)."""
-
-    def __init__(self, processes: Processes) -> None:
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process = processes.spawn(f"redis-{self.port}", [
-            "redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            dict(os.environ))
-        wait_for(self._answers, 10, f"redis on port {self.port}")
-
-    def _answers(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
-                sock.sendall(b"PING\r\n")
-                return sock.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
 
 
 class Stack:
@@ -205,7 +136,7 @@ def processes(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def redis_server(processes):
-    return RedisServer(processes)
+    return RedisServer(processes).start()
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ SECRET = re.compile(r"pnt_[A-Za-z0-9_-]{20,}")
 
 
 def test_the_demo_hides_and_revokes_the_first_admin_key(processes, tmp_path):
-    redis = RedisServer(processes)
+    redis = RedisServer(processes).start()
     with fresh_database("demo") as database_url:
         env = {**os.environ, "DATABASE_URL": database_url, "BROKER_URL": redis.url, "PORT": str(free_port()),
                "PONTOON_RUN_DIR": str(tmp_path / "demo"), "DEMO_ROUNDS": "4", "DEMO_PHYSICAL_ROUNDS": "2",
@@ -33,4 +33,4 @@ def test_the_demo_hides_and_revokes_the_first_admin_key(processes, tmp_path):
             live = conn.execute("SELECT name FROM api_keys WHERE role = 'admin' AND revoked_at IS NULL").fetchall()
             first = conn.execute("SELECT count(*) FROM api_keys WHERE name = 'first-admin'").fetchone()[0]
     assert live == [] and first == 1
-    processes.stop(redis.process)
+    redis.stop()

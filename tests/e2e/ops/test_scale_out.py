@@ -19,7 +19,7 @@ from .conftest import RedisServer, Stack, fresh_database, make_key, wait_for
 @pytest.fixture
 def scaled_out(processes, tmp_path):
     with fresh_database("scale") as database_url:
-        redis = RedisServer(processes)
+        redis = RedisServer(processes).start()
         stack = Stack(database_url, redis.url, processes, tmp_path / "metrics")
         first, second = stack.api(workers=2), stack.api(workers=2)
         workers = [stack.worker(concurrency=1), stack.worker(concurrency=1)]
@@ -31,7 +31,7 @@ def scaled_out(processes, tmp_path):
                 processes.stop(api.process)
             for worker in workers:
                 processes.stop(worker)
-            processes.stop(redis.process)
+            redis.stop()
 
 
 def test_two_instances_two_workers_one_database(scaled_out, dump_logs_on_failure):

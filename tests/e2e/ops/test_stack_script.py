@@ -89,7 +89,7 @@ def test_stack_starts_everything_and_ctrl_c_stops_everything(processes, tmp_path
     """Ctrl-C stops every process of the stack, and the services `make run` had to start for it
     (listed by ops/ensure-services.sh): here the stack's own Redis, named as started for it."""
     with fresh_database("stack") as database_url:
-        redis = RedisServer(processes)
+        redis = RedisServer(processes).start()
         port = free_port()
         started: set[int] = set()
         started_services = tmp_path / "started-services"
@@ -130,14 +130,14 @@ def test_stack_starts_everything_and_ctrl_c_stops_everything(processes, tmp_path
             for pid in started:
                 if alive(pid):
                     os.kill(pid, signal.SIGKILL)
-            processes.stop(redis.process)
+            redis.stop()
 
 
 def test_stopping_the_stack_lets_a_settling_batch_finish(processes, tmp_path):
     """SIGTERM while the worker is inside a settlement transaction (held there by a lock): the
     worker is told to stop and finishes the batch; its pool process is not killed under it."""
     with fresh_database("stack_stop") as database_url:
-        redis = RedisServer(processes)
+        redis = RedisServer(processes).start()
         port = free_port()
         script, printed = start_stack(database_url, redis.url, port, tmp_path / "run")
         blocker = psycopg.connect(database_url)
@@ -175,4 +175,4 @@ def test_stopping_the_stack_lets_a_settling_batch_finish(processes, tmp_path):
             if script.poll() is None:
                 os.killpg(script.pid, signal.SIGKILL)
                 script.wait()
-            processes.stop(redis.process)
+            redis.stop()

@@ -8,7 +8,7 @@ import pytest
 from tests.support.per_test_database import admin, app_conn, db_url  # noqa: F401  (shared fixtures)
 
 from .simulate import Casino
-from .support import Processes, RedisServer
+from .support import RedisServer, SettlementProcesses
 
 pytestmark = pytest.mark.integration
 
@@ -24,16 +24,15 @@ def casino():
 
 
 @pytest.fixture
-def redis():
-    server = RedisServer()
-    server.start()
+def redis(processes):
+    server = RedisServer(processes).start()
     yield server
     server.stop()
 
 
 @pytest.fixture
 def processes(tmp_path, request):
-    running = Processes({}, tmp_path)
+    running = SettlementProcesses({}, tmp_path)
     yield running
     running.kill_all()
     report = getattr(request.node, "rep_call", None)

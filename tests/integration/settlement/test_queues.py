@@ -14,7 +14,7 @@ from service.worker.celery_app import make_celery
 from service.worker.tasks import SETTLE_ROUNDS
 
 from .simulate import Casino
-from .support import Processes, fresh_database, process_env, wait_for
+from .support import SettlementProcesses, fresh_database, process_env, wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -30,9 +30,9 @@ def second_db_url():
         yield url
 
 
-def start_pair(tmp_path, name: str, env: dict[str, str]) -> Processes:
+def start_pair(tmp_path, name: str, env: dict[str, str]) -> SettlementProcesses:
     (tmp_path / name).mkdir()
-    pair = Processes(env, tmp_path / name)
+    pair = SettlementProcesses(env, tmp_path / name)
     pair.worker(concurrency=1)
     pair.relay(sweep_after=0)   # no sweep: only the broker can carry these rounds
     wait_for(lambda: "ready." in pair.logs(), 60, f"the {name} worker to start")
@@ -72,7 +72,7 @@ def test_a_worker_handed_another_databases_rounds_returns_them_for_the_worker_th
     first_pair = start_pair(tmp_path, "first", process_env(db_url, redis.url, **shared))
     second_env = process_env(second_db_url, redis.url, **shared)
     (tmp_path / "second").mkdir()
-    second_pair = Processes(second_env, tmp_path / "second")
+    second_pair = SettlementProcesses(second_env, tmp_path / "second")
     pairs = [first_pair, second_pair]
     try:
         second_pair.relay(sweep_after=0)
