@@ -117,6 +117,18 @@ def test_a_draft_shows_its_difference_and_its_house_edge_before_approval(signed_
     assert edge < 0 and "data-player-edge" in shown, "a paytable that gives the player the edge says so"
 
 
+def test_a_version_seeded_from_its_file_shows_its_house_edge_without_a_click(signed_in):
+    # Version 1 comes from paytables/<name>.yaml and was never approved here, so no figures were
+    # kept; the page measures it as approval would, as it does a draft.
+    console = signed_in("supervisor")
+    page = console.get(f"/console/paytables/{NAME}/1").get_data(as_text=True)
+    assert re.search(rf'hx-get="/console/paytables/{NAME}/1/analysis" hx-trigger="load"', page)
+    assert "Measure it now" not in page
+    shown = console.get(f"/console/paytables/{NAME}/1/analysis", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "data-house-edge>" in shown and "the exact analysis" in shown
+    assert "seeded from its file" in shown and "approval keeps these figures" not in shown
+
+
 def test_a_paytable_that_keeps_the_house_edge_raises_no_warning(signed_in):
     console = signed_in("operator")
     text = edit(prefilled(console), rf"pontoon: {ODDS}", 'pontoon: "1:1"')
