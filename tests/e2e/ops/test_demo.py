@@ -9,7 +9,9 @@ import subprocess
 import psycopg
 import pytest
 
-from .conftest import ROOT, RedisServer, free_port, fresh_database
+from tests.support.processes import RedisServer
+
+from .conftest import ROOT, free_port, fresh_database
 
 pytestmark = pytest.mark.integration
 

@@ -12,8 +12,9 @@ import pytest
 from service.terminal.client import Reply
 from service.terminal.simulator import SimulatorConfig
 from service.terminal.simulator import run as simulate
+from tests.support.processes import RedisServer
 
-from .conftest import RedisServer, Stack, fresh_database, make_key, wait_for
+from .conftest import Stack, fresh_database, make_key, wait_for
 
 
 @pytest.fixture

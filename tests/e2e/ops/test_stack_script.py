@@ -14,9 +14,10 @@ from pathlib import Path
 import psycopg
 import requests
 
+from tests.support.processes import RedisServer
 from tests.support.terminal import ctrl_c_reaches_it
 
-from .conftest import ROOT, RedisServer, free_port, fresh_database, make_key, sample, wait_for
+from .conftest import ROOT, free_port, fresh_database, make_key, sample, wait_for
 
 
 def descendants(pid: int) -> set[int]:

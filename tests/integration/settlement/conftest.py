@@ -6,9 +6,10 @@ import random
 import pytest
 
 from tests.support.per_test_database import admin, app_conn, db_url  # noqa: F401  (shared fixtures)
+from tests.support.processes import RedisServer
 
 from .simulate import Casino
-from .support import RedisServer, SettlementProcesses
+from .support import SettlementProcesses
 
 pytestmark = pytest.mark.integration
 

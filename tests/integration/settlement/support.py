@@ -11,7 +11,7 @@ from pathlib import Path
 from service.config import Settings
 from service.worker.celery_app import queue_for
 from tests.support.database import scratch_database
-from tests.support.processes import Processes, RedisServer  # noqa: F401  (the tests import RedisServer from here)
+from tests.support.processes import Processes
 from tests.support.waiting import free_port, wait_for  # noqa: F401  (used by the tests importing them from here)
 
 ROOT = Path(__file__).resolve().parents[3]
