@@ -71,7 +71,8 @@ def test_a_decision_is_recorded_and_a_refused_one_changes_nothing(table):
     turn = state["in_turn"]
     legal = {legal["action"] for legal in turn["legal_actions"]}
     before = list(uow.rounds.events[round_id])
-    illegal = next(action for action in ("split", "stand", "double") if action not in legal)
+    # A pair of 13 or more may split, stand and double; no first decision may forfeit (only a double may).
+    illegal = next(action for action in ("split", "stand", "double", "forfeit") if action not in legal)
     with pytest.raises(Conflict) as refused:
         handlers.post_action(PostAction(round_id, turn["seat"], illegal, turn["hand"], actor="terminal"), uow)
     assert refused.value.code == "decision_refused" and uow.rounds.events[round_id] == before
