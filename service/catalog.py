@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .rules import RulesError, load_paytable, load_rules, parse_paytable
+from .rules import Ref, RulesError, load_paytable, load_rules, parse_paytable
 from .store.repositories.paytables import PaytablesRepository, VersionStatus
 from .store.repositories.tables import TableRow
 
@@ -21,51 +21,42 @@ class GameRules:
     paytable_ref: str | None
 
 
-def ref(name: str, version: int | None) -> str:
-    return f"{name}@{version or 1}"
-
-
-def split_ref(reference: str) -> tuple[str, int]:
-    name, _, version = reference.partition("@")
-    return name, int(version) if version.isdigit() else 1
-
-
 def rules_and_paytable(paytables: PaytablesRepository, table: TableRow) -> GameRules:
     """The versions in force for the table's next round: the paytable version an operator assigned
     if one is pending, else the current one. The round that opens under a pending version makes it
     current in the opener's own transaction (migration 0004's trigger on rounds), so an assignment
     never reaches a round already in play."""
     paytable_version = table.pending_paytable_version or table.paytable_version
-    return resolve(paytables, ref(table.rules, table.rules_version),
-                   ref(table.paytable, paytable_version) if table.paytable else None)
+    return resolve(paytables, str(Ref(table.rules, table.rules_version)),
+                   str(Ref(table.paytable, paytable_version or 1)) if table.paytable else None)
 
 
 def resolve(paytables: PaytablesRepository, rules_ref: str, paytable_ref: str | None) -> GameRules:
     """The objects a stored reference names. Rules exist as version 1 (the file) only."""
-    rules_name, rules_version = split_ref(rules_ref)
-    if rules_version != 1:
+    rules = Ref.parse(rules_ref)
+    if rules.version != 1:
         raise RulesError(rules_ref, {"(version)": "only version 1 (the file) exists"})
     paytable = None
     if paytable_ref is not None:
-        paytable = approved_paytable(paytables, *split_ref(paytable_ref))
-    return GameRules(load_rules(rules_name), paytable, rules_ref, paytable_ref)
+        paytable = approved_paytable(paytables, Ref.parse(paytable_ref))
+    return GameRules(load_rules(rules.name), paytable, rules_ref, paytable_ref)
 
 
-def approved_paytable(paytables: PaytablesRepository, name: str, version: int) -> Any:
+def approved_paytable(paytables: PaytablesRepository, ref: Ref) -> Any:
     """The paytable object of an approved version. Version 1 not seeded into this database yet is
     the file it will be seeded from; any other version must be a row, and approved."""
-    key = (*paytables.database(), name, version)
+    key = (*paytables.database(), ref)
     if (cached := _APPROVED.get(key)) is not None:
         return cached
-    row = paytables.approved_row(name, version)
+    row = paytables.approved_row(ref.name, ref.version)
     if row is None:
-        if version == 1:
-            return load_paytable(name)  # not cached: the seed will put a row here
-        raise RulesError(ref(name, version), {"(version)": "no such paytable version"})
+        if ref.version == 1:
+            return load_paytable(ref.name)  # not cached: the seed will put a row here
+        raise RulesError(str(ref), {"(version)": "no such paytable version"})
     status, content, decided_here = row
     if status != VersionStatus.APPROVED:
-        raise RulesError(ref(name, version), {"(version)": f"is {status}: only approved versions are played"})
-    paytable = _parse_stored(ref(name, version), content)
+        raise RulesError(str(ref), {"(version)": f"is {status}: only approved versions are played"})
+    paytable = _parse_stored(str(ref), content)
     # An approved version never changes (migration 0004's trigger refuses edits), so it is read
     # once per process; not one approved by this very transaction, which might still roll back.
     if not decided_here:
@@ -79,14 +70,14 @@ def exported_transcript(paytables: PaytablesRepository, transcript: dict, paytab
     file every copy of the rules has, and a round without a paytable carries nothing."""
     if paytable_ref is None:
         return transcript
-    name, version = split_ref(paytable_ref)
-    row = paytables.get(name, version) if version != 1 else None
+    ref = Ref.parse(paytable_ref)
+    row = paytables.get(ref.name, ref.version) if ref.version != 1 else None
     if row is None:
         return transcript
     return {**transcript, "paytable_document": row.content}
 
 
-# (host, port, dbname, name, version) -> parsed approved paytable; filled on first use.
+# (host, port, dbname, Ref) -> parsed approved paytable; filled on first use.
 _APPROVED: dict[tuple, Any] = {}
 
 

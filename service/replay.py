@@ -15,7 +15,7 @@ from .config import Settings
 from .engine.games.canberra.paytable import Paytable
 from .engine.play import play_transcript
 from .engine.transcript import Transcript, parse_transcript
-from .rules import Rules, RulesError, load_paytable, load_rules, parse_paytable
+from .rules import Ref, Rules, RulesError, load_paytable, load_rules, parse_paytable
 from .store.repositories.paytables import PaytablesRepository
 
 
@@ -69,43 +69,48 @@ def load_game(transcript: Transcript, known: Known | None) -> Game:
     return game
 
 
-def _rules_name(ref: str) -> str:
+def _rules_name(written: str) -> str:
     """Rules exist as their file alone, version 1: a round named under another version cannot be
     played as it was, so it is refused rather than played under the file."""
-    name, _, version = ref.partition("@")
-    if version and version != "1":
-        raise RulesError(ref, {"rules": "only version 1 (the file) exists, as in canberra@1"})
-    return name
+    ref = _parsed("rules", written)
+    if ref.version != 1:
+        raise RulesError(written, {"rules": "only version 1 (the file) exists, as in canberra@1"})
+    return ref.name
 
 
-def _carried_paytable(ref: str, document: dict[str, Any]) -> Paytable:
+def _carried_paytable(written: str, document: dict[str, Any]) -> Paytable:
     """The paytable version a transcript carries with it (exported rounds under a stored version
     do): played as carried, no database asked. It must be the version the transcript names."""
-    name, _, version = ref.partition("@")
-    number = int(version) if version.isdigit() else 1
-    for field, expected in (("name", name), ("version", number)):
+    ref = _parsed("paytable", written)
+    for field, expected in (("name", ref.name), ("version", ref.version)):
         if field in document and document[field] != expected:
-            raise RulesError(ref, {"paytable_document": f"is {field} {document[field]!r}, not {expected!r}"})
-    return parse_paytable(ref, document)
+            raise RulesError(written, {"paytable_document": f"is {field} {document[field]!r}, not {expected!r}"})
+    return parse_paytable(written, document)
 
 
-def _paytable(ref: str) -> Paytable:
+def _paytable(written: str) -> Paytable:
     """Version 1 (or no version) is the YAML file; a later version not carried in the transcript is
     an approved row in the database named by DATABASE_URL, where operators stored it."""
-    name, _, version = ref.partition("@")
-    if not version or version == "1":
-        return load_paytable(name)
-    if not version.isdigit():
-        raise RulesError(ref, {"paytable": "a version is a whole number, as in name@2"})
-    return _stored_paytable(name, int(version))
+    ref = _parsed("paytable", written)
+    if ref.version == 1:
+        return load_paytable(ref.name)
+    return _stored_paytable(ref)
+
+
+def _parsed(field: str, written: str) -> Ref:
+    """The transcript's reference, its fault named under the transcript's own field."""
+    try:
+        return Ref.parse(written)
+    except RulesError as exc:
+        raise RulesError(written, {field: "; ".join(exc.errors.values())}) from None
 
 
 @functools.lru_cache(maxsize=64)
-def _stored_paytable(name: str, version: int) -> Paytable:
+def _stored_paytable(ref: Ref) -> Paytable:
     try:
         with psycopg.connect(Settings.from_env().database_url, connect_timeout=5) as conn:
-            table: Paytable = approved_paytable(PaytablesRepository(conn), name, version)
+            table: Paytable = approved_paytable(PaytablesRepository(conn), ref)
             return table
     except psycopg.Error as exc:
         reason = " ".join(str(exc).split())   # one line, whatever the driver wrote
-    raise RulesError(f"{name}@{version}", {"paytable": f"a stored version needs the database (DATABASE_URL): {reason}"})
+    raise RulesError(str(ref), {"paytable": f"a stored version needs the database (DATABASE_URL): {reason}"})

@@ -10,7 +10,7 @@ from typing import Any
 from ..compliance.void import REFUND_KIND
 from ..engine.transcript import TranscriptError
 from ..ledger.transcripts import PaytableSource
-from ..rules import RulesError, load_paytable, parse_paytable
+from ..rules import Ref, RulesError, load_paytable, parse_paytable
 from ..settlement.settle import plan_settlement
 from ..store.repositories.ledger import NO_HAND
 from ..store.repositories.rounds import RoundStatus
@@ -280,8 +280,7 @@ class ExportedRounds:
             stored = self._round(round_id, records)
             if stored is None:
                 continue
-            name, _, version = (stored.paytable_ref or "").partition("@")
-            if version.isdigit() and int(version) > 1 and (name, int(version)) not in self.documents:
+            if self._document_missing(stored.paytable_ref):
                 skipped += 1
                 continue
             report.rounds += 1
@@ -297,17 +296,27 @@ class ExportedRounds:
             report.notes.append(f"{skipped} settled rounds under a paytable version after 1 were not replayed: "
                                 "the version's submission is not in this export")
 
-    def _paytable(self, name: str, version: int) -> Any:
+    def _document_missing(self, paytable_ref: str | None) -> bool:
+        """Whether the round's paytable is a version after 1 whose submission this export lacks; a
+        reference that does not parse is not missing: replaying the round reports it."""
+        try:
+            ref = Ref.parse(paytable_ref) if paytable_ref else None
+        except RulesError:
+            return False
+        return ref is not None and ref.version > 1 and (ref.name, ref.version) not in self.documents
+
+    def _paytable(self, ref: Ref) -> Any:
         """The version as the export chains its document; version 1 from its file when the export
         starts after its seeding."""
-        if (name, version) not in self.paytables:
-            document = self.documents.get((name, version))
-            if document is None and version == 1:
-                return load_paytable(name)
+        key = ref.name, ref.version
+        if key not in self.paytables:
+            document = self.documents.get(key)
+            if document is None and ref.version == 1:
+                return load_paytable(ref.name)
             if document is None:
-                raise KeyError(f"{name}@{version}: its document is not in this export")
-            self.paytables[name, version] = parse_paytable(f"{name}@{version}", document)
-        return self.paytables[name, version]
+                raise KeyError(f"{ref}: its document is not in this export")
+            self.paytables[key] = parse_paytable(str(ref), document)
+        return self.paytables[key]
 
     def _round(self, round_id: str, records: list[Chained]) -> StoredRound | None:
         """A settled round whose opening is in the export, as its records tell it (None otherwise)."""

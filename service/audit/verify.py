@@ -11,7 +11,7 @@ import psycopg
 from ..catalog import approved_paytable
 from ..engine.shoe import verify_commitment
 from ..games import family_of
-from ..rules import RulesError, load_rules
+from ..rules import Ref, RulesError, load_rules
 from ..store.audit_hash import GENESIS, record_hash
 from ..store.repositories.audit import AuditRepository
 from ..store.repositories.paytables import PaytablesRepository
@@ -38,7 +38,7 @@ def _deals_from_shoe(rules_ref: str) -> bool:
     """Whether rounds under these rules take their cards straight off the shoe, in its order (a
     player-banked pack takes used cards back under it, so its cards leave in another order)."""
     try:
-        return family_of(load_rules(rules_ref.split("@", 1)[0])).virtual_shoe_deals
+        return family_of(load_rules(Ref.parse(rules_ref).name)).virtual_shoe_deals
     except (RulesError, ValueError, KeyError):
         return False
 

@@ -6,20 +6,11 @@ from typing import Any
 
 from ..engine.play import play_transcript
 from ..engine.transcript import parse_transcript
-from ..rules import load_paytable, load_rules
+from ..rules import Ref, load_paytable, load_rules
 
-# (name, version) -> paytable object: where a stored version lives (the database's approved
+# A paytable version -> its paytable object: where a stored version lives (the database's approved
 # versions, see service.catalog.approved_paytable). Without one, the YAML file is used.
-PaytableSource = Callable[[str, int], Any]
-
-
-def _stem(ref: str) -> str:
-    return ref.split("@", 1)[0]
-
-
-def _version(ref: str) -> int:
-    _, _, version = ref.partition("@")
-    return int(version) if version else 1
+PaytableSource = Callable[[Ref], Any]
 
 
 def stored_transcript(rules_ref: str, paytable_ref: str | None, wagers: list[dict],
@@ -50,11 +41,11 @@ def play_stored(transcript: dict, paytables: PaytableSource | None = None) -> An
     """The finished engine round, under the paytable version it names; raises TranscriptError or
     RulesError when it cannot be played."""
     parsed = parse_transcript(transcript)
-    rules = load_rules(_stem(parsed.rules), parsed.options or None)
+    rules = load_rules(Ref.parse(parsed.rules).name, parsed.options or None)
     paytable = None
     if parsed.paytable:
-        name = _stem(parsed.paytable)
-        paytable = paytables(name, _version(parsed.paytable)) if paytables else load_paytable(name)
+        ref = Ref.parse(parsed.paytable)
+        paytable = paytables(ref) if paytables else load_paytable(ref.name)
     return play_transcript(rules, paytable, parsed)
 
 

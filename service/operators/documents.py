@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 import yaml
 
 from ..refusals import Invalid
-from ..rules import RulesError, parse_paytable
+from ..rules import Ref, RulesError, parse_paytable
 from ..rules.registry import parse_yaml
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -72,7 +72,7 @@ def read_submitted(name: str, version: int, *, yaml_text: str | None, content: d
         errors["version"] = [f"the next version of {name} is {version}, not {data['version']!r}"]
     data["name"], data["version"] = name, version
     try:
-        paytable = parse_paytable(f"{name}@{version}", data)
+        paytable = parse_paytable(str(Ref(name, version)), data)
     except RulesError as exc:
         errors.update({field: [why] for field, why in exc.errors.items()})
         paytable = None

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..catalog import ref
 from ..refusals import Conflict, Invalid, NotFound
-from ..rules import parse_paytable
+from ..rules import Ref, parse_paytable
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.paytables import AssignmentRow, VersionRow, VersionStatus
 from ..store.uow import UnitOfWork
@@ -49,7 +48,7 @@ def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
     if draft is None:
         raise NotFound(f"no version {cmd.version} of paytable {cmd.name!r}")
     if draft.status != VersionStatus.DRAFT:
-        raise Conflict(f"{ref(cmd.name, cmd.version)} is {draft.status} already: versions are never changed",
+        raise Conflict(f"{Ref(cmd.name, cmd.version)} is {draft.status} already: versions are never changed",
                        code="not_a_draft")
     if cmd.decision == VersionStatus.APPROVED and draft.author == cmd.actor:
         raise Forbidden("four eyes: a different operator must approve this draft, not its author",
@@ -60,9 +59,9 @@ def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
     if cmd.decision == VersionStatus.APPROVED:
         # Measured before the guarded UPDATE, so the row is locked for milliseconds, not seconds;
         # the content it measures never changes.
-        evaluation = evaluate_paytable(parse_paytable(ref(cmd.name, cmd.version), draft.content))
+        evaluation = evaluate_paytable(parse_paytable(str(Ref(cmd.name, cmd.version)), draft.content))
         if not abs(evaluation.house_edge_percent) < HOUSE_EDGE_PERCENT_BOUND:
-            raise Invalid(f"{ref(cmd.name, cmd.version)} measures a house edge of "
+            raise Invalid(f"{Ref(cmd.name, cmd.version)} measures a house edge of "
                           f"{evaluation.house_edge_percent:.4f}%: no paytable may pay like that",
                           code="paytable_out_of_bounds",
                           errors={"house_edge_percent": [f"must lie within ±{HOUSE_EDGE_PERCENT_BOUND}%"]})
@@ -72,7 +71,7 @@ def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
                            rtp_percent=evaluation.rtp_percent if evaluation else None,
                            evaluation=evaluation.detail if evaluation else None)
     if decided is None:
-        raise Conflict(f"{ref(cmd.name, cmd.version)} was decided meanwhile: read it again", code="not_a_draft")
+        raise Conflict(f"{Ref(cmd.name, cmd.version)} was decided meanwhile: read it again", code="not_a_draft")
     after = {"status": decided.status, "decided_by": decided.decided_by,
              "house_edge_percent": evaluation.house_edge_percent if evaluation else None,
              "rtp_percent": evaluation.rtp_percent if evaluation else None}
@@ -99,12 +98,12 @@ def assign_paytable(cmd: AssignPaytable, uow: UnitOfWork) -> dict:
         raise Invalid(f"no version {cmd.version} of paytable {table.paytable!r}", code="invalid_request",
                       errors={"version": [f"{table.paytable} has no version {cmd.version}"]})
     if target.status != VersionStatus.APPROVED:
-        raise Conflict(f"{ref(target.name, target.version)} is {target.status}: only approved versions can be "
+        raise Conflict(f"{Ref(target.name, target.version)} is {target.status}: only approved versions can be "
                        "assigned", code="not_approved")
     current = table.paytable_version or 1
     pending = table.pending_paytable_version
     if cmd.version == (pending or current):
-        raise Conflict(f"{ref(target.name, target.version)} is already the version for the table's next round",
+        raise Conflict(f"{Ref(target.name, target.version)} is already the version for the table's next round",
                        code="already_assigned")
     in_force_now = cmd.version == current
     store.supersede_waiting(cmd.table_id)
@@ -191,7 +190,7 @@ def version_view(uow: UnitOfWork, row: VersionRow) -> dict:
     tables it runs on."""
     store = uow.paytables
     # Every stored version was read this way when it went in; a RulesError here is a defect.
-    odds = odds_view(parse_paytable(ref(row.name, row.version), row.content))
+    odds = odds_view(parse_paytable(str(Ref(row.name, row.version)), row.content))
     base = store.get(row.name, row.based_on_version) if row.based_on_version else None
     return {"name": row.name, "version": row.version, "status": row.status, **odds,
             "content": row.content, "source_format": row.source_format, "based_on_version": row.based_on_version,

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import uuid
 
-from ..catalog import exported_transcript, ref, resolve
+from ..catalog import exported_transcript, resolve
 from ..games import family_named, family_of
 from ..refusals import NotFound
+from ..rules import Ref
 from ..store.uow import UnitOfWork
 from . import views
 from .state import load_game
@@ -34,7 +35,7 @@ def table(uow: UnitOfWork, table_id: str) -> dict:
     row = uow.tables.get(table_id)
     if row is None:
         raise NotFound(f"no table {table_id!r}")
-    rules = resolve(uow.paytables, ref(row.rules, row.rules_version), None).rules  # limits need no paytable
+    rules = resolve(uow.paytables, str(Ref(row.rules, row.rules_version)), None).rules  # limits need no paytable
     family = family_named(row.game)
     view = views.table_view(row, family.effective_limits(rules, row.limits), uow.shoes.current(table_id),
                             uow.rounds.open_on_table(table_id))

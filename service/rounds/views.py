@@ -4,8 +4,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from ..catalog import ref
 from ..games import family_of
+from ..rules import Ref
 from ..store.repositories.rounds import RoundRow, RoundStatus
 from ..store.repositories.shoes import ShoeRow
 from ..store.repositories.tables import TableRow
@@ -52,8 +52,8 @@ def shoe_view(shoe: ShoeRow) -> dict:
 def table_view(table: TableRow, limits: dict, shoe: ShoeRow | None, open_round_id: uuid.UUID | None) -> dict:
     return {
         "table_id": table.table_id, "game": table.game,
-        "rules": ref(table.rules, table.rules_version),
-        "paytable": ref(table.paytable, table.paytable_version) if table.paytable else None,
+        "rules": str(Ref(table.rules, table.rules_version)),
+        "paytable": str(Ref(table.paytable, table.paytable_version or 1)) if table.paytable else None,
         "limits": limits, "created_at": table.created_at,
         "current_shoe": shoe_view(shoe) if shoe else None,
         "open_round_id": open_round_id,

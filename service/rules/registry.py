@@ -14,6 +14,7 @@ from ..engine.games.traditional.rules import TraditionalRules
 from .canberra import read_canberra_rules, read_paytable
 from .errors import RulesError
 from .reader import Reader
+from .refs import Ref
 from .traditional import read_traditional_rules
 
 Rules = CanberraRules | TraditionalRules
@@ -66,7 +67,8 @@ def _read_yaml(source: str, text: str) -> Any:
 
 
 def _file(directory: str, name: str) -> tuple[str, str]:
-    stem = name.split("@", 1)[0]
+    """The YAML file a rules or paytable name (or a reference to its version 1) is read from."""
+    stem = Ref.parse(name).name
     if not stem or "/" in stem or "\\" in stem or stem.startswith("."):
         raise RulesError(name, {"(name)": "is not a valid rules or paytable name"})
     path = os.path.join(directory, f"{stem}.yaml")

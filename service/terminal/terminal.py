@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 
 from ..replay import replay_data
-from ..rules import RulesError, load_paytable, load_rules
+from ..rules import Ref, RulesError, load_paytable, load_rules
 from .client import Reply, TerminalClient
 from .shoe import LocalShoe
 from .stats import Stats
@@ -86,7 +86,7 @@ class Terminal:
             raise RuntimeError(f"table {self.plan.table_id} cannot be read")
         self.pair_bets = _offers_pair_bet(table)
         if self.plan.physical:
-            spec = load_rules(table["rules"].split("@", 1)[0]).shoe
+            spec = load_rules(Ref.parse(table["rules"]).name).shoe
             self.local_shoe = LocalShoe(spec, self.rng, CARDS_PER_SEAT * (self.plan.seats + 1))
         if table.get("open_round_id"):
             reply = self.client.get(f"/v1/rounds/{table['open_round_id']}", GET_ROUND)
@@ -201,6 +201,6 @@ def _offers_pair_bet(table: dict) -> bool:
     if not table.get("paytable"):
         return False
     try:
-        return load_paytable(table["paytable"].split("@", 1)[0]).pair is not None
+        return load_paytable(Ref.parse(table["paytable"]).name).pair is not None
     except RulesError:
         return "pair_bet" in (table.get("limits") or {})

@@ -16,13 +16,12 @@ from werkzeug.wrappers import Response
 
 from ...api.request_scope import request_uow
 from ...api.schemas.paytables import DecisionSchema, SubmitVersionSchema
-from ...catalog import ref
 from ...operators import paytables as handlers
 from ...operators.commands import DecidePaytableVersion, SubmitPaytableVersion
 from ...operators.errors import Forbidden
 from ...operators.evaluation import Evaluation, evaluate_paytable
 from ...refusals import CommandRefused, Conflict, Invalid, NotFound
-from ...rules import parse_paytable
+from ...rules import Ref, parse_paytable
 from ...store.repositories.audit import chain_for
 from ...store.repositories.paytables import VersionRow, VersionStatus
 from ...store.uow import UnitOfWork
@@ -234,7 +233,7 @@ def _located(errors: list[FieldError], locations: dict[str, dict[str, int]], tex
 @lru_cache(maxsize=32)
 def _measure(name: str, number: int, content: str) -> Evaluation:
     """A version's figures, kept per version and content: a version never changes."""
-    return evaluate_paytable(parse_paytable(ref(name, number), json.loads(content)))
+    return evaluate_paytable(parse_paytable(str(Ref(name, number)), json.loads(content)))
 
 
 def _evaluation_view(house_edge: float, rtp: float, detail: dict) -> dict:

@@ -7,12 +7,13 @@ from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from ...catalog import ref, resolve
+from ...catalog import resolve
 from ...config import Settings
 from ...reports.gaming_day import gaming_day_of, parse_day_start, period
 from ...reports.tables import hold_percent
 from ...rounds import views
 from ...rounds.state import CorruptRound, rebuild
+from ...rules import Ref
 from ...store.repositories.floor import FloorDay, FloorRound, FloorTableRow
 from ...store.repositories.rounds import RoundRow, RoundStatus
 from ...store.repositories.tables import TableRow
@@ -114,9 +115,9 @@ def _table(uow: UnitOfWork, row: FloorTableRow) -> FloorTable:
     shoe = row.shoe
     return FloorTable(
         table_id=table.table_id, game=table.game, game_name=GAME_NAMES.get(table.game, table.game),
-        rules=ref(table.rules, table.rules_version),
-        paytable=ref(table.paytable, table.paytable_version) if table.paytable else None,
-        pending_paytable=ref(table.paytable, table.pending_paytable_version)
+        rules=str(Ref(table.rules, table.rules_version)),
+        paytable=str(Ref(table.paytable, table.paytable_version or 1)) if table.paytable else None,
+        pending_paytable=str(Ref(table.paytable, table.pending_paytable_version))
         if table.paytable and table.pending_paytable_version else None,
         shoe_mode=shoe.mode if shoe else None,
         # A player-banked table's virtual pack goes round from round to round: only a physical

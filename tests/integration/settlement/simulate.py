@@ -13,7 +13,7 @@ import psycopg
 from service.engine.actions import Action, CardDealt
 from service.engine.games.canberra import CanberraRound
 from service.engine.shoe import VirtualShoe
-from service.rules import load_paytable, load_rules
+from service.rules import Ref, load_paytable, load_rules
 from service.store.repositories.audit import AuditRecord, AuditRepository, chain_for
 
 RULES_REF = "canberra@1"
@@ -63,11 +63,11 @@ class Casino:
 
     @property
     def rules(self):
-        return load_rules(RULES_REF.split("@")[0])
+        return load_rules(Ref.parse(RULES_REF).name)
 
     @property
     def paytable(self):
-        return load_paytable(PAYTABLE_REF.split("@")[0])
+        return load_paytable(Ref.parse(PAYTABLE_REF).name)
 
     # ----- playing ---------------------------------------------------------------------------
     def play(self, count: int, tables: list[str]) -> list[StoredRound]:

@@ -21,7 +21,7 @@ from service.engine.shoe import VirtualShoe
 from service.engine.transcript import parse_transcript
 from service.games import family_of
 from service.rounds.views import round_state
-from service.rules import load_paytable, load_rules
+from service.rules import Ref, load_paytable, load_rules
 from service.store.repositories.rounds import RoundRow
 from tests.conftest import worked_rounds
 
@@ -84,7 +84,7 @@ def _traditional_states(path: Path):
     """(row, game) at every step of a worked player-banked round, then complete and settled."""
     transcript = json.loads(path.read_text())
     parsed = parse_transcript(transcript)
-    rules = load_rules(parsed.rules.split("@")[0], parsed.options or None)
+    rules = load_rules(Ref.parse(parsed.rules).name, parsed.options or None)
     game = start_round(rules, None, parsed)
     row = _row(transcript["players"], rules_ref=parsed.rules, paytable_ref=None)
     cards, actions = list(parsed.cards), list(parsed.actions)

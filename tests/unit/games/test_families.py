@@ -11,7 +11,7 @@ from service.engine.play import play_transcript
 from service.engine.transcript import parse_transcript
 from service.games import FAMILIES, SHOE_DEALT_GAMES, UnknownGame, family_named, family_of
 from service.refusals import Conflict
-from service.rules import load_paytable, load_rules
+from service.rules import Ref, load_paytable, load_rules
 
 ROOT = Path(__file__).parents[3]
 TRANSCRIPTS = ROOT / "tests" / "fixtures" / "transcripts"
@@ -64,8 +64,8 @@ def test_a_wager_the_tables_rules_refuse_is_a_conflict_in_either_game():
 def _played(path: Path):
     transcript = json.loads(path.read_text())
     parsed = parse_transcript(transcript)
-    rules = load_rules(parsed.rules.split("@")[0], parsed.options or None)
-    paytable = load_paytable(parsed.paytable.split("@")[0]) if parsed.paytable else None
+    rules = load_rules(Ref.parse(parsed.rules).name, parsed.options or None)
+    paytable = load_paytable(Ref.parse(parsed.paytable).name) if parsed.paytable else None
     return play_transcript(rules, paytable, parsed)
 
 
