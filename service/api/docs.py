@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 IDEMPOTENCY_KEY = "Idempotency-Key"
 IDEMPOTENCY_KEY_PATTERN = r"^[\x20-\x7e]{1,255}$"   # printable ASCII: it is stored and compared as text
 IF_MATCH = "If-Match"
-IF_MATCH_PATTERN = r'^(W/)?"?[0-9]{1,9}"?$'   # a round version, as an entity tag or bare
+IF_MATCH_PATTERN = r'^(W/)?"?[0-9]{1,9}"?$'   # a round's revision, as an entity tag or bare
 
 _HEADERS = {
     IDEMPOTENCY_KEY: {"in": "header", "name": IDEMPOTENCY_KEY, "required": False,
@@ -17,8 +17,8 @@ _HEADERS = {
                       "schema": {"type": "string", "minLength": 1, "maxLength": 255,
                                  "pattern": IDEMPOTENCY_KEY_PATTERN}},
     IF_MATCH: {"in": "header", "name": IF_MATCH, "required": False,
-               "description": "the round version the decision was taken on; a round that has moved since "
-                              "refuses it (409 version_conflict)",
+               "description": "the round's revision the decision was taken on; a round that has moved "
+                              "since refuses it (409 revision_conflict)",
                "schema": {"type": "string", "maxLength": 13, "pattern": IF_MATCH_PATTERN}},
 }
 

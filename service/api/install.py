@@ -25,7 +25,7 @@ from .routing import PaytableNameConverter, TableIdConverter, paytable_name_para
 from .schemas.variants import VariantsPlugin, read_catalog
 
 API_TITLE = "Pontoon back office: dealer terminal API"
-API_VERSION = "1"
+API_VERSION = "2"   # 2: the round's concurrency counter is `revision` (docs/decisions.md)
 
 _SPEC_OPTIONS = {
     "info": {"description": "Tables, shoes and rounds of house-banked Pontoon. Every request needs "

@@ -10,4 +10,4 @@ class VoidRound:
     round_id: uuid.UUID
     reason: str
     actor: str
-    expected_version: int | None = None
+    expected_revision: int | None = None

@@ -19,9 +19,9 @@ def void_round(cmd: VoidRound, uow: UnitOfWork) -> dict:
     row = uow.rounds.lock(cmd.round_id)
     if row is None:
         raise NotFound(f"no round {cmd.round_id}")
-    if cmd.expected_version is not None and cmd.expected_version != row.version:
-        raise Conflict(f"the round is at version {row.version}, not {cmd.expected_version}: read it again",
-                       code="version_conflict")
+    if cmd.expected_revision is not None and cmd.expected_revision != row.version:
+        raise Conflict(f"the round is at revision {row.version}, not {cmd.expected_revision}: read it again",
+                       code="revision_conflict")
     if row.status != RoundStatus.OPEN:
         raise Conflict(f"the round is {row.status}: only a round in play can be voided", code="round_not_open")
     game_rules, game, next_seq = load_game(uow, row)

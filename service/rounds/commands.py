@@ -35,7 +35,7 @@ class PostCard:
     round_id: uuid.UUID
     card: str
     actor: str | None = None
-    expected_version: int | None = None
+    expected_revision: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,4 +46,4 @@ class PostAction:
     hand: int | None = None
     amount: int | None = None
     actor: str | None = None
-    expected_version: int | None = None
+    expected_revision: int | None = None

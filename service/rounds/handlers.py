@@ -167,7 +167,7 @@ _DECISION_LOCKS = SHOE_DEALT_GAMES
 def post_card(cmd: PostCard, uow: UnitOfWork, guard: KeyGuard | None = None) -> dict:
     """The next card out of a physical shoe, given to whoever the rules say is owed one. With
     `guard`, the request's key check is answered with the round's lock (_lock_open_round)."""
-    row, locked = _lock_open_round(uow, cmd.round_id, cmd.expected_version, shoe_games=_CARD_LOCKS, guard=guard)
+    row, locked = _lock_open_round(uow, cmd.round_id, cmd.expected_revision, shoe_games=_CARD_LOCKS, guard=guard)
     actor = _actor(cmd.actor, locked)
     if row.shoe_id is None or row.shoe_mode != "physical":
         raise Conflict("this round's shoe is virtual: it deals by itself", code="virtual_shoe")
@@ -194,7 +194,7 @@ def post_action(cmd: PostAction, uow: UnitOfWork, guard: KeyGuard | None = None)
     # The virtual shoe is locked with the round (most decisions leave a card owed), and so is the
     # audit chain's head: nothing is locked after them, and the change then goes in one round trip
     # with the commit.
-    row, locked = _lock_open_round(uow, cmd.round_id, cmd.expected_version, shoe_games=_DECISION_LOCKS, guard=guard)
+    row, locked = _lock_open_round(uow, cmd.round_id, cmd.expected_revision, shoe_games=_DECISION_LOCKS, guard=guard)
     shoe = locked.shoe
     change = _RoundChange.load(uow, row, locked.events, locked.limits, _actor(cmd.actor, locked))
     change.locked_head = locked.head
@@ -214,7 +214,7 @@ def post_action(cmd: PostAction, uow: UnitOfWork, guard: KeyGuard | None = None)
     return change.save()
 
 
-def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_version: int | None, *,
+def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_revision: int | None, *,
                      shoe_games: tuple[str, ...], guard: KeyGuard | None) -> tuple[RoundRow, LockedRound]:
     """The round locked, with its events, its table's limits and, for `shoe_games`, its virtual
     shoe and its audit chain's head locked, in one round trip, which with `guard` also answers the
@@ -224,9 +224,9 @@ def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_version: int
     row = locked.row
     if row is None:
         raise NotFound(f"no round {round_id}")
-    if expected_version is not None and expected_version != row.version:
-        raise Conflict(f"the round is at version {row.version}, not {expected_version}: read it again",
-                       code="version_conflict")
+    if expected_revision is not None and expected_revision != row.version:
+        raise Conflict(f"the round is at revision {row.version}, not {expected_revision}: read it again",
+                       code="revision_conflict")
     if row.status != RoundStatus.OPEN:
         raise Conflict(f"the round is {row.status}: it takes no more cards or decisions", code="round_not_open")
     return row, locked

@@ -26,7 +26,7 @@ def round_state(row: RoundRow, game: Any, shoe_past_cut_card: bool | None = None
                    "legal_actions": [a for a in legal if a["seat"] == seat and a.get("hand") == hand]}
     view = {
         "round_id": row.round_id, "table_id": row.table_id, "shoe_id": row.shoe_id, "shoe_mode": row.shoe_mode,
-        "status": row.status, "version": row.version, "rules": row.rules_ref, "paytable": row.paytable_ref,
+        "status": row.status, "revision": row.version, "rules": row.rules_ref, "paytable": row.paytable_ref,
         "phase": snapshot["phase"],
         "awaiting": snapshot["awaiting"] if live else None,
         "card_to": snapshot["card_to"] if live else None,

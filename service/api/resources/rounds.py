@@ -9,8 +9,9 @@ from ...store.repositories.rounds import TABLE_OF_ROUND
 from ..auth import READERS, TableOf, access, require
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, IF_MATCH, documented
+from ..if_match import expected_revision
 from ..schemas.rounds import ActionSchema, CardSchema, RoundStateSchema, TranscriptSchema, round_state_response
-from ..transactions import command, expected_version, key_guard, request_uow
+from ..transactions import command, key_guard, request_uow
 
 blp = Blueprint("rounds", __name__, url_prefix="/v1/rounds", description="Rounds: state, cards, decisions")
 round_table = TableOf("round_id", TABLE_OF_ROUND)
@@ -48,7 +49,7 @@ class Cards(MethodView):
         A card the shoe cannot hold is refused (409 card_refused) and audited."""
         # The actor is the key the handler's first statement finds allowed (key_in_handler).
         return round_state_response(handlers.post_card(
-            PostCard(round_id, body["card"], None, expected_version()), request_uow(), key_guard()))
+            PostCard(round_id, body["card"], None, expected_revision()), request_uow(), key_guard()))
 
 
 @blp.route("/<uuid:round_id>/actions")
@@ -62,4 +63,4 @@ class Actions(MethodView):
         (409 decision_refused) with the legal ones listed."""
         return round_state_response(handlers.post_action(
             PostAction(round_id, body["seat"], body["action"], body["hand"], body["amount"], None,
-                       expected_version()), request_uow(), key_guard()))
+                       expected_revision()), request_uow(), key_guard()))

@@ -8,8 +8,9 @@ from ...compliance.void import void_round
 from ..auth import access, principal
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, IF_MATCH, documented
+from ..if_match import expected_revision
 from ..schemas.voids import VoidedRoundSchema, VoidRoundSchema
-from ..transactions import command, expected_version, request_uow
+from ..transactions import command, request_uow
 
 blp = Blueprint("voids", __name__, url_prefix="/v1/rounds", description="Voiding a round in play")
 
@@ -25,4 +26,4 @@ class Void(MethodView):
         (wagers, pair bets, insurance, splits, doubles) goes back to its seat through the ledger
         (kind void_refund) and the round takes no more cards or decisions. A complete or settled
         round is not voided (409 round_not_open)."""
-        return void_round(VoidRound(round_id, body["reason"], principal().actor, expected_version()), request_uow())
+        return void_round(VoidRound(round_id, body["reason"], principal().actor, expected_revision()), request_uow())

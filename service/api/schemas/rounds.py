@@ -179,8 +179,9 @@ class RoundStateSchema(ma.Schema):
     shoe_id = ma.fields.UUID(allow_none=True, required=True)
     shoe_mode = ma.fields.String(allow_none=True, required=True, validate=ma.validate.OneOf(["virtual", "physical"]))
     status = ma.fields.String(required=True, validate=ma.validate.OneOf([status.value for status in RoundStatus]))
-    version = ma.fields.Integer(required=True, metadata={"description": "bumped by every change; send it back "
-                                                         "as If-Match to refuse a stale decision"})
+    revision = ma.fields.Integer(required=True, metadata={"description": "the round's revision, bumped by every "
+                                                          "change; send it back as If-Match to refuse a stale "
+                                                          "decision"})
     rules = ma.fields.String(required=True, metadata={"description": "name@version the round plays under"})
     paytable = ma.fields.String(allow_none=True, required=True)
     phase = ma.fields.String(required=True)

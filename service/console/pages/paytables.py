@@ -93,7 +93,7 @@ def submit(name: str) -> Response | tuple[str, int]:
             uow.commit()
             flash(f"Version {submitted['version']} of {name} is submitted as a draft: another operator must "
                   "approve it before a table can use it.", "success")
-            return redirect(url_for(".version", name=name, number=submitted["version"]), 303)
+            return redirect(url_for(".version", name=name, version=submitted["version"]), 303)
     in_force = uow.paytables.latest_approved(name)
     latest = uow.paytables.latest_number(name)
     return render_template("console/paytable_draft.html", name=name, next_version=(latest or 0) + 1,
@@ -101,21 +101,21 @@ def submit(name: str) -> Response | tuple[str, int]:
                            **_located(_field_errors(refused), locations, text)), 422
 
 
-@blp.get("/paytables/<name>/<int:number>")
+@blp.get("/paytables/<name>/<int:version>")
 @staff_required(*READERS)
-def version(name: str, number: int) -> str | tuple[str, int]:
-    return _version_page(request_uow(), name, number)
+def version(name: str, version: int) -> str | tuple[str, int]:
+    return _version_page(request_uow(), name, version)
 
 
-@blp.get("/paytables/<name>/<int:number>/analysis")
+@blp.get("/paytables/<name>/<int:version>/analysis")
 @staff_required(*READERS)
-def analysis(name: str, number: int) -> str | tuple[str, int]:
+def analysis(name: str, version: int) -> str | tuple[str, int]:
     """The house edge, RTP and each paid line's share of it, computed as approval computes them
     (the exact analysis: the figures approval keeps are these). A fragment the version page loads
     after it is shown, since an analysis not yet cached takes seconds."""
-    row = request_uow().paytables.get(name, number)
+    row = request_uow().paytables.get(name, version)
     if row is None:
-        return error_page(404, "No such version", f"no version {number} of paytable {name!r}")
+        return error_page(404, "No such version", f"no version {version} of paytable {name!r}")
     # The version page swaps the fragment in; a link followed without htmx gets a page of its own.
     template = "console/_paytable_analysis.html" if is_htmx() else "console/paytable_analysis.html"
     try:
@@ -126,9 +126,9 @@ def analysis(name: str, number: int) -> str | tuple[str, int]:
         measured.house_edge_percent, measured.rtp_percent, measured.detail))
 
 
-@blp.post("/paytables/<name>/<int:number>/decision")
+@blp.post("/paytables/<name>/<int:version>/decision")
 @staff_required(*WRITERS)
-def decide(name: str, number: int) -> Response | tuple[str, int]:
+def decide(name: str, version: int) -> Response | tuple[str, int]:
     uow = request_uow()
     decision = DECISIONS.get(request.form.get("decision", ""))
     reason = request.form.get("reason", "")
@@ -136,32 +136,32 @@ def decide(name: str, number: int) -> Response | tuple[str, int]:
     if decision is None:
         refused["decision"] = ["must be approve or reject"]
     if decision is None or refused:
-        return _version_page(uow, name, number, field_errors=_field_errors(refused), reason=reason,
+        return _version_page(uow, name, version, field_errors=_field_errors(refused), reason=reason,
                              status=HTTPStatus.UNPROCESSABLE_ENTITY)
     try:
-        handlers.decide_version(DecidePaytableVersion(name, number, decision, reason, current_staff().actor), uow)
+        handlers.decide_version(DecidePaytableVersion(name, version, decision, reason, current_staff().actor), uow)
         uow.commit()
     except CommandRefused as exc:
         _keep_refusal(uow, exc)
-        return _version_page(uow, name, number, refusal=exc.message, reason=reason, status=_status_of(exc),
+        return _version_page(uow, name, version, refusal=exc.message, reason=reason, status=_status_of(exc),
                              field_errors=_field_errors(exc.errors or {}))
-    flash(f"Version {number} of {name} is {decision}.", "success")
-    return redirect(url_for(".version", name=name, number=number), 303)
+    flash(f"Version {version} of {name} is {decision}.", "success")
+    return redirect(url_for(".version", name=name, version=version), 303)
 
 
 # ----- helpers --------------------------------------------------------------------------------
-def _version_page(uow: UnitOfWork, name: str, number: int, *, field_errors: list[FieldError] | None = None,
+def _version_page(uow: UnitOfWork, name: str, version: int, *, field_errors: list[FieldError] | None = None,
                   refusal: str | None = None, reason: str = "", status: int = 200) -> tuple[str, int]:
     try:
-        view = handlers.version(uow, name, number)
+        view = handlers.version(uow, name, version)
     except NotFound as exc:
         return error_page(404, "No such version", exc.message)
-    row = uow.paytables.get(name, number)
+    row = uow.paytables.get(name, version)
     if row is None:   # cannot be: the view was just read from it, in the same transaction
-        return error_page(404, "No such version", f"no version {number} of paytable {name!r}")
+        return error_page(404, "No such version", f"no version {version} of paytable {name!r}")
     in_force = uow.paytables.latest_approved(name)
     staff = current_staff()
-    compared = in_force if in_force is not None and in_force.version != number else None
+    compared = in_force if in_force is not None and in_force.version != version else None
     evaluation = (_evaluation_view(view["house_edge_percent"], view["rtp_percent"], view["evaluation"] or {})
                   if view["house_edge_percent"] is not None else None)
     return render_template(
@@ -231,9 +231,9 @@ def _located(errors: list[FieldError], locations: dict[str, dict[str, int]], tex
 
 
 @lru_cache(maxsize=32)
-def _measure(name: str, number: int, content: str) -> Evaluation:
+def _measure(name: str, version: int, content: str) -> Evaluation:
     """A version's figures, kept per version and content: a version never changes."""
-    return evaluate_paytable(parse_paytable(str(Ref(name, number)), json.loads(content)))
+    return evaluate_paytable(parse_paytable(str(Ref(name, version)), json.loads(content)))
 
 
 def _evaluation_view(house_edge: float, rtp: float, detail: dict) -> dict:

@@ -148,7 +148,7 @@ def test_a_decision_that_marks_its_keys_use_commits_the_mark_and_still_acts_unde
     assert state["awaiting"] == "decision"
     db.execute("UPDATE api_keys SET last_used_at = now() - interval '5 minutes' WHERE table_id = %s", (table_id,))
     after = ok(terminal.post(f"/v1/rounds/{state['round_id']}/actions", basic_decision(state)), 200)
-    assert after["version"] == state["version"] + 1
+    assert after["revision"] == state["revision"] + 1
     marked = db.execute("SELECT last_used_at > now() - interval '1 minute' FROM api_keys WHERE table_id = %s",
                         (table_id,)).fetchone()[0]
     assert marked

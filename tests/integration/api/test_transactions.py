@@ -108,12 +108,12 @@ def test_a_decision_answers_with_the_round_as_stored(new_table):
     for _ in range(5):
         state = _virtual_round_awaiting_a_decision(terminal, table_id)
         opened = ok(terminal.get(f"/v1/rounds/{state['round_id']}"), 200)
-        assert (state["version"], state["opened_at"]) == (opened["version"], opened["opened_at"])
+        assert (state["revision"], state["opened_at"]) == (opened["revision"], opened["opened_at"])
         while state["awaiting"] == "decision":
             state = ok(terminal.post(f"/v1/rounds/{state['round_id']}/actions", basic_decision(state)), 200)
             stored = ok(terminal.get(f"/v1/rounds/{state['round_id']}"), 200)
-            assert (state["version"], state["status"], state["completed_at"]) == \
-                (stored["version"], stored["status"], stored["completed_at"])
+            assert (state["revision"], state["status"], state["completed_at"]) == \
+                (stored["revision"], stored["status"], stored["completed_at"])
         assert state["status"] == "complete" and state["completed_at"] is not None
 
 
@@ -141,7 +141,7 @@ def test_a_save_that_misses_its_version_stops_the_commit_it_travels_with(new_tab
     monkeypatch.undo()
     after = ok(terminal.post(f"/v1/rounds/{round_id}/actions", basic_decision(state), idempotency_key="stale-save"),
                200)
-    assert after["version"] == state["version"] + 1
+    assert after["revision"] == state["revision"] + 1
 
 
 def test_a_decisions_lock_takes_its_tables_audit_chain_head(new_table, database_url):
@@ -194,7 +194,7 @@ def test_a_connection_lost_in_the_middle_of_a_command_is_a_503_and_the_pool_serv
     assert reply.status == 503 and reply.body["code"] == "database_unavailable", reply.body
     monkeypatch.undo()
     assert _snapshot(db, round_id, table_id) == before
-    assert ok(terminal.post(f"/v1/rounds/{round_id}/actions", decision), 200)["version"] == state["version"] + 1
+    assert ok(terminal.post(f"/v1/rounds/{round_id}/actions", decision), 200)["revision"] == state["revision"] + 1
 
 
 def test_the_pool_gauge_counts_the_connection_a_request_holds(settings):

@@ -49,7 +49,7 @@ def test_a_repeated_key_is_refused_naming_it(client, table, admin):
                  '{"seat": 1, "hand": 0, "action": "stand", "action": "hit"}', terminal)
     assert reply.status_code == 400 and "action" in reply.get_json()["errors"], reply.get_json()
     after = client.get(f"/v1/rounds/{opened['round_id']}", headers=terminal).get_json()
-    assert after["version"] == opened["version"], "a refused decision changes nothing"
+    assert after["revision"] == opened["revision"], "a refused decision changes nothing"
 
 
 @pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])

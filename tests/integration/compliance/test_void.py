@@ -76,7 +76,7 @@ def test_a_void_needs_a_reason_and_a_supervisor(new_table, supervisor, operator,
         assert caller.post(path, {"reason": "not mine to void"}).status == 403
     assert db.execute("SELECT status FROM rounds WHERE round_id = %s", (state["round_id"],)).fetchone()[0] == "open"
     stale = supervisor.post(path, {"reason": "fault"}, headers={"If-Match": '"0"'})
-    assert stale.status == 409 and stale.body["code"] == "version_conflict"
+    assert stale.status == 409 and stale.body["code"] == "revision_conflict"
     assert ok(supervisor.post(path, {"reason": "fault"}), 200)["total_refunded"] == 1000
 
 

@@ -77,8 +77,8 @@ def test_a_decision_is_recorded_and_a_refused_one_changes_nothing(table):
         handlers.post_action(PostAction(round_id, turn["seat"], illegal, turn["hand"], actor="terminal"), uow)
     assert refused.value.code == "decision_refused" and uow.rounds.events[round_id] == before
     after = handlers.post_action(PostAction(round_id, turn["seat"], "hit", turn["hand"], actor="terminal",
-                                            expected_version=state["version"]), uow)
-    assert after["version"] == state["version"] + 1
+                                            expected_revision=state["revision"]), uow)
+    assert after["revision"] == state["revision"] + 1
     assert uow.rounds.events[round_id][len(before)].payload == {"seat": turn["seat"], "action": "hit",
                                                                 "hand": turn["hand"]}
     assert "decision" in uow.audit.kinds(f"table:{table_id}")
@@ -92,15 +92,15 @@ def test_a_stale_version_is_refused(table):
     turn = state["in_turn"]
     with pytest.raises(Conflict) as refused:
         handlers.post_action(PostAction(uuid.UUID(str(state["round_id"])), turn["seat"], "hit", turn["hand"],
-                                        actor="terminal", expected_version=state["version"] - 1), uow)
-    assert refused.value.code == "version_conflict"
+                                        actor="terminal", expected_revision=state["revision"] - 1), uow)
+    assert refused.value.code == "revision_conflict"
 
 
 def test_a_void_gives_every_stake_back_and_closes_the_round(table):
     uow, table_id = table
     state = _round_awaiting_a_decision(uow, table_id)
     round_id = uuid.UUID(str(state["round_id"]))
-    voided = void_round(VoidRound(round_id, "misdeal", "supervisor", state["version"]), uow)
+    voided = void_round(VoidRound(round_id, "misdeal", "supervisor", state["revision"]), uow)
     assert voided["status"] == "void" and voided["total_refunded"] == 1500
     assert sorted((seat, amount) for _, seat, amount, _ in uow.ledger.refunds) == [(1, 1000), (3, 500)]
     assert all(kind == REFUND_KIND for *_, kind in uow.ledger.refunds)
