@@ -34,7 +34,6 @@ SUIT_CLASS_NAMES = ("spades", "one suit", "mixed")
 # Nodes of the bonus-card graph: OFF once the hand can no longer make any rank line,
 # ROOT for a hand with no card yet.
 OFF, ROOT = 0, 1
-MAX_TOTAL = 21
 
 
 def suit_class(suits: list[int]) -> int:
@@ -88,10 +87,6 @@ class BonusCards:
                 self.next[node, r] = to
         # Line ids name (node, suit class) for nodes holding cards; 0 is "keeps no bonus".
         self.n_line_ids = 1 + 3 * max(0, len(self.multisets) - 2)
-
-    @property
-    def n_nodes(self) -> int:
-        return len(self.multisets)
 
     def node_of(self, ranks: list[int]) -> int:
         node = ROOT

@@ -42,10 +42,6 @@ def rank_of(card: str) -> str:
     return parse_card(card)[0]
 
 
-def suit_of(card: str) -> str:
-    return parse_card(card)[1]
-
-
 def canonical(card: str) -> str:
     rank, suit = parse_card(card)
     return rank + suit

@@ -65,6 +65,5 @@ class Odds:
         return self.numerator / self.denominator
 
 
-ROUNDING_MODES = tuple(mode.value for mode in Rounding)
 # The choices a payout compares its rounding with, bound once by name (every payout reads them).
 _UP, _HALF_UP = Rounding.UP, Rounding.HALF_UP

@@ -8,6 +8,10 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
+# Applied in the order of their names, and recorded by name in schema_migrations. There is no
+# 0003: the schema went from 0002 to 0004 when it was first written, and databases have recorded
+# 0004 onwards under those names since, so renumbering would apply them all again. The gap stays
+# (tests/unit/test_migrations.py holds every other number to follow on, each used once).
 MIGRATIONS = Path(__file__).with_name("migrations")
 _LOCK_KEY = 0x706F6E74  # "pont": one lock for the whole schema
 

@@ -17,11 +17,6 @@ def place_of(seat: int, banker_place: int, rules: TraditionalRules) -> int:
     return (banker_place + seat) % places(rules)
 
 
-def seat_at(place: int, banker_place: int, rules: TraditionalRules) -> int:
-    """The round seat of chair `place`: seat 1 is the banker's left."""
-    return (place - banker_place) % places(rules)
-
-
 def party_seat(party: str) -> int:
     """A Transfer's party ("banker", "kitty", "seat N") as a ledger seat: 0, -1 or N."""
     if party == "banker":

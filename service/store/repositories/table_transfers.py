@@ -45,8 +45,3 @@ class TableTransfersRepository:
                 {"table_id": table_id, "kind": kind, "from_seat": from_seat, "to_seat": to_seat,
                  "from_place": from_place, "to_place": to_place, "amount": amount, "round_id": round_id,
                  "actor": actor}).fetchone())
-
-    def of_table(self, table_id: str) -> list[TableTransferRow]:
-        with self.db.cursor(row_factory=class_row(TableTransferRow)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM table_transfers WHERE table_id = %s ORDER BY seq",
-                               (table_id,)).fetchall()

@@ -65,8 +65,7 @@ class TraditionalRound(RoundState):
         h = self.verify_split(seat, hand, amount)
         s = self._current_seat()
         new = PlayerHand(len(s.hands), s.stake, [h.cards.pop()], [h.positions.pop()],
-                         shoot_bets=[amount] if amount else [], from_split=True)
-        h.from_split = True
+                         shoot_bets=[amount] if amount else [])
         s.hands.append(new)
         # Both hands take a card at once, the original first.
         self._owed.extend([(s, h), (s, new)])

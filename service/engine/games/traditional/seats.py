@@ -26,7 +26,6 @@ class PlayerHand:
     fourth_card_shoot: bool = False     # the one extra shoot bet before the fourth card is placed
     must_take_card: bool = False        # that bet binds the hand to take its fourth card
     burned: list[str] = field(default_factory=list)
-    from_split: bool = False            # its Pontoon pays as one but does not pass the bank
     outcome: str | None = None          # how it settled: the kind of its stake's transfer
 
     @property
