@@ -3,16 +3,25 @@ that a handler's rules are tested without PostgreSQL. The store's own SQL is tes
 from __future__ import annotations
 
 import dataclasses
+import json
 import uuid
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+import yaml
+
+from service.rules.registry import paytables_dir
 from service.store.audit_hash import GENESIS
 from service.store.repositories.audit import AuditRecord, LockedHead
-from service.store.repositories.paytables import VersionRow
+from service.store.repositories.keys import KeyRow
+from service.store.repositories.paytables import AssignmentRow, VersionRow, VersionStatus
 from service.store.repositories.rounds import LockedRound, RoundEvent, RoundRow
 from service.store.repositories.shoes import ShoeRow
+from service.store.repositories.table_transfers import TableTransferRow
 from service.store.repositories.tables import LockedTable, TableRow
+from service.store.repositories.traditional import RoundSetup
+from service.store.repositories.verifications import UNDER_WAY, Verification, VerificationStatus
 
 
 class Answered:
@@ -66,6 +75,13 @@ class FakeShoes:
     def lock(self, shoe_id: uuid.UUID) -> ShoeRow | None:
         return self.rows.get(shoe_id)
 
+    def record_dealt(self, shoe_id: uuid.UUID, card: str) -> None:
+        row = self.rows[shoe_id]
+        self.rows[shoe_id] = dataclasses.replace(row, dealt=[*row.dealt, card], position=row.position + 1)
+
+    def advance(self, shoe_id: uuid.UUID, position: int) -> None:
+        self.rows[shoe_id] = dataclasses.replace(self.rows[shoe_id], position=position)
+
     def close(self, shoe_id: uuid.UUID) -> ShoeRow:
         self.rows[shoe_id] = dataclasses.replace(self.rows[shoe_id], closed_at=datetime.now(UTC))
         return self.rows[shoe_id]
@@ -107,9 +123,11 @@ class FakeRounds:
         self.rows[row.round_id], self.events[row.round_id] = row, []
         return row
 
+    def open_on_table(self, table_id: str) -> uuid.UUID | None:
+        return next((r.round_id for r in self.rows.values() if r.table_id == table_id and r.status == "open"), None)
+
     def open_on_table_pending(self, table_id: str) -> Answered:
-        return Answered(next((r.round_id for r in self.rows.values()
-                              if r.table_id == table_id and r.status == "open"), None))
+        return Answered(self.open_on_table(table_id))
 
     def lock(self, round_id: uuid.UUID) -> RoundRow | None:
         return self.rows.get(round_id)
@@ -151,22 +169,55 @@ class FakeRounds:
 
 
 class FakePaytables:
-    """Version 1 of a paytable is its file (as before the start-up seed); drafts are put in `rows`."""
+    """Paytable versions and their assignments to tables. Version 1 of a paytable is its file until
+    `seed_file` puts it in `rows`, as `pontoon migrate` does; drafts are put in `rows` too."""
 
-    def __init__(self) -> None:
+    def __init__(self, tables: FakeTables) -> None:
         self.rows: dict[tuple[str, int], VersionRow] = {}
+        self.assignments: list[AssignmentRow] = []
+        self._tables = tables
+
+    def seed_file(self, name: str) -> VersionRow:
+        text = (Path(paytables_dir()) / f"{name}.yaml").read_text(encoding="utf-8")
+        content = {**yaml.safe_load(text), "name": name, "version": 1}
+        self.rows[(name, 1)] = VersionRow(name, 1, content, text, "file", None, VersionStatus.APPROVED, "system",
+                                          "seeded", datetime.now(UTC), "system", datetime.now(UTC), None, None,
+                                          None, None)
+        return self.rows[(name, 1)]
 
     def database(self) -> tuple[str, int, str]:
         return "fake", id(self), "fake"   # the catalog keeps approved versions per database
 
-    def approved_row(self, name: str, version: int) -> None:
-        return None
+    def approved_row(self, name: str, version: int) -> tuple[str, str, bool] | None:
+        row = self.rows.get((name, version))
+        return None if row is None else (row.status, json.dumps(row.content), False)
 
     def seeded_names(self, names: list[str]) -> set[str]:
-        return set(names)   # nothing to seed: the files stand for version 1
+        return set(names)   # nothing to seed in a handler: the files stand for version 1
+
+    def lock_numbering(self, name: str) -> None:
+        return None   # one test, one thread: nothing submits beside it
 
     def get(self, name: str, version: int) -> VersionRow | None:
         return self.rows.get((name, version))
+
+    def all(self, name: str | None = None) -> list[VersionRow]:
+        return [row for key, row in sorted(self.rows.items()) if name is None or row.name == name]
+
+    def latest_number(self, name: str) -> int | None:
+        return max((version for (each, version) in self.rows if each == name), default=None)
+
+    def latest_approved(self, name: str) -> VersionRow | None:
+        approved = [row for row in self.all(name) if row.status == VersionStatus.APPROVED]
+        return approved[-1] if approved else None
+
+    def add(self, *, name: str, version: int, content: dict, source: str, source_format: str,
+            based_on_version: int | None, author: str, reason: str) -> VersionRow:
+        assert (name, version) not in self.rows, "the numbering lock lets one submission take a number"
+        self.rows[(name, version)] = VersionRow(name, version, content, source, source_format, based_on_version,
+                                                VersionStatus.DRAFT, author, reason, datetime.now(UTC), None, None,
+                                                None, None, None, None)
+        return self.rows[(name, version)]
 
     def decide(self, *, name: str, version: int, status: str, decided_by: str, reason: str, **measured: Any
                ) -> VersionRow | None:
@@ -178,11 +229,32 @@ class FakePaytables:
             **measured)
         return self.rows[(name, version)]
 
-    def assignments_of_version(self, name: str, version: int) -> list[Any]:
-        return []
+    def supersede_waiting(self, table_id: str) -> None:
+        self.assignments = [dataclasses.replace(a, superseded_at=datetime.now(UTC))
+                            if a.table_id == table_id and a.applied_at is None and a.superseded_at is None else a
+                            for a in self.assignments]
+
+    def add_assignment(self, *, table_id: str, paytable: str, version: int, previous_version: int | None,
+                       assigned_by: str, reason: str, in_force_now: bool) -> AssignmentRow:
+        now = datetime.now(UTC)
+        row = AssignmentRow(len(self.assignments) + 1, table_id, paytable, version, previous_version, assigned_by,
+                            reason, now, None, now if in_force_now else None, None)
+        self.assignments.append(row)
+        return row
+
+    def set_pending(self, table_id: str, version: int | None) -> None:
+        self._tables.rows[table_id] = dataclasses.replace(self._tables.rows[table_id],
+                                                          pending_paytable_version=version)
+
+    def assignments_of_table(self, table_id: str) -> list[AssignmentRow]:
+        return [a for a in self.assignments if a.table_id == table_id]
+
+    def assignments_of_version(self, name: str, version: int) -> list[AssignmentRow]:
+        return [a for a in self.assignments if (a.paytable, a.version) == (name, version)]
 
     def tables_running(self, name: str, version: int) -> list[str]:
-        return []
+        return sorted(t.table_id for t in self._tables.rows.values()
+                      if (t.paytable, t.paytable_version or 1) == (name, version))
 
 
 class FakeLedger:
@@ -196,19 +268,114 @@ class FakeLedger:
 class FakeOutbox:
     def __init__(self) -> None:
         self.items: list[tuple[str, Any]] = []
+        self.payloads: list[tuple[str, dict | None]] = []
 
     def add(self, topic: str, round_id: uuid.UUID | None = None, payload: dict | None = None) -> None:
         self.items.append((topic, round_id))
+        self.payloads.append((topic, payload))
+
+
+class FakeKeys:
+    def __init__(self) -> None:
+        self.rows: dict[uuid.UUID, KeyRow] = {}
+
+    def create(self, *, role: str, table_id: str | None, name: str | None,
+               created_by: str | None) -> tuple[KeyRow, str]:
+        row = KeyRow(uuid.uuid4(), role, table_id, name, created_by, datetime.now(UTC), None, None)
+        self.rows[row.key_id] = row
+        return row, f"pnt_secret-{row.key_id}"
+
+    def exists(self, key_id: uuid.UUID) -> bool:
+        return key_id in self.rows
+
+    def revoke(self, key_id: uuid.UUID) -> KeyRow | None:
+        row = self.rows.get(key_id)
+        if row is None or row.revoked_at is not None:
+            return None
+        self.rows[key_id] = dataclasses.replace(row, revoked_at=datetime.now(UTC))
+        return self.rows[key_id]
+
+    def lock_live(self, role: str) -> list[uuid.UUID]:
+        return [row.key_id for row in self.rows.values() if row.role == role and row.revoked_at is None]
+
+    def all(self) -> list[KeyRow]:
+        return list(self.rows.values())
+
+
+class FakeTraditional:
+    """A player-banked table's state between rounds (tables.state), per table."""
+
+    def __init__(self) -> None:
+        self.states: dict[str, dict] = {}
+        self.setups: dict[uuid.UUID, RoundSetup] = {}
+
+    def lock_state(self, table_id: str) -> dict | None:
+        return self.states.get(table_id, {})
+
+    state = lock_state
+
+    def save_state(self, table_id: str, state: dict) -> None:
+        self.states[table_id] = state
+
+    def add_round(self, round_id: uuid.UUID, table_id: str, setup: RoundSetup) -> None:
+        self.setups[round_id] = setup
+
+    def round_setup(self, round_id: uuid.UUID) -> RoundSetup | None:
+        return self.setups.get(round_id)
+
+
+class FakeTableTransfers:
+    def __init__(self) -> None:
+        self.rows: list[TableTransferRow] = []
+
+    def add(self, *, table_id: str, kind: str, from_seat: int, to_seat: int, from_place: int | None,
+            to_place: int | None, amount: int, round_id: uuid.UUID | None, actor: str | None) -> TableTransferRow:
+        seq = 1 + sum(row.table_id == table_id for row in self.rows)
+        row = TableTransferRow(table_id, seq, kind, from_seat, to_seat, from_place, to_place, amount, round_id,
+                               actor, datetime.now(UTC))
+        self.rows.append(row)
+        return row
+
+
+class FakeVerifications:
+    """The audit log's verifications; `now` is the clock their requests are stamped with."""
+
+    def __init__(self, now: Any) -> None:
+        self.rows: dict[uuid.UUID, Verification] = {}
+        self._now = now
+
+    def add(self, requested_by: str) -> Verification | None:
+        if self.under_way() is not None:
+            return None   # one under way at a time (a unique index in the database)
+        row = Verification(uuid.uuid4(), requested_by, self._now(), VerificationStatus.QUEUED, 0, None, None, None,
+                           0, 0, 0, 0, 0, [], [], None, 0.0)
+        self.rows[row.verification_id] = row
+        return row
+
+    def under_way(self, *, lock: bool = False) -> Verification | None:
+        return next((row for row in self.rows.values() if row.status in UNDER_WAY), None)
+
+    def asked_since(self, moment: datetime) -> bool:
+        return any(row.requested_at >= moment for row in self.rows.values())
+
+    def finish(self, verification_id: uuid.UUID, status: VerificationStatus) -> None:
+        self.rows[verification_id] = dataclasses.replace(self.rows[verification_id], status=status)
+
+    def quiet(self, verification_id: uuid.UUID, seconds: float) -> None:
+        self.rows[verification_id] = dataclasses.replace(self.rows[verification_id], quiet_for=seconds)
 
 
 class FakeUnitOfWork:
-    """What a handler sees of a unit of work: the same repositories, in memory; commit() counts."""
+    """What a handler sees of a unit of work: the same repositories, in memory; commit() counts.
+    `now` is the clock the fake repositories stamp rows with where a handler's rule reads the time."""
 
-    def __init__(self) -> None:
+    def __init__(self, now: Any = lambda: datetime.now(UTC)) -> None:
         self.tables, self.shoes = FakeTables(), FakeShoes()
         self.audit = FakeAudit(self.tables)
         self.rounds = FakeRounds(self.tables, self.shoes, self.audit)
-        self.paytables, self.ledger, self.outbox = FakePaytables(), FakeLedger(), FakeOutbox()
+        self.paytables, self.ledger, self.outbox = FakePaytables(self.tables), FakeLedger(), FakeOutbox()
+        self.keys, self.traditional, self.table_transfers = FakeKeys(), FakeTraditional(), FakeTableTransfers()
+        self.verifications = FakeVerifications(now)
         self.commits = 0
 
     def commit(self) -> None:
