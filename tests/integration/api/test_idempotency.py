@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
@@ -14,6 +13,8 @@ from psycopg.types.json import Jsonb
 
 from service.store.repositories.keys import hash_secret
 from tests.support.api_client import Api, flask_sender, ok
+from tests.support.locks import waiting_for_locks
+from tests.support.waiting import wait_for
 
 from .rounds import TWO_SEATS, round_at_first_decision
 
@@ -118,7 +119,7 @@ def test_a_request_meeting_its_key_in_flight_waits_and_answers_as_that_one_did(a
                       "content_type) VALUES (%s, 'in-flight', %s, 201, %s, 'application/json')",
                       (key_id, request_hash, first_response))
         sent = pool.submit(retry.post, "/v1/tables", body, idempotency_key="in-flight")
-        time.sleep(0.5)
+        wait_for(lambda: waiting_for_locks(db) or sent.done(), 30, "the second request to wait for the first")
         assert not sent.done(), "the second request must wait for the first to end"
         first.commit()
         reply = sent.result(timeout=10)

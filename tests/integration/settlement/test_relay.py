@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import signal
 import threading
-import time
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -19,6 +18,7 @@ from service.settlement.relay import BrokerUnavailable, relay_outbox, relay_veri
 from service.store.repositories.verifications import VerificationStatus
 from service.store.uow import UnitOfWork
 from service.worker.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -116,15 +116,13 @@ def test_the_relay_outlives_its_database_connection_and_publishes_on_a_new_one(a
                              kwargs={"interval": 0.05, "should_stop": stop.is_set}, daemon=True)
     relay.start()
     try:
-        deadline = time.monotonic() + 10
-        while not opened and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_for(lambda: opened, 10, "the relay to connect")
         admin.execute("SELECT pg_terminate_backend(%s)", (opened[0].info.backend_pid,))
         rounds = casino.play(3, ["T1"])
         casino.write(admin)
         # A pass publishes its rounds, then marks them in the transaction that claimed them.
-        while (len(sent) < 3 or unpublished(admin)) and relay.is_alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for(lambda: (len(sent) >= 3 and not unpublished(admin)) or not relay.is_alive(), 10,
+                 "the rounds completed after the restart to be published and marked")
         assert relay.is_alive()
         assert sorted(sent) == sorted(r.round_id for r in rounds)
         assert len(attempts) == 3 and len(opened) == 2 and opened[0].broken
@@ -186,8 +184,8 @@ def test_the_days_verification_is_asked_for_once_and_not_beside_one_under_way(ap
     first = ask(today)
     assert first is not None and first.verification.requested_by == "system"
     assert ask(today) is None, "asked for already today"
-    tomorrow = datetime.now(UTC) + timedelta(seconds=1)
-    time.sleep(1.1)
+    # The next gaming day begins after the first request, while its verification is still queued.
+    tomorrow = first.verification.requested_at + timedelta(microseconds=1)
     assert ask(tomorrow) is None, "yesterday's is still under way"
     assert run_verification(app_conn, first.verification.verification_id) == VerificationStatus.INTACT
     second = ask(tomorrow)
