@@ -11,7 +11,8 @@ from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.staff import STAFF_ROLES, StaffRow
 from ..store.uow import UnitOfWork
 from .commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword
-from .passwords import generate_password, hash_password, password_problems
+from .passwords import generate_password, password_problems
+from .policy import StaffPolicy
 
 USERNAME = re.compile(r"^[a-z][a-z0-9._-]{1,31}$")
 DISPLAY_NAME_MAX = 100
@@ -37,8 +38,9 @@ def staff_view(row: StaffRow) -> dict[str, Any]:
             "last_sign_in_at": row.last_sign_in_at, "deactivated_at": row.deactivated_at}
 
 
-def create_staff(cmd: CreateStaff, uow: UnitOfWork) -> IssuedPassword:
-    """A new active account; its password as given, or generated."""
+def create_staff(cmd: CreateStaff, uow: UnitOfWork, policy: StaffPolicy | None = None) -> IssuedPassword:
+    """A new active account; its password as given, or generated, hashed as `policy` says (the
+    default policy's when none is given)."""
     username = normal_username(cmd.username)
     display_name = (cmd.display_name or "").strip() or username
     errors: dict[str, list[str]] = {}
@@ -54,7 +56,7 @@ def create_staff(cmd: CreateStaff, uow: UnitOfWork) -> IssuedPassword:
         raise Invalid("the account cannot be created as asked", code="invalid_account", errors=errors)
     password = cmd.password if cmd.password is not None else generate_password()
     row = uow.staff.add(username=username, display_name=display_name, role=cmd.role,
-                        password_hash=hash_password(password), created_by=cmd.actor)
+                        password_hash=(policy or StaffPolicy()).passwords.hash(password), created_by=cmd.actor)
     if row is None:
         raise Conflict(f"the username {username!r} is taken", code="username_taken",
                        errors={"username": ["taken: choose another"]})
@@ -96,16 +98,16 @@ def deactivate_staff(cmd: DeactivateStaff, uow: UnitOfWork) -> dict[str, Any]:
     return staff_view(uow.staff.get_by_id(row.user_id) or row)
 
 
-def reset_password(cmd: ResetPassword, uow: UnitOfWork) -> IssuedPassword:
+def reset_password(cmd: ResetPassword, uow: UnitOfWork, policy: StaffPolicy | None = None) -> IssuedPassword:
     """A new password (given or generated) for an active account; its lock and its open sessions
-    end now."""
+    end now. `policy` hashes it (the default policy's when none is given)."""
     row = _locked_account(uow, cmd.username)
     if not row.active:
         raise Conflict(f"{row.username} is deactivated", code="deactivated")
     if cmd.password is not None and (problems := password_problems(cmd.password, row.username)):
         raise Invalid("the password cannot be used", code="invalid_password", errors={"password": problems})
     password = cmd.password if cmd.password is not None else generate_password()
-    uow.staff.set_password(row.user_id, hash_password(password))
+    uow.staff.set_password(row.user_id, (policy or StaffPolicy()).passwords.hash(password))
     ended = uow.staff.end_sessions(row.user_id, "password_reset")
     uow.audit.append(chain_for(None), [AuditRecord("staff_password_reset", {
         "user_id": str(row.user_id), "username": row.username, "sessions_ended": ended}, actor=cmd.actor)])

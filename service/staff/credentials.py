@@ -9,7 +9,7 @@ from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.staff import StaffRow
 from ..store.uow import UnitOfWork
 from .commands import ChangePassword, EnrolTotp, RemoveTotp
-from .passwords import hash_password, password_problems, totp_step, verify_password
+from .passwords import password_problems, totp_step
 from .policy import StaffPolicy
 from .sessions import staff_actor
 
@@ -21,11 +21,13 @@ def _own_account(uow: UnitOfWork, cmd: ChangePassword | EnrolTotp | RemoveTotp) 
     return row
 
 
-def change_password(cmd: ChangePassword, uow: UnitOfWork) -> None:
-    """A new password, given the current one; every other session of the account ends."""
+def change_password(cmd: ChangePassword, uow: UnitOfWork, policy: StaffPolicy | None = None) -> None:
+    """A new password, given the current one; every other session of the account ends. `policy`
+    hashes it (the default policy's when none is given)."""
+    passwords = (policy or StaffPolicy()).passwords
     row = _own_account(uow, cmd)
     errors: dict[str, list[str]] = {}
-    if not verify_password(row.password_hash, cmd.current_password):
+    if not passwords.verify(row.password_hash, cmd.current_password):
         errors["current_password"] = ["not the current password"]
     if problems := password_problems(cmd.new_password, row.username):
         errors["new_password"] = problems
@@ -33,7 +35,7 @@ def change_password(cmd: ChangePassword, uow: UnitOfWork) -> None:
         errors["new_password"] = ["must differ from the current password"]
     if errors:
         raise Invalid("the password was not changed", code="invalid_password", errors=errors)
-    uow.staff.set_password(row.user_id, hash_password(cmd.new_password))
+    uow.staff.set_password(row.user_id, passwords.hash(cmd.new_password))
     ended = uow.staff.end_sessions(row.user_id, "password_changed", keep=cmd.session_id)
     uow.audit.append(chain_for(None), [AuditRecord("staff_password_changed", {
         "user_id": str(row.user_id), "username": row.username, "other_sessions_ended": ended},
@@ -62,7 +64,7 @@ def remove_totp(cmd: RemoveTotp, uow: UnitOfWork, policy: StaffPolicy) -> None:
         raise Conflict("no second factor is enrolled", code="totp_not_enrolled")
     if row.role in policy.totp_roles:
         raise Conflict(f"a {row.role} must sign in with a second factor", code="totp_required")
-    if not verify_password(row.password_hash, cmd.password):
+    if not policy.passwords.verify(row.password_hash, cmd.password):
         raise Invalid("the second factor was not removed", code="invalid_password",
                       errors={"password": ["not the current password"]})
     uow.staff.set_totp_secret(row.user_id, None)

@@ -1,7 +1,6 @@
 """Passwords: argon2id hashes (argon2-cffi), the length rule, generated passwords, TOTP codes."""
 from __future__ import annotations
 
-import functools
 import hmac
 import secrets
 from datetime import datetime
@@ -15,35 +14,32 @@ MAX_LENGTH = 256            # hashing is deliberately slow: a megabyte "password
 TOTP_ISSUER = "Pontoon back office"
 
 
-@functools.cache
-def _hasher() -> PasswordHasher:
-    return PasswordHasher()     # argon2-cffi's defaults: RFC 9106's low-memory argon2id profile
+class PasswordHashing:
+    """How passwords are hashed and checked: argon2id at the hasher's cost (by default argon2-cffi's,
+    RFC 9106's low-memory profile). A hash made at another cost still verifies, and is due a rehash."""
 
+    def __init__(self, hasher: PasswordHasher | None = None) -> None:
+        self.hasher = hasher or PasswordHasher()
+        self.stand_in_hash: str | None = None   # made on first need: see spend_verification
 
-def hash_password(password: str) -> str:
-    return _hasher().hash(password)
+    def hash(self, password: str) -> str:
+        return self.hasher.hash(password)
 
+    def verify(self, password_hash: str, password: str) -> bool:
+        try:
+            return self.hasher.verify(password_hash, password)
+        except (VerificationError, InvalidHashError):
+            return False
 
-def verify_password(password_hash: str, password: str) -> bool:
-    try:
-        return _hasher().verify(password_hash, password)
-    except (VerificationError, InvalidHashError):
-        return False
+    def needs_rehash(self, password_hash: str) -> bool:
+        return self.hasher.check_needs_rehash(password_hash)
 
-
-def needs_rehash(password_hash: str) -> bool:
-    return _hasher().check_needs_rehash(password_hash)
-
-
-@functools.cache
-def _stand_in_hash() -> str:
-    return hash_password(secrets.token_urlsafe(16))
-
-
-def spend_verification(password: str) -> None:
-    """A verification's cost when there is no account to verify against, so that how long a
-    refusal takes does not tell whether the username exists."""
-    verify_password(_stand_in_hash(), password)
+    def spend_verification(self, password: str) -> None:
+        """A verification's cost when there is no account to verify against, so that how long a
+        refusal takes does not tell whether the username exists."""
+        if self.stand_in_hash is None:
+            self.stand_in_hash = self.hash(secrets.token_urlsafe(16))
+        self.verify(self.stand_in_hash, password)
 
 
 def password_problems(password: str, username: str) -> list[str]:

@@ -1,10 +1,11 @@
 """The sign-in rules a casino configures: lockout, session lengths, roles that need a second factor."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from ..config import Settings
+from .passwords import PasswordHashing
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,6 +15,7 @@ class StaffPolicy:
     idle: timedelta = timedelta(minutes=15)     # a session unused this long has ended
     absolute: timedelta = timedelta(hours=12)   # a session this old has ended, however busy
     totp_roles: frozenset[str] = frozenset()    # roles that may not work without a second factor
+    passwords: PasswordHashing = field(default_factory=PasswordHashing, compare=False)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> StaffPolicy:

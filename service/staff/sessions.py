@@ -13,7 +13,7 @@ from ..store.repositories.staff import SessionHolder, StaffRow
 from ..store.uow import UnitOfWork
 from .accounts import normal_username
 from .commands import SignIn, SignOut, TouchSession
-from .passwords import MAX_LENGTH, hash_password, needs_rehash, spend_verification, totp_step, verify_password
+from .passwords import MAX_LENGTH, totp_step
 from .policy import StaffPolicy
 
 
@@ -42,7 +42,7 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
     username = normal_username(cmd.username)[:64]
     row = uow.staff.lock(username) if username else None
     if row is None or not row.active or len(cmd.password) > MAX_LENGTH:
-        spend_verification(cmd.password[:MAX_LENGTH])
+        policy.passwords.spend_verification(cmd.password[:MAX_LENGTH])
         reason = "unknown_account" if row is None else ("deactivated" if not row.active else "too_long")
         _record(uow, "staff_sign_in_failed", username, cmd.address, reason=reason)
         return SignInResult(SignInOutcome.FAILED)
@@ -50,7 +50,7 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
     if row.locked_until is not None and row.locked_until > now:
         _record(uow, "staff_sign_in_failed", username, cmd.address, reason="locked")
         return SignInResult(SignInOutcome.LOCKED, locked_until=row.locked_until)
-    if not verify_password(row.password_hash, cmd.password):
+    if not policy.passwords.verify(row.password_hash, cmd.password):
         return _failure(uow, row, cmd, policy, now, "wrong_password")
     step = None
     if row.totp_secret is not None:
@@ -59,8 +59,8 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
             # A code seen before (over someone's shoulder, or replayed) is as bad as a wrong one.
             reason = "totp_missing" if not cmd.totp.strip() else ("wrong_totp" if step is None else "totp_reused")
             return _failure(uow, row, cmd, policy, now, reason)
-    uow.staff.record_sign_in(row.user_id, totp_step=step, password_hash=hash_password(cmd.password)
-                             if needs_rehash(row.password_hash) else None)
+    uow.staff.record_sign_in(row.user_id, totp_step=step, password_hash=policy.passwords.hash(cmd.password)
+                             if policy.passwords.needs_rehash(row.password_hash) else None)
     session_id, token = uow.staff.open_session(row.user_id)
     uow.audit.append(chain_for(None), [AuditRecord("staff_signed_in", {
         "user_id": str(row.user_id), "username": row.username, "session_id": str(session_id),

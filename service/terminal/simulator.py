@@ -53,10 +53,12 @@ class IssuedKey:
     secret: str
 
 
-def prepare_tables(config: SimulatorConfig) -> list[tuple[str, str, IssuedKey | None]]:
+def prepare_tables(config: SimulatorConfig, client: Callable[[list[str], str], TerminalClient] = TerminalClient
+                   ) -> list[tuple[str, str, IssuedKey | None]]:
     """(table id, terminal key's secret, the key if this run issued it) for each terminal: with the
     admin key, tables are created (one already there is used as it is) and a terminal key is
-    issued for each (POST /v1/keys), to be revoked when the run ends."""
+    issued for each (POST /v1/keys) through `client(base_urls, admin_key)`, to be revoked when the
+    run ends."""
     tables = table_ids(config)
     if config.terminal_key:
         if len(tables) != 1:
@@ -66,7 +68,7 @@ def prepare_tables(config: SimulatorConfig) -> list[tuple[str, str, IssuedKey | 
         raise SetupError("give a terminal key (--key, PONTOON_TERMINAL_KEY) or an admin key (--admin-key, "
                          "PONTOON_ADMIN_KEY) to create the tables")
     check_dealt_here(config.rules)
-    admin = TerminalClient(list(config.base_urls), config.admin_key)
+    admin = client(list(config.base_urls), config.admin_key)
     prepared: list[tuple[str, str, IssuedKey | None]] = []
     try:
         for table_id in tables:

@@ -12,7 +12,7 @@ from kombu.exceptions import OperationalError as KombuOperationalError
 from ..config import Settings
 from ..settlement.queues import settlement_queue
 from ..settlement.startup import record_service_start
-from .tasks import SETTLE_ROUNDS, VERIFY_AUDIT, register_tasks
+from .tasks import SETTLE_ROUNDS, UNKNOWN_ROUNDS_PAUSE, VERIFY_AUDIT, register_tasks
 
 # Seconds before Redis hands a message whose worker vanished without acking (SIGKILL, lost
 # machine) to another worker. Settling a batch takes well under a second, so minutes are safe;
@@ -30,7 +30,10 @@ def queue_for(settings: Settings) -> str:
     return settings.settlement_queue or settlement_queue(settings.database_url)
 
 
-def make_celery(settings: Settings, *, visibility_timeout: int = DEFAULT_VISIBILITY_TIMEOUT) -> Celery:
+def make_celery(settings: Settings, *, visibility_timeout: int = DEFAULT_VISIBILITY_TIMEOUT,
+                unknown_rounds_pause: float = UNKNOWN_ROUNDS_PAUSE) -> Celery:
+    """The app for this database and broker; `unknown_rounds_pause`: seconds a worker holds a batch of
+    rounds its database does not know before handing it back."""
     app = Celery("pontoon", broker=settings.broker_url, set_as_current=False)
     queue = queue_for(settings)
     app.conf.update(
@@ -62,6 +65,7 @@ def make_celery(settings: Settings, *, visibility_timeout: int = DEFAULT_VISIBIL
                                   "socket_timeout": BROKER_SOCKET_TIMEOUT,
                                   "socket_connect_timeout": 2},
         pontoon_database_url=settings.database_url,
+        pontoon_unknown_rounds_pause=unknown_rounds_pause,
     )
     register_tasks(app)
 

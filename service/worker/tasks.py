@@ -60,7 +60,7 @@ def _hand_back(task: Task, round_ids: list[str]) -> NoReturn:
     rejecting returns the message to the broker for the worker that knows them."""
     log.warning("%d rounds unknown to %s: message returned to queue %s", len(round_ids),
                 database_identity(task.app.conf.pontoon_database_url), task.app.conf.task_default_queue)
-    time.sleep(UNKNOWN_ROUNDS_PAUSE)
+    time.sleep(task.app.conf.pontoon_unknown_rounds_pause)
     raise Reject(f"rounds unknown to {database_identity(task.app.conf.pontoon_database_url)}", requeue=True)
 
 

@@ -9,7 +9,6 @@ import pytest
 from celery.exceptions import Reject
 
 from service.config import Settings
-from service.worker import tasks
 from service.worker.celery_app import make_celery
 from service.worker.tasks import SETTLE_ROUNDS
 
@@ -92,22 +91,22 @@ def test_a_worker_handed_another_databases_rounds_returns_them_for_the_worker_th
             pair.kill_all()
 
 
-def test_a_batch_of_rounds_this_database_does_not_hold_is_rejected_for_requeue(db_url, monkeypatch):
-    monkeypatch.setattr(tasks, "UNKNOWN_ROUNDS_PAUSE", 0)
-    app = make_celery(Settings.from_env({"DATABASE_URL": db_url, "BROKER_URL": "redis://127.0.0.1:1/0"}))
+def test_a_batch_of_rounds_this_database_does_not_hold_is_rejected_for_requeue(db_url):
+    app = make_celery(Settings.from_env({"DATABASE_URL": db_url, "BROKER_URL": "redis://127.0.0.1:1/0"}),
+                      unknown_rounds_pause=0)
     strangers = ["6f1c2a53-0d6e-4c1b-9a57-2f0f6bd1c001", "6f1c2a53-0d6e-4c1b-9a57-2f0f6bd1c002"]
     with pytest.raises(Reject) as rejected:
         app.tasks[SETTLE_ROUNDS](strangers)
     assert rejected.value.requeue is True
 
 
-def test_a_batch_of_rounds_already_settled_here_is_acknowledged(db_url, monkeypatch):
-    monkeypatch.setattr(tasks, "UNKNOWN_ROUNDS_PAUSE", 0)
+def test_a_batch_of_rounds_already_settled_here_is_acknowledged(db_url):
     casino = Casino(random.Random(5))
     rounds = casino.play(3, ["T1"])
     with psycopg.connect(db_url, autocommit=True) as conn:
         casino.write(conn)
-    app = make_celery(Settings.from_env({"DATABASE_URL": db_url, "BROKER_URL": "redis://127.0.0.1:1/0"}))
+    app = make_celery(Settings.from_env({"DATABASE_URL": db_url, "BROKER_URL": "redis://127.0.0.1:1/0"}),
+                      unknown_rounds_pause=0)
     ids = [r.round_id for r in rounds]
     assert app.tasks[SETTLE_ROUNDS](ids)["settled"] == 3
     # Delivered again: known here and settled already, so it is done with, not handed on.

@@ -8,9 +8,17 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from argon2 import PasswordHasher
+
+from service.staff.passwords import PasswordHashing
+from service.staff.policy import StaffPolicy
 from service.store.repositories.keys import hash_secret
 from service.store.repositories.staff import SessionHolder, StaffRow
 from tests.unit.handlers.fake_uow import FakeUnitOfWork
+
+# The staff rules at argon2's lowest cost: the rules are under test here, not the hash's cost (the
+# console's tests sign in at the real one). A policy a test varies keeps these passwords.
+CHEAP = StaffPolicy(passwords=PasswordHashing(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)))
 
 
 @dataclass

@@ -7,15 +7,15 @@ import pytest
 from service.refusals import Conflict, Invalid, NotFound
 from service.staff.accounts import change_role, create_staff, deactivate_staff, list_staff, reset_password
 from service.staff.commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword, SignIn
-from service.staff.passwords import verify_password
-from service.staff.policy import StaffPolicy
 from service.staff.sessions import SignInOutcome, sign_in
+
+from .fake_staff import CHEAP
 
 PASSWORD = "correct horse battery"
 
 
 def make(uow, username="alice", role="operator", password=PASSWORD):
-    return create_staff(CreateStaff(username, role, "staff:root", password=password), uow)
+    return create_staff(CreateStaff(username, role, "staff:root", password=password), uow, CHEAP)
 
 
 def audit(uow):
@@ -27,16 +27,16 @@ def test_an_account_is_created_with_its_password_hashed_and_recorded_without_it(
     row = uow.staff.get("alice")
     assert issued.account["username"] == "alice" and not issued.generated
     assert row.role == "supervisor" and row.active and row.display_name == "alice"
-    assert row.password_hash != PASSWORD and verify_password(row.password_hash, PASSWORD)
+    assert row.password_hash != PASSWORD and CHEAP.passwords.verify(row.password_hash, PASSWORD)
     [record] = audit(uow)
     assert record.kind == "staff_created" and record.actor == "staff:root"
     assert record.payload["username"] == "alice" and PASSWORD not in repr(record)
 
 
 def test_without_a_password_one_is_generated_and_handed_back_once(uow):
-    issued = create_staff(CreateStaff("bob", "compliance", "cli"), uow)
+    issued = create_staff(CreateStaff("bob", "compliance", "cli"), uow, CHEAP)
     assert issued.generated and len(issued.password) >= 12
-    assert verify_password(uow.staff.get("bob").password_hash, issued.password)
+    assert CHEAP.passwords.verify(uow.staff.get("bob").password_hash, issued.password)
     assert issued.password not in repr(audit(uow))
 
 
@@ -65,10 +65,10 @@ def test_a_taken_username_is_a_conflict_on_that_field(uow):
 def test_deactivation_ends_sessions_and_blocks_sign_in(uow):
     make(uow, role="admin", username="root")
     make(uow)
-    first = sign_in(SignIn("alice", PASSWORD), uow, StaffPolicy())
+    first = sign_in(SignIn("alice", PASSWORD), uow, CHEAP)
     deactivate_staff(DeactivateStaff("alice", "staff:root"), uow)
     assert uow.staff.sessions[first.session_id].ended_reason == "deactivated"
-    assert sign_in(SignIn("alice", PASSWORD), uow, StaffPolicy()).outcome is SignInOutcome.FAILED
+    assert sign_in(SignIn("alice", PASSWORD), uow, CHEAP).outcome is SignInOutcome.FAILED
     record = next(r for r in audit(uow) if r.kind == "staff_deactivated")
     assert record.actor == "staff:root" and record.payload["sessions_ended"] == 1
     with pytest.raises(Conflict):
@@ -91,14 +91,14 @@ def test_the_last_active_admin_is_neither_deactivated_nor_demoted(uow):
 
 def test_a_password_reset_ends_every_session_and_the_old_password(uow):
     make(uow)
-    session = sign_in(SignIn("alice", PASSWORD), uow, StaffPolicy()).session_id
-    issued = reset_password(ResetPassword("alice", "staff:root"), uow)
+    session = sign_in(SignIn("alice", PASSWORD), uow, CHEAP).session_id
+    issued = reset_password(ResetPassword("alice", "staff:root"), uow, CHEAP)
     assert issued.generated and uow.staff.sessions[session].ended_reason == "password_reset"
-    assert sign_in(SignIn("alice", PASSWORD), uow, StaffPolicy()).outcome is SignInOutcome.FAILED
-    assert sign_in(SignIn("alice", issued.password), uow, StaffPolicy()).outcome is SignInOutcome.SIGNED_IN
+    assert sign_in(SignIn("alice", PASSWORD), uow, CHEAP).outcome is SignInOutcome.FAILED
+    assert sign_in(SignIn("alice", issued.password), uow, CHEAP).outcome is SignInOutcome.SIGNED_IN
     assert issued.password not in repr(audit(uow))
     with pytest.raises(Invalid):
-        reset_password(ResetPassword("alice", "staff:root", password="too short"), uow)
+        reset_password(ResetPassword("alice", "staff:root", password="too short"), uow, CHEAP)
 
 
 def test_a_role_change_is_recorded_from_and_to(uow):

@@ -20,16 +20,17 @@ from service.staff.commands import (
     TouchSession,
 )
 from service.staff.credentials import change_password, enrol_totp, remove_totp
-from service.staff.policy import StaffPolicy
 from service.staff.sessions import SignInOutcome, sign_in, sign_out, touch_session
 
+from .fake_staff import CHEAP
+
 PASSWORD = "correct horse battery"
-POLICY = StaffPolicy()
+POLICY = CHEAP
 
 
 @pytest.fixture
 def alice(uow):
-    create_staff(CreateStaff("alice", "supervisor", "cli", password=PASSWORD), uow)
+    create_staff(CreateStaff("alice", "supervisor", "cli", password=PASSWORD), uow, POLICY)
     return uow.staff.get("alice")
 
 
@@ -78,7 +79,7 @@ def test_a_success_clears_the_count_so_only_failures_in_a_row_lock(uow, alice):
 
 
 def test_the_count_and_the_lock_are_configurable(uow, alice):
-    policy = StaffPolicy(max_failures=2, lock=timedelta(minutes=1))
+    policy = dataclasses.replace(CHEAP, max_failures=2, lock=timedelta(minutes=1))
     sign_in(SignIn("alice", "wrong password!"), uow, policy)
     locked = sign_in(SignIn("alice", "wrong password!"), uow, policy)
     assert locked.outcome is SignInOutcome.LOCKED
@@ -117,9 +118,9 @@ def test_changing_the_password_needs_the_current_one_and_ends_the_other_sessions
     mine = sign_in(SignIn("alice", PASSWORD), uow, POLICY)
     elsewhere = sign_in(SignIn("alice", PASSWORD), uow, POLICY)
     with pytest.raises(Invalid) as refused:
-        change_password(ChangePassword(alice.user_id, "not it at all", "short", mine.session_id), uow)
+        change_password(ChangePassword(alice.user_id, "not it at all", "short", mine.session_id), uow, POLICY)
     assert set(refused.value.errors) == {"current_password", "new_password"}
-    change_password(ChangePassword(alice.user_id, PASSWORD, "a much better passphrase", mine.session_id), uow)
+    change_password(ChangePassword(alice.user_id, PASSWORD, "a much better passphrase", mine.session_id), uow, POLICY)
     assert touch_session(TouchSession(mine.token), uow, POLICY) is not None
     assert touch_session(TouchSession(elsewhere.token), uow, POLICY) is None
     assert sign_in(SignIn("alice", "a much better passphrase"), uow, POLICY).outcome is SignInOutcome.SIGNED_IN
@@ -156,7 +157,8 @@ def test_removing_the_second_factor_needs_the_password_and_is_refused_where_the_
     secret = pyotp.random_base32()
     enrol_totp(EnrolTotp(alice.user_id, secret, pyotp.TOTP(secret).now()), uow)
     with pytest.raises(Conflict):
-        remove_totp(RemoveTotp(alice.user_id, PASSWORD), uow, StaffPolicy(totp_roles=frozenset({"supervisor"})))
+        needs_one = dataclasses.replace(CHEAP, totp_roles=frozenset({"supervisor"}))
+        remove_totp(RemoveTotp(alice.user_id, PASSWORD), uow, needs_one)
     with pytest.raises(Invalid):
         remove_totp(RemoveTotp(alice.user_id, "not the password"), uow, POLICY)
     remove_totp(RemoveTotp(alice.user_id, PASSWORD), uow, POLICY)

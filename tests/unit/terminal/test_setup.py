@@ -7,19 +7,16 @@ from service.terminal import simulator
 from service.terminal.simulator import SetupError, SimulatorConfig, prepare_tables
 
 
-class NoServer:
+def no_server(base_urls: list[str], admin_key: str):
     """Fails the test if the simulator reaches for the API at all."""
-
-    def __init__(self, *_args, **_kwargs) -> None:
-        raise AssertionError("the simulator made a request before refusing the rules")
+    raise AssertionError("the simulator made a request before refusing the rules")
 
 
 @pytest.mark.parametrize("rules", ["shoot-pontoon", "british-traditional", "no-such-rules"])
-def test_rules_the_terminal_cannot_deal_are_refused_up_front(rules, monkeypatch):
-    monkeypatch.setattr(simulator, "TerminalClient", NoServer)
+def test_rules_the_terminal_cannot_deal_are_refused_up_front(rules):
     config = SimulatorConfig(base_urls=("http://127.0.0.1:1",), table="SIM", admin_key="unused", rules=rules)
     with pytest.raises(SetupError, match=f"house-banked rules only.*'{rules}'"):
-        prepare_tables(config)
+        prepare_tables(config, client=no_server)
 
 
 def test_the_house_banked_rules_pass_the_check():
