@@ -5,8 +5,10 @@ from __future__ import annotations
 import gc
 import json
 import random
+import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -167,28 +169,34 @@ def test_replay_runs_without_the_web_service():
 
 def test_a_stored_paytable_the_database_cannot_give_is_asked_for_once_per_batch(monkeypatch):
     """Each line naming a version the database could not give is refused alike, without asking
-    (or waiting for) the database again: a day's file replayed away from it fails fast."""
-    import psycopg
-
-    from service import replay as replayer
+    (or waiting for) the database again: a day's file replayed away from it fails fast. The
+    "database" here is a port that hangs up on every connection, counting them."""
     from service.commands import replay
 
-    calls = []
+    connections: list[int] = []
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
 
-    def unreachable(*args, **kwargs):
-        calls.append(args)
-        raise psycopg.OperationalError("connection refused")
+        def hang_up() -> None:
+            while True:
+                try:
+                    conn, _ = server.accept()
+                except OSError:   # the test is over: the socket is closed
+                    return
+                connections.append(1)
+                conn.close()
 
-    monkeypatch.setattr(psycopg, "connect", unreachable)
-    replayer._stored_paytable.cache_clear()
-    line = json.dumps({"rules": "canberra", "paytable": "canberra-standard@2", "seats": [{"seat": 1, "wager": 1000}],
-                       "cards": ["9H", "9S", "KD", "8C"], "actions": [{"seat": 1, "hand": 0, "action": "stand"}]})
-    sink: list[bytes] = []
-    try:
+        threading.Thread(target=hang_up, daemon=True).start()
+        port = server.getsockname()[1]
+        monkeypatch.setenv("DATABASE_URL", f"postgresql://nobody@127.0.0.1:{port}/nowhere?sslmode=disable"
+                                           "&gssencmode=disable&connect_timeout=5")
+        line = json.dumps({"rules": "canberra", "paytable": "canberra-standard@2",
+                           "seats": [{"seat": 1, "wager": 1000}], "cards": ["9H", "9S", "KD", "8C"],
+                           "actions": [{"seat": 1, "hand": 0, "action": "stand"}]})
+        sink: list[bytes] = []
         assert replay.replay_lines([(n, line.encode()) for n in (1, 2, 3)], sink.append)
-    finally:
-        replayer._stored_paytable.cache_clear()
-    errors = [json.loads(out)["error"] for out in sink]
-    assert len(calls) == 1
-    assert [error.split(": ", 1)[1] for error in errors] == \
-        ["canberra-standard@2: paytable: a stored version needs the database (DATABASE_URL): connection refused"] * 3
+    errors = [json.loads(out)["error"].split(": ", 1)[1] for out in sink]
+    assert len(connections) == 1
+    assert len(set(errors)) == 1 and errors[0].startswith(
+        "canberra-standard@2: paytable: a stored version needs the database (DATABASE_URL): ")
