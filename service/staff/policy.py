@@ -1,8 +1,10 @@
-"""The sign-in rules a casino configures: lockout, session lengths, roles that need a second factor."""
+"""The sign-in rules a casino configures (lockout, session lengths, roles that need a second factor),
+with the password hashing and the clock they are applied with."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from ..config import Settings
 from .passwords import PasswordHashing
@@ -16,6 +18,7 @@ class StaffPolicy:
     absolute: timedelta = timedelta(hours=12)   # a session this old has ended, however busy
     totp_roles: frozenset[str] = frozenset()    # roles that may not work without a second factor
     passwords: PasswordHashing = field(default_factory=PasswordHashing, compare=False)
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC), compare=False)   # what a lock is timed by
 
     @classmethod
     def from_settings(cls, settings: Settings) -> StaffPolicy:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 
 from ..store.repositories.audit import AuditRecord, chain_for
@@ -46,7 +46,7 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
         reason = "unknown_account" if row is None else ("deactivated" if not row.active else "too_long")
         _record(uow, "staff_sign_in_failed", username, cmd.address, reason=reason)
         return SignInResult(SignInOutcome.FAILED)
-    now = datetime.now(UTC)
+    now = policy.clock()
     if row.locked_until is not None and row.locked_until > now:
         _record(uow, "staff_sign_in_failed", username, cmd.address, reason="locked")
         return SignInResult(SignInOutcome.LOCKED, locked_until=row.locked_until)

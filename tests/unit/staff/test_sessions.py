@@ -64,9 +64,8 @@ def test_five_failures_in_a_row_lock_the_account_even_against_the_right_password
     assert all(PASSWORD not in repr(record) and "wrong password" not in repr(record)
                for record in uow.audit.records["system"])
     # The lock ends: the right password works again and the count starts afresh.
-    uow.staff.rows["alice"] = dataclasses.replace(uow.staff.rows["alice"],
-                                                  locked_until=datetime.now(UTC) - timedelta(seconds=1))
-    assert sign_in(SignIn("alice", PASSWORD), uow, POLICY).outcome is SignInOutcome.SIGNED_IN
+    after_the_lock = dataclasses.replace(POLICY, clock=lambda: refused.locked_until + timedelta(seconds=1))
+    assert sign_in(SignIn("alice", PASSWORD), uow, after_the_lock).outcome is SignInOutcome.SIGNED_IN
     assert uow.staff.get("alice").failed_attempts == 0 and uow.staff.get("alice").locked_until is None
 
 
@@ -79,11 +78,15 @@ def test_a_success_clears_the_count_so_only_failures_in_a_row_lock(uow, alice):
 
 
 def test_the_count_and_the_lock_are_configurable(uow, alice):
-    policy = dataclasses.replace(CHEAP, max_failures=2, lock=timedelta(minutes=1))
+    now = datetime(2026, 3, 2, 21, 0, tzinfo=UTC)
+    policy = dataclasses.replace(CHEAP, max_failures=2, lock=timedelta(minutes=1), clock=lambda: now)
     sign_in(SignIn("alice", "wrong password!"), uow, policy)
     locked = sign_in(SignIn("alice", "wrong password!"), uow, policy)
-    assert locked.outcome is SignInOutcome.LOCKED
-    assert timedelta(seconds=50) < locked.locked_until - datetime.now(UTC) <= timedelta(minutes=1)
+    assert locked.outcome is SignInOutcome.LOCKED and locked.locked_until == now + timedelta(minutes=1)
+    still = dataclasses.replace(policy, clock=lambda: now + timedelta(seconds=59))
+    assert sign_in(SignIn("alice", PASSWORD), uow, still).outcome is SignInOutcome.LOCKED
+    over = dataclasses.replace(policy, clock=lambda: now + timedelta(minutes=1, seconds=1))
+    assert sign_in(SignIn("alice", PASSWORD), uow, over).outcome is SignInOutcome.SIGNED_IN
 
 
 def test_an_unknown_username_fails_like_a_wrong_password_and_is_recorded(uow, alice):
