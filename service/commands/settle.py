@@ -7,7 +7,7 @@ import json
 import logging
 import signal
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -45,6 +45,7 @@ def _relay(args: argparse.Namespace) -> int:
             logging.info("sweep settled %d stale rounds", len(outcome.settled))
 
     starts, zone = parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone)
+    days_seen: set[date] = set()
 
     def verify_daily(conn: psycopg.Connection[Any]) -> None:
         day = gaming_day_of(datetime.now(UTC), starts, zone)
@@ -57,6 +58,10 @@ def _relay(args: argparse.Namespace) -> int:
             raise
         if asked is not None:
             logging.info("the verification of gaming day %s is asked for: %s", day, asked.verification.verification_id)
+        elif day not in days_seen:
+            # Said once a day per relay: a relay restarted in the day shows it found the day covered.
+            logging.info("the verification of gaming day %s was asked for already, or one is under way", day)
+        days_seen.add(day)
 
     housekeeping = ([sweep] if args.sweep_after > 0 else []) + ([verify_daily] if args.verify_daily else [])
 

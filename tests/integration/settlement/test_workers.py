@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from pathlib import Path
 
 import psycopg
@@ -100,7 +99,9 @@ def test_a_worker_killed_mid_batch_is_restarted_and_every_round_settles_once(
     else:
         assert worker.poll() is None  # the main process lived on and started new pool processes
     wait_for(lambda: settled(admin) == len(rounds), 60, "every round to settle after the restart")
-    time.sleep(1)  # let any duplicate delivery land: it must change nothing
+    # A duplicate delivery (the killed batch's message, requeued) must change nothing: wait until the
+    # broker holds no message for this database, waiting or delivered, so that every one was handled.
+    wait_for(lambda: queue_drained(redis, db_url), 30, "every delivery to be consumed and acked")
     assert_settled_once_and_replayed(admin, rounds)
 
 
@@ -116,7 +117,9 @@ def test_rounds_completed_while_the_broker_is_down_settle_when_it_is_back(admin,
     casino.write(admin)
     wait_for(lambda: count(admin, "SELECT count(*) FROM outbox WHERE published_at IS NULL AND attempts > 0") > 0,
              30, "the relay to fail to publish")
-    time.sleep(1)
+    # Nothing gets through while the broker is down: a later pass has failed again, and still none settled.
+    wait_for(lambda: count(admin, "SELECT count(*) FROM outbox WHERE published_at IS NULL AND attempts > 1") > 0,
+             30, "the relay to fail to publish on a later pass too")
     assert settled(admin) == 20
     redis.start()
     wait_for(lambda: settled(admin) == 60, 90, "the rounds completed during the outage to settle")
@@ -215,8 +218,7 @@ def test_the_relay_asks_for_the_gaming_days_verification_once(admin, db_url, cas
     assert admin.execute(asked).fetchall() == [("system", "intact")]
     assert count(admin, "SELECT count(*) FROM audit_log WHERE kind = 'audit_verified' AND actor = 'system'") == 1
     processes.kill(relay, signal.SIGTERM)
-    processes.relay(sweep_after=0, sweep_every=0.2, verify_daily=True)   # a restart later the same day
-    wait_for(lambda: count(admin, "SELECT count(*) FROM audit_log WHERE kind = 'service_started' "
-                                  "AND payload->>'service' = 'settle-relay'") == 2, 30, "the relay to start again")
-    time.sleep(1)   # five of its housekeeping passes
+    restarted = processes.relay(sweep_after=0, sweep_every=0.2, verify_daily=True)   # later the same day
+    wait_for(lambda: "was asked for already" in processes.log(processes.name_of(restarted)), 30,
+             "the restarted relay to find the day's verification asked for")
     assert count(admin, "SELECT count(*) FROM audit_verifications") == 1, "one a gaming day"
