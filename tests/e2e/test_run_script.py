@@ -7,7 +7,6 @@ import queue
 import signal
 import subprocess
 import threading
-import time
 
 import requests
 
@@ -15,7 +14,7 @@ from tests.conftest import ROOT
 from tests.support.database import scratch_database
 from tests.support.terminal import ctrl_c_reaches_it
 
-from .conftest import free_port
+from .conftest import free_port, wait_for
 
 
 class RunScript:
@@ -37,18 +36,18 @@ class RunScript:
     def wait_until_serving(self, timeout: float = 30) -> list[str]:
         """Lines printed until the API answers."""
         seen: list[str] = []
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+
+        def serving() -> bool:
             while not self.lines.empty():
                 seen.append(self.lines.get())
-            try:
-                if requests.get(self.base_url + "/healthz", timeout=1).status_code == 200:
-                    return seen
-            except requests.RequestException:
-                pass
             assert self.process.poll() is None, seen
-            time.sleep(0.1)
-        raise AssertionError(f"run.sh did not serve: {seen}")
+            try:
+                return requests.get(self.base_url + "/healthz", timeout=1).status_code == 200
+            except requests.RequestException:
+                return False
+
+        wait_for(serving, timeout, "run.sh to serve")
+        return seen
 
     def ctrl_c(self) -> int:
         os.killpg(self.process.pid, signal.SIGINT)   # what a terminal does to its foreground job

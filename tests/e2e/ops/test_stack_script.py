@@ -53,6 +53,15 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def serves(base: str) -> bool:
+    """Whether the stack's API answers at all (while it stops, it refuses connections)."""
+    try:
+        requests.get(f"{base}/healthz", timeout=1)
+    except requests.RequestException:
+        return False
+    return True
+
+
 def start_stack(database_url: str, broker_url: str, port: int, run_dir: Path,
                 extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen, list[str]]:
     """ops/stack.sh in its own session, and what it printed up to "API on"."""
@@ -117,9 +126,8 @@ def test_stack_starts_everything_and_ctrl_c_stops_everything(processes, tmp_path
 
             os.killpg(script.pid, signal.SIGINT)        # what a terminal does on Ctrl-C
             assert script.wait(timeout=60) == 0
-            time.sleep(0.5)   # the last children are reaped by their parents
-            left = [pid for pid in started if alive(pid)]
-            assert not left, f"still running after Ctrl-C: {left}"
+            # The script has exited; the last children are reaped by their parents just after.
+            wait_for(lambda: not [pid for pid in started if alive(pid)], 10, "every process to end after Ctrl-C")
             assert redis.process.wait(timeout=10) is not None and not started_services.exists()
             for name in ("api", "worker", "relay"):   # JSON lines only, for any log collector
                 for line in (tmp_path / "run" / "log" / f"{name}.log").read_text().splitlines():
@@ -165,7 +173,7 @@ def test_stopping_the_stack_lets_a_settling_batch_finish(processes, tmp_path):
                     "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pontoon-settlement' "
                     "AND wait_event_type = 'Lock'").fetchone()[0] > 0, 60, "a settler waiting on the ledger")
                 os.kill(script.pid, signal.SIGTERM)
-                time.sleep(2)               # the stack is stopping while the batch waits
+                wait_for(lambda: not serves(base), 30, "the stack to stop serving while the batch waits")
                 blocker.rollback()          # the batch can finish now
                 assert script.wait(timeout=60) == 0
                 status, rows = look.execute("SELECT status, (SELECT count(*) FROM ledger_entries l "
