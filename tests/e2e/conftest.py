@@ -5,7 +5,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psycopg
@@ -16,7 +15,7 @@ from service.store.repositories.keys import KeysRepository
 from tests.conftest import ROOT
 from tests.support.api_client import Api, http_sender
 from tests.support.database import scratch_database
-from tests.support.waiting import free_port
+from tests.support.waiting import free_port, wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -41,17 +40,15 @@ class Service:
         self.process = subprocess.Popen(
             [GUNICORN, "-c", "ops/gunicorn.conf.py", "service.app:create_app()"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited: {self.logs()}")
-            try:
-                if requests.get(self.base_url + "/readyz", timeout=5).status_code == 200:
-                    return
-            except requests.RequestException:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"gunicorn did not become ready: {self.logs()}")
+        wait_for(self._ready, 30, "gunicorn to become ready")
+
+    def _ready(self) -> bool:
+        if self.process is None or self.process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited: {self.logs()}")
+        try:
+            return requests.get(self.base_url + "/readyz", timeout=5).status_code == 200
+        except requests.RequestException:
+            return False
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
