@@ -18,6 +18,8 @@ import requests
 from service.replay import replay_data
 from tests.conftest import TRANSCRIPTS
 from tests.support.api_client import Api, drive_round, ok
+from tests.support.locks import waiting_for_locks
+from tests.support.waiting import wait_for
 
 
 def _worked(name: str) -> tuple[dict, dict]:
@@ -105,10 +107,8 @@ def test_a_worker_killed_between_two_requests(service, as_key, make_key):
 
     played = _play(terminal, table_id, "split-double-dealer-pontoon-obo-pair", between=kill_once)
     assert killed and str(killed[0]) not in {r.served_by for r in played.replies[-3:]}
-    deadline = time.monotonic() + 10
-    while len(service.worker_pids()) < 3 and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert killed[0] not in service.worker_pids() and len(service.worker_pids()) == 3
+    wait_for(lambda: len(service.worker_pids()) == 3, 10, "the arbiter to replace the killed worker")
+    assert killed[0] not in service.worker_pids()
 
 
 def test_the_whole_service_restarted_mid_round(service, as_key, make_key):
@@ -132,7 +132,7 @@ def test_two_conflicting_decisions_at_once_on_two_processes(service, as_key, mak
     for card in ("9H", "3D", "5D"):   # seat 1: 14 against a 3
         ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": card}), 200)
     path = f"/v1/rounds/{round_id}/actions"
-    with psycopg.connect(database_url) as lock:
+    with psycopg.connect(database_url) as lock, psycopg.connect(database_url, autocommit=True) as watch:
         lock.execute("SELECT 1 FROM rounds WHERE round_id = %s FOR UPDATE", (round_id,))
         barrier = threading.Barrier(2)
 
@@ -142,7 +142,7 @@ def test_two_conflicting_decisions_at_once_on_two_processes(service, as_key, mak
 
         with ThreadPoolExecutor(2) as pool:
             futures = [pool.submit(send, {"seat": 1, "action": a}) for a in ("stand", "hit")]
-            time.sleep(0.5)
+            wait_for(lambda: waiting_for_locks(watch) >= 2, 30, "both decisions to wait at the round's lock")
             lock.commit()
             replies = [f.result(timeout=30) for f in futures]
     assert sorted(r.status for r in replies) == [200, 409], [(r.status, r.body) for r in replies]
