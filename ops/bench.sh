@@ -16,6 +16,7 @@ started=$(date +%s)
 free_port() { "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 export PORT; PORT=$(free_port)
+export PONTOON_HEALTH_PORT; PONTOON_HEALTH_PORT=$(free_port)
 REDIS_PORT=$(free_port)
 DB_NAME="pontoon_bench_$(date +%Y%m%d%H%M%S)_$$"
 export DATABASE_URL="postgresql://postgres@127.0.0.1:5432/$DB_NAME"

@@ -31,6 +31,33 @@ def on_starting(server):
         server.log.info("migrations applied: %s", ", ".join(applied))
 
 
+# Liveness on a port of its own (PONTOON_HEALTH_PORT), answered by this master process whatever the
+# workers wait on: service/observability/liveness.py.
+liveness = None
+
+
+def when_ready(server):
+    global liveness
+    from service.config import Settings
+    from service.observability.liveness import LivenessListener
+
+    port = Settings.from_env().health_port
+    if port:
+        host = bind.rsplit(":", 1)[0]
+        liveness = LivenessListener(host, port).start()
+        server.log.info("liveness on http://%s:%s/healthz", host, liveness.port)
+
+
+def post_fork(server, worker):
+    if liveness is not None:
+        liveness.close_in_child()
+
+
+def on_exit(server):
+    if liveness is not None:
+        liveness.close()
+
+
 def worker_exit(server, worker):
     pool = getattr(worker, "wsgi", None) and worker.wsgi.extensions.get("pontoon.pool")
     if pool is not None:

@@ -5,7 +5,7 @@
 # audit log), with Prometheus multiprocess metrics and JSON logs. Ctrl-C (or SIGTERM) stops every
 # process it started and waits for them.
 #
-# Environment: PORT (8000), DATABASE_URL, PONTOON_OWNER_DATABASE_URL, BROKER_URL, WEB_CONCURRENCY (gunicorn workers; default
+# Environment: PORT (8000), PONTOON_HEALTH_PORT (liveness; PORT + 1), DATABASE_URL, PONTOON_OWNER_DATABASE_URL, BROKER_URL, WEB_CONCURRENCY (gunicorn workers; default
 # from the cores), CELERY_CONCURRENCY (default: the cores, at least 2), SETTLEMENT_NICE (the worker's and the
 # relay's niceness, 10), PONTOON_RUN_DIR (run/stack-$PORT: logs and metric files),
 # PONTOON_STACK_QUIET=1 (print only the URL and the admin key), PONTOON_STARTED_SERVICES (a file
@@ -16,6 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export PORT="${PORT:-8000}"
+# Liveness is answered on a port of its own by the API's master process (docs/operations.md).
+export PONTOON_HEALTH_PORT="${PONTOON_HEALTH_PORT:-$((PORT + 1))}"
 # The service logs in as pontoon_app; migrations and the first admin key use the owner's URL
 # (PONTOON_OWNER_DATABASE_URL; by default the same database as the local superuser).
 export DATABASE_URL="${DATABASE_URL:-postgresql://pontoon_app@127.0.0.1:5432/pontoon}"
@@ -173,7 +175,7 @@ done
 
 echo "API on $URL (Ctrl-C stops everything)"
 echo "Console on $URL/console/ (sign in as a staff account)"
-say "  health     $URL/healthz   $URL/readyz"
+say "  health     liveness http://127.0.0.1:$PONTOON_HEALTH_PORT/healthz   readiness $URL/readyz"
 say "  metrics    $URL/metrics"
 say "  logs       $LOG_DIR/{api,worker,relay}.log (JSON lines)"
 say "  play       PONTOON_ADMIN_KEY=<admin key> $BIN/pontoon terminal --url $URL --rounds 200"

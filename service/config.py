@@ -42,6 +42,9 @@ class Settings:
     console_idle_minutes: float = 15.0
     console_session_hours: float = 12.0
     console_2fa_roles: tuple[str, ...] = ()
+    # The port the API's master process answers liveness on (GET /healthz), apart from the
+    # workers so that it answers whatever they wait on; 0: no such listener.
+    health_port: int = 0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -53,6 +56,7 @@ class Settings:
             max_body_bytes=int(source.get("PONTOON_MAX_BODY_BYTES", str(1 << 20))),
             broker_url=source.get("BROKER_URL", "redis://127.0.0.1:6379/0"),
             port=int(source.get("PORT", "8000")),
+            health_port=int(source.get("PONTOON_HEALTH_PORT", "0")),
             gaming_day_starts=source.get("GAMING_DAY_STARTS", "06:00"),
             timezone=source.get("PONTOON_TZ", "Australia/Sydney"),
             audit_clock_margin=float(source.get("PONTOON_AUDIT_CLOCK_MARGIN", "1.0")),

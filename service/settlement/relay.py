@@ -13,6 +13,9 @@ from ..store.repositories.outbox import OutboxRepository
 from .batches import BATCH_SIZE, batches_by_table
 
 CLAIM_LIMIT = 2000  # outbox rows per pass: one transaction, a few messages
+# While the broker or the database is away the relay tries again at least this often, so what
+# waits in the outbox goes out within about a second of their return, however long they were away.
+MAX_BACKOFF = 1.0
 
 log = logging.getLogger(__name__)
 
@@ -112,12 +115,12 @@ def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, in
             backoff = interval
         except BrokerUnavailable as exc:
             log.warning("broker unavailable, outbox kept for the next pass: %s", exc)
-            backoff = min(backoff * 2, 5.0)
+            backoff = min(backoff * 2, max(interval, MAX_BACKOFF))
         except psycopg.Error as exc:
             # A restarted or unreachable database must not end the relay: every round completed
             # meanwhile waits in the outbox until a pass on a new connection publishes it.
             log.error("database unavailable, outbox kept for the next pass: %s", " ".join(str(exc).split()))
-            backoff = min(backoff * 2, 5.0)
+            backoff = min(backoff * 2, max(interval, MAX_BACKOFF))
         if housekeeping and conn is not None and not conn.broken and time.monotonic() >= next_housekeeping:
             next_housekeeping = time.monotonic() + every
             for job in housekeeping:

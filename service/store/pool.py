@@ -9,7 +9,14 @@ from .session import app_conninfo, configure_connection, named
 # pool per process is enough and keeps workers x pool well under max_connections.
 MIN_SIZE = 1
 MAX_SIZE = 4
-CHECKOUT_TIMEOUT = 5.0
+# A request waits this long for a connection, then is answered 503 with `Retry-After: 1`: while the
+# database is away a terminal learns it within a second and retries, instead of queueing behind
+# other requests' waits (errors.py).
+CHECKOUT_TIMEOUT = 1.0
+# A connection that cannot be made is tried again for this long, on psycopg_pool's growing delays,
+# then given up; the next request that needs one starts a new attempt at once. So the retries never
+# back off further than this, and the first request after the database returns finds it.
+RECONNECT_WITHIN = 2.0
 # Statements are prepared the first time they run: the service runs a fixed set of them, and a
 # rollback (every refused command) makes psycopg drop them all, so at its default of five runs a
 # busy connection would keep running a good part of them unprepared.
@@ -20,13 +27,16 @@ def open_pool(database_url: str, *, min_size: int = MIN_SIZE, max_size: int = MA
               name: str = "pontoon-api") -> ConnectionPool:
     """A pool whose connections log in as the application role (no rewriting the audit log), in
     autocommit mode: a unit of work opens and ends its transactions with statements of its own
-    (store.transaction), which in pipeline mode wait for no answer of their own. No check
-    on checkout (it cost a round trip per request): a connection that breaks fails its request,
-    comes back closed and is discarded by the pool, which reconnects; idle ones are renewed by
+    (store.transaction), which in pipeline mode wait for no answer of their own. Each connection is
+    checked as it is handed out (a round trip): one the server ended while it lay idle (a restart,
+    an outage) is replaced then, instead of failing the first request after the database returns.
+    One that breaks under a request fails that request and is discarded; idle ones are renewed by
     `max_idle`."""
     pool = ConnectionPool(app_conninfo(database_url), min_size=min_size, max_size=max_size, name=name,
                           kwargs={"autocommit": True, "prepare_threshold": PREPARE_THRESHOLD,
                                   **named(database_url, name)},
-                          timeout=CHECKOUT_TIMEOUT, configure=configure_connection, open=False)
+                          timeout=CHECKOUT_TIMEOUT, reconnect_timeout=RECONNECT_WITHIN,
+                          check=ConnectionPool.check_connection,
+                          configure=configure_connection, open=False)
     pool.open(wait=False)
     return pool

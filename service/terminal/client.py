@@ -25,6 +25,7 @@ class Reply:
     base_url: str
     served_by: str | None = None
     elapsed: float = 0.0
+    retry_after: float | None = None   # seconds, where the service asked (Retry-After)
 
     @property
     def code(self) -> str | None:
@@ -79,8 +80,9 @@ class TerminalClient:
     def get(self, path: str, endpoint: str) -> Reply:
         return self._send("GET", path, None, endpoint)
 
-    def post(self, path: str, body: Any, endpoint: str) -> Reply:
-        return self._send("POST", path, body, endpoint, {"Idempotency-Key": str(uuid.uuid4())})
+    def post(self, path: str, body: Any, endpoint: str, *, idempotency_key: str | None = None) -> Reply:
+        """A POST under `idempotency_key` (a new one if none): a retry sends the same key."""
+        return self._send("POST", path, body, endpoint, {"Idempotency-Key": idempotency_key or str(uuid.uuid4())})
 
     def close(self) -> None:
         self.session.close()
@@ -112,8 +114,8 @@ class TerminalClient:
                     payload = response.json()
                 except ValueError:
                     payload = None
-                reply = Reply(response.status_code, payload, endpoint, base_url,
-                              response.headers.get("X-Served-By"), elapsed)
+                reply = Reply(response.status_code, payload, endpoint, base_url, response.headers.get("X-Served-By"),
+                              elapsed, _seconds(response.headers.get("Retry-After")))
             if (reply.status == 0 or reply.status in RETRY_STATUSES) and attempt < RETRIES:
                 self.retries += 1
                 time.sleep(pause)
@@ -124,3 +126,11 @@ class TerminalClient:
         if self.on_reply is not None:
             self.on_reply(reply)
         return reply
+
+
+def _seconds(retry_after: str | None) -> float | None:
+    """Retry-After in seconds (the service sends whole seconds; a date is not waited for)."""
+    try:
+        return max(0.0, float(retry_after)) if retry_after is not None else None
+    except ValueError:
+        return None

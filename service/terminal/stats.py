@@ -21,6 +21,7 @@ class Stats:
     errors: Counter = field(default_factory=Counter)         # "409 decision_refused", "0 no answer", ...
     retries: int = 0
     round_ids: list[str] = field(default_factory=list)
+    money_unread: list[str] = field(default_factory=list)    # rounds played whose transcript could not be read
     latencies: Latencies = field(default_factory=Latencies)
     elapsed: float = 0.0                                     # seconds, wall clock of the run
 
@@ -34,6 +35,7 @@ class Stats:
         self.errors.update(other.errors)
         self.retries += other.retries
         self.round_ids.extend(other.round_ids)
+        self.money_unread.extend(other.money_unread)
         self.latencies.merge(other.latencies)
 
     @property
@@ -71,6 +73,7 @@ def summary(stats: Stats) -> dict:
         "requests": stats.latencies.count(), "retries": stats.retries,
         "staked_cents": stats.staked, "returned_cents": stats.returned,
         "house_net_cents": stats.staked - stats.returned,
+        "rounds_money_unread": list(stats.money_unread),
         "errors": stats.error_count, "errors_by_status": dict(sorted(stats.errors.items())),
         "seconds": round(stats.elapsed, 3), "rounds_per_s": round(stats.rounds / seconds, 1),
         "decisions_per_s": round(decisions / seconds, 1),
@@ -93,7 +96,9 @@ def summary_text(figures: dict) -> str:
         f"cards posted {figures['cards_posted']}, shoes opened {figures['shoes_opened']}",
         f"money in      {_money(figures['staked_cents'])}",
         f"money out     {_money(figures['returned_cents'])}",
-        f"house net     {_money(figures['house_net_cents'])}",
+        f"house net     {_money(figures['house_net_cents'])}"
+        + (f"  (without {len(figures['rounds_money_unread'])} round(s) whose transcript could not be read: "
+           f"{', '.join(figures['rounds_money_unread'])})" if figures["rounds_money_unread"] else ""),
         f"errors        {figures['errors']}" + (f"  {figures['errors_by_status']}" if figures["errors"] else ""),
     ]
     if figures["unused_decision_kinds"]:

@@ -50,13 +50,14 @@ class Stack:
         self.apis: list[Api] = []
 
     def api(self, workers: int = 2) -> Api:
-        port = free_port()
+        port, health_port = free_port(), free_port()
         name = f"api-{port}"
         process = self.processes.spawn(name, [
             str(BIN / "gunicorn"), "-c", "ops/gunicorn.conf.py",
             "--logger-class", "service.observability.gunicorn_logger.JsonLogger",
-            "service.app:create_app()"], {**self.env, "PORT": str(port), "WEB_CONCURRENCY": str(workers)})
-        api = Api(port, process, name, self.processes)
+            "service.app:create_app()"], {**self.env, "PORT": str(port), "WEB_CONCURRENCY": str(workers),
+                                          "PONTOON_HEALTH_PORT": str(health_port)})
+        api = Api(port, process, name, self.processes, health_port)
         wait_for(api.ready, 60, f"gunicorn on port {port}: {self.processes.log(name)[-2000:]}", every=0.2)
         self.apis.append(api)
         return api
@@ -83,9 +84,11 @@ class Stack:
 
 
 class Api:
-    def __init__(self, port: int, process: subprocess.Popen, name: str, processes: Processes) -> None:
+    def __init__(self, port: int, process: subprocess.Popen, name: str, processes: Processes,
+                 health_port: int) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
+        self.liveness_url = f"http://127.0.0.1:{health_port}/healthz"   # the master's own listener
         self.process = process
         self.name = name
         self.processes = processes

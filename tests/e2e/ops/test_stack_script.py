@@ -66,7 +66,8 @@ def start_stack(database_url: str, broker_url: str, port: int, run_dir: Path,
                 extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen, list[str]]:
     """ops/stack.sh in its own session, and what it printed up to "API on"."""
     env = {**os.environ, "DATABASE_URL": database_url, "BROKER_URL": broker_url, "PORT": str(port),
-           "WEB_CONCURRENCY": "2", "CELERY_CONCURRENCY": "1", "PONTOON_RUN_DIR": str(run_dir), **(extra_env or {})}
+           "WEB_CONCURRENCY": "2", "CELERY_CONCURRENCY": "1", "PONTOON_RUN_DIR": str(run_dir),
+           "PONTOON_HEALTH_PORT": str(free_port()), **(extra_env or {})}
     script = subprocess.Popen(["bash", "ops/stack.sh"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True, start_new_session=True,
                               preexec_fn=ctrl_c_reaches_it)
