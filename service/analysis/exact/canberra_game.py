@@ -216,7 +216,8 @@ def _root(rules: CanberraRules, pay: LinePay, up: UpcardSweep, first: int,
         return [("", 1.0, {"pontoon": Stats(pay.pontoon, pay.pontoon ** 2, chance, won)})]
     out: dict[str, tuple[Stats, float, float]] = dict(played_decisions(rules, up, node))
     if up.upcard in {value_index(rank) for rank in rules.surrender_upcards}:
-        back = rules.surrender_returns.numerator / rules.surrender_returns.denominator
+        # What comes back at this wager, in whole cents rounded as the rules say.
+        back = rules.surrender_returns.winnings(pay.wager, rules.rounding) / pay.wager
         pontoon = up.pontoon_chance(node) if rules.surrender_lost_to_dealer_pontoon else 0.0
         out["surrender"] = (Stats(-(1 - back) * (1 - pontoon) - pontoon, (1 - back) ** 2 * (1 - pontoon) + pontoon,
                                   np.zeros(lines), np.zeros(lines)), 0.0, 0.0)
@@ -238,7 +239,7 @@ def refuse_unless_covered(rules: CanberraRules, paytable: Paytable) -> None:
     if rules.split_hand_pontoon:
         unsupported.append("pontoon.on_split_hands")
     if not value_shoe(rules).tens_all_pontoon:
-        unsupported.append("pontoon.ranks that leave out a ten-valued card of the shoe")
+        unsupported.append("a ten-valued card the shoe holds (shoe.ranks_removed) that pontoon.ranks leave out")
     for line in paytable.bonuses:
         if any(rank in ("T", "J", "Q", "K") for rank in line.ranks):
             unsupported.append(f"bonus line {line.name} (a picture card's rank is not tracked)")

@@ -57,7 +57,7 @@ def decision(i: int, choice: int, g: tuple, d: tuple, best: tuple) -> tuple[floa
     """(value, mean square, chance left waiting, chance left waiting into a dealer Pontoon, line
     chances, line winnings) of one decision at node i, the children played their best way."""
     hard, has_ace, child, removal, removals = g
-    dealer, full, upcard, cost, win_units, doubled_units, aces_one, forfeit, win_line, doubled_line, least, by_stake = d
+    dealer, full, upcard, cost, win_units, doubled_units, aces_one, forfeit, win_line, doubled_line, by_stake, least = d
     best_value, best_square, best_wait, best_exposure, best_chance, best_won = best
     lines = best_chance.shape[1]
     if choice == STAND:
@@ -168,7 +168,7 @@ def forfeit_margins(g: tuple, d: tuple, weights: np.ndarray, kinds: np.ndarray) 
     """(kinds, 32): by the total after a double's card, the weighted amount by which standing
     beats forfeiting, over every node a double can be made from."""
     hard, has_ace, child, removal, removals = g
-    dealer, full, upcard, cost, win_units, doubled_units, aces_one, forfeit, win_line, doubled_line, least, by_stake = d
+    dealer, full, upcard, cost, win_units, doubled_units, aces_one, forfeit, win_line, doubled_line, by_stake, least = d
     margins = np.zeros((3, 32))
     for i in range(hard.shape[0]):
         if weights[i] == 0.0 or hand_total(hard[i], has_ace[i]) >= 21:
@@ -230,7 +230,7 @@ def by_dealer_outcome(g: tuple, d: tuple, choice: np.ndarray, pay21: np.ndarray,
     """For the nodes in `keep`, under the best play: the result times the indicator of each dealer
     outcome, so split hands facing one dealer can be correlated in the variance."""
     hard, has_ace, child, removal, removals = g
-    dealer, full, upcard, cost, win_units, doubled_units, aces_one, forfeit, win_line, doubled_line, least, by_stake = d
+    dealer, full, upcard, cost, win_units, doubled_units, aces_one, forfeit, win_line, doubled_line, by_stake, least = d
     nodes = hard.shape[0]
     m = np.zeros((nodes, dealer.shape[1]))
     for i in range(nodes - 1, keep.min() - 1, -1):

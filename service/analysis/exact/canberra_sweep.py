@@ -108,7 +108,7 @@ class UpcardSweep:
         self.g = (graph.hard, graph.has_ace, graph.child, graph.removal, graph.removals)
         self.d = (self.dealer, self.full, upcard, cost, pay.win, pay.doubled_win, rules.double_aces_count_one,
                   rules.forfeit_after_double, pay.index(WIN_LINE), pay.index(DOUBLED_WIN_LINE),
-                  least_double(rules, pay.wager), rules.dealer_pontoon_takes is DealerPontoonTakes.ALL_STAKES)
+                  rules.dealer_pontoon_takes is DealerPontoonTakes.ALL_STAKES, least_double(rules, pay.wager))
         self.may_double = doubling_allowed(rules, graph)
         choice, value, square, wait, exposure, chance, won = sweep(
             self.g, self.d, self.may_double, rules.stand_minimum, pay21, chance21, won21)
