@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine.cards import RANKS, SUITS
+from ..engine.games.canberra.rules import DealerPontoonTakes
 from . import kernel
 from .model import GameModel
 from .strategy import Strategy
@@ -44,6 +45,12 @@ class Block:
     round_net: np.ndarray | None = None
 
 
+# What a dealer Pontoon takes, as the kernel numbers it.
+_PONTOON_TAKES = {DealerPontoonTakes.ONE_ORIGINAL_WAGER: kernel.TAKES_ONE_A_SEAT,
+                  DealerPontoonTakes.ONE_WAGER_PER_HAND: kernel.TAKES_ONE_A_HAND,
+                  DealerPontoonTakes.ALL_STAKES: kernel.TAKES_ALL}
+
+
 def parameters(model: GameModel, seats: int, cut: int) -> np.ndarray:
     """The rules, the paytable's prizes and the table's seats as the kernel's integer vector."""
     rules = model.rules
@@ -55,7 +62,8 @@ def parameters(model: GameModel, seats: int, cut: int) -> np.ndarray:
         kernel.P_SAME_RANK: rules.split_same_rank_only, kernel.P_ACES_COUNT_ONE: rules.double_aces_count_one,
         kernel.P_FORFEIT: rules.forfeit_after_double, kernel.P_STANDS_ON: rules.dealer_stands_on,
         kernel.P_H17: rules.dealer_hits_soft_17, kernel.P_DRAWS_NO_WAIT: rules.dealer_draws_when_no_hand_waiting,
-        kernel.P_TAKES_ALL: rules.dealer_pontoon_takes == "all_stakes",
+        kernel.P_PONTOON_TAKES: _PONTOON_TAKES[rules.dealer_pontoon_takes],
+        kernel.P_BONUS_SPLIT: rules.bonuses_on_split_hands, kernel.P_BONUS_DOUBLED: rules.bonuses_on_doubled_hands,
         kernel.P_PONT_AT_ONCE: rules.player_pontoon_paid_at_once, kernel.P_SPLIT_PONT: rules.split_hand_pontoon,
         kernel.P_WIN: model.win, kernel.P_DWIN: model.doubled_win, kernel.P_PONT: model.pontoon,
         kernel.P_NCAP: model.n_cap, kernel.P_SUPER_UP: model.super_upcard, kernel.P_SUPER_N: model.super_cards,

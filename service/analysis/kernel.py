@@ -39,9 +39,12 @@ MAX_SEATS, MAX_HANDS = 9, 8
 # Indices of the integer parameter vector.
 (P_SEATS, P_WAGER, P_STAND_MIN, P_WINS21, P_SURR_RET, P_SURR_LOST, P_MAX_HANDS, P_RESPLIT_ACES,
  P_ACES_ONE_CARD, P_SAME_RANK, P_ACES_COUNT_ONE, P_FORFEIT, P_STANDS_ON, P_H17, P_DRAWS_NO_WAIT,
- P_TAKES_ALL, P_PONT_AT_ONCE, P_SPLIT_PONT, P_WIN, P_DWIN, P_PONT, P_NCAP, P_SUPER_UP, P_SUPER_N,
- P_SUPER_PRIZE, P_ENVY, P_CUT, P_SHUFFLE, P_RECORD, P_SUPER_LINE, P_ENVY_LINE, P_PONT_LINE) = range(32)
-N_PARAMS = 32
+ P_PONTOON_TAKES, P_PONT_AT_ONCE, P_SPLIT_PONT, P_WIN, P_DWIN, P_PONT, P_NCAP, P_SUPER_UP, P_SUPER_N,
+ P_SUPER_PRIZE, P_ENVY, P_CUT, P_SHUFFLE, P_RECORD, P_SUPER_LINE, P_ENVY_LINE, P_PONT_LINE, P_BONUS_SPLIT,
+ P_BONUS_DOUBLED) = range(34)
+N_PARAMS = 34
+# What a dealer Pontoon takes (ip[P_PONTOON_TAKES]): one wager a seat, each waiting hand's wager, every stake.
+TAKES_ONE_A_SEAT, TAKES_ONE_A_HAND, TAKES_ALL = range(3)
 
 # Accumulators: integer money and counts, then float sums of the per-round result per wager.
 A_NET, A_STAKED, A_ROUNDS, A_ABORTED, A_SHOES, A_WAGERED = range(6)
@@ -189,6 +192,8 @@ def simulate(rng, work, given, n_rounds, ip, values, pmask, node_next, play, pai
                                     action = SPLIT
                             if action < 0:
                                 action = play[up, kind, min(n, ncap), total, soft, lid]
+                            if H[s, h, F_SA] and ip[P_ACES_ONE_CARD] and action != SPLIT:
+                                action = STAND      # a split ace's one card is an ace it does not re-split
                         if action == STAND:
                             H[s, h, F_STATUS] = STOOD
                             H[s, h, F_AFTER] = 0
@@ -283,7 +288,8 @@ def simulate(rng, work, given, n_rounds, ip, values, pmask, node_next, play, pai
                                 H[s, h, F_STATUS] = WON21
                             else:
                                 H[s, h, F_STATUS] = STOOD
-                        elif H[s, h, F_SA] and ip[P_ACES_ONE_CARD] and H[s, h, F_N] == 2:
+                        elif H[s, h, F_SA] and ip[P_ACES_ONE_CARD] and H[s, h, F_N] == 2 and \
+                                not (r == ACE and ip[P_RESPLIT_ACES] and n_hands[s] < ip[P_MAX_HANDS]):
                             H[s, h, F_STATUS] = STOOD
                 h += 1
 
@@ -361,11 +367,22 @@ def simulate(rng, work, given, n_rounds, ip, values, pmask, node_next, play, pai
                     if not (dealer_pontoon and ip[P_SURR_LOST]):
                         ret = ip[P_SURR_RET]
                 elif status == WON21:
+                    lid = _line_id(H[s, h, F_NODE], H[s, h, F_SAME], H[s, h, F_SUIT0])
+                    n = H[s, h, F_N]
+                    # Whether the bonus lines pay this 21: the rules' say on split and doubled hands.
+                    bonus = (ip[P_BONUS_DOUBLED] or not d) and (ip[P_BONUS_SPLIT] or n_hands[s] == 1)
                     if d:
-                        ret = wager + dwin + d + dwin
+                        paid = pay21[min(n, ncap), lid]
+                        line = pay21_line[min(n, ncap), lid]
+                        if bonus and line >= 0 and paid > dwin:     # the line's odds on each stake
+                            ret = wager + paid + d + paid
+                            line_hits[line] += 1
+                            line_extra[line] += 2 * (paid - win)
+                        else:
+                            ret = wager + dwin + d + dwin
+                    elif not bonus:
+                        ret = wager + win
                     else:
-                        lid = _line_id(H[s, h, F_NODE], H[s, h, F_SAME], H[s, h, F_SUIT0])
-                        n = H[s, h, F_N]
                         if n_hands[s] == 1 and super_match[lid] and up == ip[P_SUPER_UP] and n == ip[P_SUPER_N]:
                             ret = wager + ip[P_SUPER_PRIZE]
                             super_seat[s] = 1
@@ -380,9 +397,9 @@ def simulate(rng, work, given, n_rounds, ip, values, pmask, node_next, play, pai
                                 line_extra[line] += paid - win
                 elif status == STOOD:
                     if dealer_pontoon:
-                        if ip[P_TAKES_ALL]:
+                        if ip[P_PONTOON_TAKES] == TAKES_ALL:
                             ret = 0
-                        elif not taken:
+                        elif ip[P_PONTOON_TAKES] == TAKES_ONE_A_HAND or not taken:
                             taken = True      # the seat loses one original wager, no more
                             ret = d
                         else:

@@ -43,10 +43,9 @@ def suit_class(suits: list[int]) -> int:
 
 
 def may_resplit(rules: CanberraRules, rank: int) -> bool:
-    """Whether a split pair of this rank can be split again (split aces that take one card
-    stand as soon as their card comes, in the engine, so they never are)."""
-    return rules.split_max_hands > 2 and (
-        rank != ACE or (rules.split_aces_resplit and not rules.split_aces_one_card))
+    """Whether a split pair of this rank can be split again (split aces that take one card are
+    re-split when that card is an ace)."""
+    return rules.split_max_hands > 2 and (rank != ACE or rules.split_aces_resplit)
 
 
 class BonusCards:

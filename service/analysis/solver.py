@@ -108,8 +108,11 @@ class UpcardSolver:
     def wait(self, total: int, doubled: bool, kind: int) -> tuple[float, float]:
         stake = 2.0 if doubled else 1.0
         won = (2 * self.m.doubled_win if doubled else self.m.win) / self.W
-        if self.rules.dealer_pontoon_takes == "all_stakes":
+        takes = self.rules.dealer_pontoon_takes
+        if takes == "all_stakes":
             penalty = stake
+        elif takes == "one_wager_per_hand":
+            penalty = 1.0
         else:
             penalty = 1.0 if kind == UNSPLIT else self.lam
         return self.p_win[total] * won - self.p_lose[total] * stake - self.p_pontoon * penalty, 1.0
@@ -123,6 +126,8 @@ class UpcardSolver:
         if not self.rules.twenty_one_wins_at_once:
             return self.wait(21, False, kind)
         m = self.m
+        if kind != UNSPLIT and not self.rules.bonuses_on_split_hands:
+            return m.win / self.W, 0.0
         if kind == UNSPLIT and m.super_match[lid] and self.u == m.super_upcard and n == m.super_cards:
             return m.super_prize / self.W, 0.0
         return m.pay21[n, lid] / self.W, 0.0
@@ -167,7 +172,23 @@ class UpcardSolver:
             return STAND, stand, w, forfeit
         return STAND, stand, w, float("nan")
 
-    def double(self, kind: int, hard: int, soft: bool) -> tuple[float, float]:
+    def doubled_twenty_one(self, kind: int, n: int, node: int, klass: int, card: int) -> float:
+        """What a doubled 21 wins per wager (both stakes): the doubled odds, or a bonus line's where
+        the rules pay bonus lines on doubled hands and the line pays more."""
+        m = self.m
+        doubled = 2 * m.doubled_win / self.W
+        if not self.rules.bonuses_on_doubled_hands or kind != UNSPLIT and not self.rules.bonuses_on_split_hands:
+            return doubled
+        n2 = min(n + 1, m.n_cap)
+        node2 = int(m.bonus.next[node, card]) if node != OFF else OFF
+        won = 0.0
+        for k2, pk in self._next_classes(node2, klass):
+            lid = m.bonus.line_id(node2, k2) if node2 > ROOT else 0
+            paid = m.pay21[n2, lid] if m.pay21_line[n2, lid] >= 0 else 0
+            won += pk * max(2 * paid / self.W, doubled)
+        return won
+
+    def double(self, kind: int, n: int, hard: int, soft: bool, node: int, klass: int) -> tuple[float, float]:
         ev = w = 0.0
         for c in self.ranks:
             if self.rules.double_aces_count_one:
@@ -179,7 +200,7 @@ class UpcardSolver:
             if total > 21:
                 e, ww = -2.0, 0.0
             elif total == 21 and self.rules.twenty_one_wins_at_once:
-                e, ww = 2 * self.m.doubled_win / self.W, 0.0
+                e, ww = self.doubled_twenty_one(kind, n, node, klass, c), 0.0
             else:
                 _, e, ww, _ = self.after_double(total, kind)
             ev += self.q[c] * e
@@ -197,8 +218,8 @@ class UpcardSolver:
             out[HIT] = self.hit(kind, n, hard, soft, node, klass)
             if (kind == UNSPLIT or rules.double_after_split) \
                     and (kind != SPLIT_ACE or rules.double_on_split_aces) \
-                    and (rules.double_max_cards is None or n <= rules.double_max_cards):
-                out[DOUBLE] = self.double(kind, hard, soft)
+                    and rules.may_double_on(n, hard if rules.double_aces_count_one else total):
+                out[DOUBLE] = self.double(kind, n, hard, soft, node, klass)
         if kind == UNSPLIT and n == 2 and RANKS[self.u] in rules.surrender_upcards:
             returned = self.m.surrender_returned / self.W
             if rules.surrender_lost_to_dealer_pontoon:
@@ -276,7 +297,7 @@ class UpcardSolver:
             else:
                 stack.append((hands, pending - 1, ca, cb + 1, pr))
         p = self.p_pontoon
-        if rules.dealer_pontoon_takes == "all_stakes":
+        if rules.dealer_pontoon_takes != "one_original_wager":     # each hand carries its own cost
             ev = sum(pr * (ca * ev_a + cb * one_ev) for (ca, cb), pr in outcomes.items())
         else:
             # Take back the per-hand charge and charge the seat one wager if any hand waits.

@@ -69,6 +69,8 @@ class Strategy:
         n, total, soft, lid = self.model.hand_key(ranks, suits)
         if may_split and self.pair_split[upcard, kind, total, soft, lid]:
             return SPLIT
+        if kind == SPLIT_ACE and self.rules.split_aces_one_card:
+            return STAND        # its one card is an ace it does not re-split
         return int(self.play[upcard, kind, n, total, soft, lid])
 
 

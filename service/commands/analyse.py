@@ -9,18 +9,20 @@ from typing import Any
 from ..analysis import chart
 from ..analysis.exact.chart import exact_strategy
 from ..analysis.exact.report import analyse, as_csv, as_text
-from ..rules import RulesError, load_house_banked_rules, load_paytable
+from ..rules import RulesError
+from .rule_files import house_banked_rules
+from .rule_files import paytable as paytable_named
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        rules = load_house_banked_rules(args.rules)
-        paytable = load_paytable(args.paytable)
+        rules = house_banked_rules(args.rules)
+        paytable = paytable_named(args.paytable)
     except RulesError as exc:
         print(f"pontoon analyse: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     try:
-        report = analyse(rules, paytable, wager=args.wager, use_cache=not args.no_cache)
+        report = analyse(rules, paytable, wager=args.wager, refresh=args.no_cache)
     except ValueError as exc:
         print(f"pontoon analyse: {exc}", file=sys.stderr)
         return 2
@@ -39,12 +41,15 @@ def run(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("analyse", help="exact house edge and hand values of a rule set and paytable")
-    parser.add_argument("--rules", required=True, help="rules file stem in rules_config/ (e.g. blackjack-enhc)")
-    parser.add_argument("--paytable", required=True, help="paytable file stem in paytables/")
+    parser.add_argument("--rules", required=True,
+                        help="rules: a file stem in rules_config/ (e.g. blackjack-enhc) or a path to a YAML file")
+    parser.add_argument("--paytable", required=True,
+                        help="paytable: a file stem in paytables/ or a path to a YAML file")
     parser.add_argument("--wager", type=int, help="cents per seat for bonus paytables (default: the table minimum)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--csv", help="also write every two-card hand's values and best play to this CSV file")
     parser.add_argument("--chart", action="store_true", help="also print the strategy chart from these values")
     parser.add_argument("--png", help="also draw the strategy chart from these values to this PNG file")
-    parser.add_argument("--no-cache", action="store_true", help="recompute even when a cached report matches")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="recompute even when a cached report matches, and keep the new report in the cache")
     parser.set_defaults(run=run)

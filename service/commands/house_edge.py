@@ -8,7 +8,9 @@ from typing import Any, TextIO
 
 from ..analysis.exact.chart import exact_strategy
 from ..analysis.house_edge import compute
-from ..rules import RulesError, load_house_banked_rules, load_paytable
+from ..rules import RulesError
+from .rule_files import house_banked_rules
+from .rule_files import paytable as paytable_named
 
 
 class _ProgressLine:
@@ -35,11 +37,17 @@ class _ProgressLine:
             self.stream.flush()
 
 
+def _edge_words(house_edge_percent: float) -> str:
+    if house_edge_percent < 0:
+        return f"player's edge {-house_edge_percent:.4f}% (the house loses)"
+    return f"house edge {house_edge_percent:.4f}%"
+
+
 def report(result: dict[str, Any]) -> str:
     """The result as text for a person."""
     lines = [f"House edge of {result['rules']} with {result['paytable']}: {result['seats']} seat(s), "
              f"wager {result['wager_cents']} cents, {result['shoe']}",
-             f"  main game   house edge {result['house_edge_percent']:+.4f}% ± {result['house_edge_se_percent']:.4f} "
+             f"  main game   {_edge_words(result['house_edge_percent'])} ± {result['house_edge_se_percent']:.4f} "
              f"(standard error)   RTP {result['rtp_percent']:.4f}% ± {result['rtp_se_percent']:.4f}",
              f"              {result['rounds']:,} rounds in {result['elapsed_seconds']:.1f}s "
              f"(set-up {result['set_up_seconds']:.1f}s, {result['rounds_per_second'] / 1e6:.1f}M rounds/s), "
@@ -66,8 +74,8 @@ def report(result: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        rules = load_house_banked_rules(args.rules)
-        paytable = load_paytable(args.paytable)
+        rules = house_banked_rules(args.rules)
+        paytable = paytable_named(args.paytable)
     except RulesError as exc:
         print(f"pontoon house-edge: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
@@ -92,8 +100,10 @@ def run(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("house-edge", help="house edge and RTP of a rule set and paytable")
-    parser.add_argument("--rules", required=True, help="rules file stem in rules_config/ (e.g. canberra)")
-    parser.add_argument("--paytable", required=True, help="paytable file stem in paytables/")
+    parser.add_argument("--rules", required=True,
+                        help="rules: a file stem in rules_config/ (e.g. canberra) or a path to a YAML file")
+    parser.add_argument("--paytable", required=True,
+                        help="paytable: a file stem in paytables/ or a path to a YAML file")
     parser.add_argument("--precision", type=float, default=0.0002,
                         help="standard error to reach, as a fraction of the wager (default 0.0002 = 0.02 points)")
     parser.add_argument("--seed", type=int, help="names the run (default: drawn, and reported)")

@@ -7,13 +7,15 @@ from typing import Any
 
 from ..analysis import chart
 from ..analysis.strategy import derive
-from ..rules import RulesError, load_house_banked_rules, load_paytable
+from ..rules import RulesError
+from .rule_files import house_banked_rules
+from .rule_files import paytable as paytable_named
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        rules = load_house_banked_rules(args.rules)
-        paytable = load_paytable(args.paytable)
+        rules = house_banked_rules(args.rules)
+        paytable = paytable_named(args.paytable)
     except RulesError as exc:
         print(f"pontoon strategy: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
@@ -37,8 +39,10 @@ def run(args: argparse.Namespace) -> int:
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("strategy", help="derive the player strategy for a rule set and paytable")
-    parser.add_argument("--rules", required=True, help="rules file stem in rules_config/ (e.g. canberra)")
-    parser.add_argument("--paytable", required=True, help="paytable file stem in paytables/ (e.g. canberra-standard)")
+    parser.add_argument("--rules", required=True,
+                        help="rules: a file stem in rules_config/ (e.g. canberra) or a path to a YAML file")
+    parser.add_argument("--paytable", required=True,
+                        help="paytable: a file stem in paytables/ (e.g. canberra-standard) or a path to a YAML file")
     parser.add_argument("--wager", type=int, help="the wager in cents the strategy is for (default: table minimum)")
     parser.add_argument("--csv", metavar="FILE", help="also write every hand's decision and EVs as CSV")
     parser.add_argument("--png", metavar="FILE", help="also draw the chart as a PNG picture")

@@ -26,6 +26,17 @@ def _choices(choice: type[StrEnum]) -> tuple[str, ...]:
     return tuple(member.value for member in choice)
 
 
+def _totals(section: Reader, key: str) -> frozenset[int] | None:
+    """A list of hand totals (doubling on 9 to 11 only is [9, 10, 11]), or null for any total."""
+    value = section.value(key, None)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value or not all(type(t) is int for t in value):
+        section.fail(key, f"must be a list of totals such as [9, 10, 11], or null for any total, not {value!r}")
+        return None
+    return frozenset(value)
+
+
 def read_canberra_rules(doc: Reader) -> CanberraRules | None:
     name = doc.text("name")
     doc.integer("version", 1, minimum=1)
@@ -44,6 +55,8 @@ def read_canberra_rules(doc: Reader) -> CanberraRules | None:
     split = doc.section("split")
     insurance = doc.section("insurance")
     dealer = doc.section("dealer")
+    # Where the paytable's bonus lines pay: a house rule, not a price (the paytable names the lines).
+    bonuses = doc.section("bonuses", {})
     fields = dict(
         name=name, shoe=shoe, max_seats=seats, main_limits=main, pair_limits=pair,
         pontoon_ranks=pontoon.ranks("ranks"),
@@ -57,6 +70,7 @@ def read_canberra_rules(doc: Reader) -> CanberraRules | None:
         double_after_split=double.boolean("after_split"),
         double_on_split_aces=double.boolean("on_split_aces"),
         double_max_cards=double.integer("max_cards", None, minimum=2, allow_none=True),
+        double_totals=_totals(double, "totals"),
         double_minimum=double.text("minimum", choices=_choices(DoubleMinimum)),
         double_maximum=double.text("maximum", choices=_choices(DoubleMaximum)),
         double_aces_count_one=double.boolean("aces_count_one"),
@@ -74,8 +88,10 @@ def read_canberra_rules(doc: Reader) -> CanberraRules | None:
         dealer_draws_when_no_hand_waiting=dealer.boolean("draws_when_no_hand_waiting", False),
         dealer_pontoon_takes=dealer.text("pontoon_takes", choices=_choices(DealerPontoonTakes)),
         rounding=doc.text("rounding", "down", choices=_choices(Rounding)),
+        bonuses_on_split_hands=bonuses.boolean("on_split_hands", True),
+        bonuses_on_doubled_hands=bonuses.boolean("on_doubled_hands", False),
     )
-    for section in (pontoon, surrender, double, split, insurance, dealer, doc):
+    for section in (pontoon, surrender, double, split, insurance, dealer, bonuses, doc):
         section.refuse_unknown()
     if doc.errors:
         return None
@@ -91,7 +107,8 @@ def read_canberra_rules(doc: Reader) -> CanberraRules | None:
 RULES_FIELD_PATHS = {
     "max_seats": "seats", "pontoon_ranks": "pontoon.ranks",
     "surrender_upcards": "surrender.upcards", "surrender_returns": "surrender.returns",
-    "double_max_cards": "double.max_cards", "double_minimum": "double.minimum", "double_maximum": "double.maximum",
+    "double_max_cards": "double.max_cards", "double_totals": "double.totals", "double_minimum": "double.minimum",
+    "double_maximum": "double.maximum",
     "split_max_hands": "split.max_hands", "split_aces_resplit": "split.aces_resplit",
     "double_on_split_aces": "double.on_split_aces", "insurance_upcards": "insurance.upcards",
     "insurance_minimum": "insurance.minimum", "dealer_stands_on": "dealer.stands_on",

@@ -24,6 +24,25 @@ def rank_of(item: object) -> str:
     return "T" if str(item) == "10" else str(item).upper()
 
 
+def unquoted_odds(number: int) -> str:
+    """Why a number is refused where odds belong. YAML 1.1 reads unquoted odds such as 3:1 as a
+    number in base 60 (181): the reason names the odds the file most likely meant."""
+    whole, rest = divmod(number, 60)
+    if whole:
+        return (f"is the number {number} (YAML reads {whole}:{rest} unquoted as {number}): "
+                f"write the odds in quotes, as \"{whole}:{rest}\"")
+    return f"is the number {number}, not odds: write the odds in quotes, as \"{number}:1\""
+
+
+def tab_in_indentation(text: str) -> int | None:
+    """The first line (from 1) whose indentation holds a tab, which YAML does not allow; None if none."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        indentation = line[:len(line) - len(line.lstrip(" \t"))]
+        if "\t" in indentation and line.strip():
+            return number
+    return None
+
+
 class Reader:
     """A view of one mapping at `path`; errors land in the shared `errors` dict."""
 
@@ -117,6 +136,9 @@ class Reader:
     def odds(self, key: str, default: Any = _MISSING) -> Odds:
         value = self.value(key, default)
         if value is _MISSING:
+            return Odds(1, 1)
+        if type(value) is int:
+            self.fail(key, unquoted_odds(value))
             return Odds(1, 1)
         try:
             return Odds.parse(value)

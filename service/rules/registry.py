@@ -13,7 +13,7 @@ from ..engine.games.canberra.rules import CanberraRules
 from ..engine.games.traditional.rules import TraditionalRules
 from .canberra import read_canberra_rules, read_paytable
 from .errors import RulesError
-from .reader import Reader
+from .reader import Reader, tab_in_indentation
 from .refs import Ref
 from .traditional import read_traditional_rules
 
@@ -63,6 +63,10 @@ def _read_yaml(source: str, text: str) -> Any:
     try:
         return parse_yaml(text)
     except yaml.YAMLError as exc:
+        tab = tab_in_indentation(text)
+        if tab is not None:   # the parser's own words for it name no tab
+            raise RulesError(source, {"(document)": f"line {tab} is indented with a tab: "
+                                                     "YAML indents with spaces only"}) from None
         raise RulesError(source, {"(document)": f"is not valid YAML: {exc}".replace("\n", " ")}) from None
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...engine.games.canberra.paytable import Paytable
-from ...engine.games.canberra.rules import CanberraRules, DealerPontoonTakes
+from ...engine.games.canberra.rules import CanberraRules, DealerPontoonTakes, DoubleMinimum
 from .dealer import PONTOON, DealerRule, dealer_finals, dealer_table
 from .hands import HandGraph, build_hand_graph
 from .player import by_dealer_outcome, draw_chances, sweep
@@ -57,10 +57,13 @@ class UpcardValues:
 def refuse_unless_even_money(rules: CanberraRules, paytable: Paytable) -> None:
     """This recursion is the published analyses' game; name any choice it does not cover."""
     unsupported = [name for name, off in (
-        ("dealer.pontoon_takes: one_original_wager", rules.dealer_pontoon_takes is DealerPontoonTakes.ALL_STAKES),
+        (f"dealer.pontoon_takes: {rules.dealer_pontoon_takes}",
+         rules.dealer_pontoon_takes is DealerPontoonTakes.ALL_STAKES),
         ("twenty_one_wins_at_once", not rules.twenty_one_wins_at_once),
         ("pontoon.paid_at_once", not rules.player_pontoon_paid_at_once),
         ("double.max_cards other than 2", rules.double_max_cards == 2),
+        ("double.totals", rules.double_totals is None),
+        ("double.minimum other than wager", rules.double_minimum is DoubleMinimum.WAGER),
         ("double.aces_count_one", not rules.double_aces_count_one),
         ("double.forfeit", not rules.forfeit_after_double),
         ("pontoon.on_split_hands", not rules.split_hand_pontoon),
@@ -72,6 +75,15 @@ def refuse_unless_even_money(rules: CanberraRules, paytable: Paytable) -> None:
     if unsupported:
         raise ValueError(f"the exact analysis does not yet cover {rules.name} with {paytable.name}: "
                          + ", ".join(unsupported))
+
+
+def even_money_gaps(rules: CanberraRules, paytable: Paytable) -> str:
+    """What keeps this recursion from the rules and paytable, in words ('' when nothing does)."""
+    try:
+        refuse_unless_even_money(rules, paytable)
+    except ValueError as exc:
+        return str(exc).partition(": ")[2]
+    return ""
 
 
 def is_even_money(rules: CanberraRules, paytable: Paytable) -> bool:

@@ -1,10 +1,11 @@
 """Exact values of every two-card hand against every upcard under Canberra's rules and a bonus paytable.
 
-A dealer Pontoon costs a seat one original wager if any of its hands is still waiting; the
-other stakes come back. An unsplit hand carries that cost itself. Split hands are played as if
-each carried half of it (`SPLIT_PONTOON_COST`), and the split's value then counts the seat's
-cost once: the chance of a dealer Pontoon times the chance that some hand is waiting, the hands'
-waiting taken as independent.
+A dealer Pontoon takes what the rules say from the hands still waiting. Where it takes each
+waiting hand's wager, or every stake, each hand carries its own cost. Where it takes one original
+wager of the seat's (Canberra's rule), the other stakes come back: an unsplit hand carries that
+cost itself; split hands are played as if each carried half of it (`SPLIT_PONTOON_COST`), and the
+split's value then counts the seat's cost once: the chance of a dealer Pontoon times the chance
+that some hand is waiting, the hands' waiting taken as independent.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from functools import cache, lru_cache
 import numpy as np
 
 from ...engine.games.canberra.paytable import Paytable
-from ...engine.games.canberra.rules import CanberraRules
+from ...engine.games.canberra.rules import CanberraRules, DealerPontoonTakes
 from .blackjack import HandValues, deal_chance
 from .canberra_pay import DOUBLED_WIN_LINE, PONTOON_LINE, LinePay, line_pay
 from .canberra_player import (
@@ -29,7 +30,7 @@ from .canberra_player import (
     standing_by_outcome,
 )
 from .canberra_suits import by_suits
-from .canberra_sweep import SPLIT_PONTOON_COST, Stats, UpcardSweep, hand_graph
+from .canberra_sweep import Stats, UpcardSweep, hand_graph, one_wager_a_seat, split_pontoon_cost
 from .player import draw_chances
 from .shoe import ACE, TEN, value_index, value_shoe
 
@@ -80,13 +81,16 @@ def _split_hand(rules: CanberraRules, up: UpcardSweep, pair: int, hands: int, ra
         stats, _, exposure = up.stats(node, choice)
     else:
         stats, exposure = _best_over_suits(up, node, played_decisions(rules, up, node))
-    # The hand's own share of a dealer Pontoon is put back; the seat's cost is counted once by _split.
     unexposed = 1.0 - (exposure / pair_pontoon if pair_pontoon > 0 else 0.0)
     by_outcome = up.by_outcome[node]
+    cost = split_pontoon_cost(rules)
     if one_card and choice == STAND:
         total = int(graph.hard[node]) + (10 if graph.has_ace[node] and graph.hard[node] <= 11 else 0)
-        by_outcome = standing_by_outcome(total, up.dealer[graph.removal[node]], 1.0, up.pay.win, SPLIT_PONTOON_COST)
-    return replace(stats, value=stats.value + SPLIT_PONTOON_COST * exposure, by_outcome=by_outcome), unexposed
+        by_outcome = standing_by_outcome(total, up.dealer[graph.removal[node]], 1.0, up.pay.win, cost)
+    if not one_wager_a_seat(rules):
+        return replace(stats, by_outcome=by_outcome), unexposed
+    # The hand's own share of a dealer Pontoon is put back; the seat's cost is counted once by _split.
+    return replace(stats, value=stats.value + cost * exposure, by_outcome=by_outcome), unexposed
 
 
 def _split(rules: CanberraRules, up: UpcardSweep, pair: int, lines: int) -> Stats:
@@ -131,6 +135,8 @@ def _split(rules: CanberraRules, up: UpcardSweep, pair: int, lines: int) -> Stat
         return Stats(value, square, chance, won, by_outcome), none_waiting
 
     total, none_waiting = waiting(2, 2)
+    if not one_wager_a_seat(rules):
+        return total
     return replace(total, value=total.value - pair_pontoon * (1.0 - none_waiting))
 
 
@@ -151,7 +157,8 @@ def after_double(up: UpcardSweep, first: int, second: int) -> list[AfterDouble]:
         total = doubled_total(hard, bool(graph.has_ace[node]), rank, aces_one)
         if total >= 21:
             continue
-        stood = standing(total, up.dealer[graph.removal[after]], 2.0, up.pay.doubled_win, 1.0,
+        taken = 2.0 if up.rules.dealer_pontoon_takes is DealerPontoonTakes.ALL_STAKES else 1.0
+        stood = standing(total, up.dealer[graph.removal[after]], 2.0, up.pay.doubled_win, taken,
                           up.pay.index(DOUBLED_WIN_LINE), lines)[0]
         rows.append(AfterDouble(up.upcard, first, second, rank, float(stood)))
     return rows
@@ -171,8 +178,7 @@ def played_decisions(rules: CanberraRules, up: UpcardSweep, node: int) -> dict[s
     for choice, name in DECISIONS.items():
         if choice == STAND and total < rules.stand_minimum:
             continue
-        if choice in (DOUBLE, DOUBLE_LEAST) and rules.double_max_cards is not None \
-                and rules.double_max_cards < graph.cards[node]:
+        if choice in (DOUBLE, DOUBLE_LEAST) and not up.may_double[node]:
             continue
         if choice == DOUBLE_LEAST and up.d[-1] >= 1.0:     # no double for less than the wager
             continue
@@ -210,7 +216,8 @@ def _root(rules: CanberraRules, pay: LinePay, up: UpcardSweep, first: int,
         return [("", 1.0, {"pontoon": Stats(pay.pontoon, pay.pontoon ** 2, chance, won)})]
     out: dict[str, tuple[Stats, float, float]] = dict(played_decisions(rules, up, node))
     if up.upcard in {value_index(rank) for rank in rules.surrender_upcards}:
-        back = rules.surrender_returns.numerator / rules.surrender_returns.denominator
+        # What comes back at this wager, in whole cents rounded as the rules say.
+        back = rules.surrender_returns.winnings(pay.wager, rules.rounding) / pay.wager
         pontoon = up.pontoon_chance(node) if rules.surrender_lost_to_dealer_pontoon else 0.0
         out["surrender"] = (Stats(-(1 - back) * (1 - pontoon) - pontoon, (1 - back) ** 2 * (1 - pontoon) + pontoon,
                                   np.zeros(lines), np.zeros(lines)), 0.0, 0.0)
@@ -225,14 +232,14 @@ def refuse_unless_covered(rules: CanberraRules, paytable: Paytable) -> None:
     unsupported = []
     if not rules.twenty_one_wins_at_once:
         unsupported.append("twenty_one_wins_at_once: false with doubling at any point")
-    if not rules.double_after_split and rules.double_max_cards != 2:
-        unsupported.append("double.after_split: false")
+    if rules.bonuses_on_doubled_hands:
+        unsupported.append("bonuses.on_doubled_hands")
     if rules.double_on_split_aces:
         unsupported.append("double.on_split_aces")
     if rules.split_hand_pontoon:
         unsupported.append("pontoon.on_split_hands")
     if not value_shoe(rules).tens_all_pontoon:
-        unsupported.append("ten-valued cards that are not Pontoon ranks")
+        unsupported.append("a ten-valued card the shoe holds (shoe.ranks_removed) that pontoon.ranks leave out")
     for line in paytable.bonuses:
         if any(rank in ("T", "J", "Q", "K") for rank in line.ranks):
             unsupported.append(f"bonus line {line.name} (a picture card's rank is not tracked)")

@@ -8,6 +8,7 @@ from the ranks alone: for each rank held m times, C(d, m) / C(4d, m) per suit wi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from math import comb
 
 import numpy as np
@@ -58,6 +59,7 @@ def one_suit_each(counts: tuple[int, ...], decks: int) -> float:
     return chance
 
 
+@cache
 def value_counts(ranks: tuple[str, ...]) -> tuple[int, ...]:
     """How many of each value rank a line's ranks hold."""
     counts = [0] * 10
@@ -71,8 +73,10 @@ def pay_by_suits(rules: CanberraRules, paytable: Paytable, pay: LinePay, counts:
     """(line, units won) of an undoubled 21 of these cards when its suits are mixed, all one suit
     other than spades, or all spades: the higher line pays, the super bonus instead of any."""
     cards = sum(counts)
-    by_count = [line for line in paytable.bonuses if not line.ranks and line.min_cards <= cards <= line.max_cards]
-    by_ranks = [line for line in paytable.bonuses if line.ranks and value_counts(line.ranks) == counts]
+    # The rules say whether a split hand's 21 is paid by the bonus lines or at a win's odds.
+    lines = paytable.bonuses if unsplit or rules.bonuses_on_split_hands else ()
+    by_count = [line for line in lines if not line.ranks and line.min_cards <= cards <= line.max_cards]
+    by_ranks = [line for line in lines if line.ranks and value_counts(line.ranks) == counts]
     super_bonus = paytable.super_bonus
     super_fits = (super_bonus is not None and unsplit and value_counts(super_bonus.ranks) == counts
                   and value_index(super_bonus.upcard) == upcard)

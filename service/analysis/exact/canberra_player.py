@@ -4,7 +4,8 @@ A 21 wins at once (its line's odds, or even money doubled); a player may stand f
 standing minimum, hit below 21, and double at any point for the wager or, where the rules allow,
 for less (`least`, the least extra stake as a fraction of the wager): aces held count one, the
 double's card may count eleven, and then the hand stands or is forfeited (the wager lost, the
-double returned). A dealer Pontoon costs a waiting hand `cost` wagers: one for an unsplit hand.
+double returned). A dealer Pontoon costs a waiting hand `cost` wagers (one for an unsplit hand),
+or, where it takes every stake (`by_stake`), `cost` times what the hand has staked.
 Besides each decision's value it follows the best play for the variance (mean square), the
 chance the hand is left waiting for the dealer, and each paytable line's chance and winnings.
 """
@@ -56,7 +57,7 @@ def decision(i: int, choice: int, g: tuple, d: tuple, best: tuple) -> tuple[floa
     """(value, mean square, chance left waiting, chance left waiting into a dealer Pontoon, line
     chances, line winnings) of one decision at node i, the children played their best way."""
     hard, has_ace, child, removal, removals = g
-    dealer, full, upcard, cost, win_units, doubled_units, aces_one, forfeit, win_line, doubled_line, least = d
+    dealer, full, upcard, cost, win_units, doubled_units, aces_one, forfeit, win_line, doubled_line, by_stake, least = d
     best_value, best_square, best_wait, best_exposure, best_chance, best_won = best
     lines = best_chance.shape[1]
     if choice == STAND:
@@ -92,8 +93,8 @@ def decision(i: int, choice: int, g: tuple, d: tuple, best: tuple) -> tuple[floa
             chance[doubled_line] += p
             winnings[doubled_line] += p * stake * doubled_units
         else:
-            v, s, w, e, c, won = standing(total, dealer[removal[nxt]], stake, doubled_units, cost[i], doubled_line,
-                                           lines)
+            v, s, w, e, c, won = standing(total, dealer[removal[nxt]], stake, doubled_units,
+                                           cost[i] * stake if by_stake else cost[i], doubled_line, lines)
             if forfeit and v < -1.0:
                 v, s, w, e, c, won = -1.0, 1.0, 0.0, 0.0, np.zeros(lines), np.zeros(lines)
             value += p * v
@@ -106,7 +107,7 @@ def decision(i: int, choice: int, g: tuple, d: tuple, best: tuple) -> tuple[floa
 
 
 @nb.njit(cache=True, nogil=True)
-def sweep(g: tuple, d: tuple, cards: np.ndarray, stand_minimum: int, double_max_cards: int,
+def sweep(g: tuple, d: tuple, may_double: np.ndarray, stand_minimum: int,
           pay21: np.ndarray, chance21: np.ndarray, won21: np.ndarray) -> tuple:
     """Best play at every node, children first: (choice, value, square, wait, exposure, line
     chances, line winnings); a 21 is paid at once (pay21 and its lines)."""
@@ -130,7 +131,7 @@ def sweep(g: tuple, d: tuple, cards: np.ndarray, stand_minimum: int, double_max_
         for option in (STAND, HIT, DOUBLE, DOUBLE_LEAST):
             if option == STAND and total < stand_minimum:
                 continue
-            if option >= DOUBLE and double_max_cards > 0 and cards[i] > double_max_cards:
+            if option >= DOUBLE and not may_double[i]:
                 continue
             if option == DOUBLE_LEAST and d[-1] >= 1.0:     # no double for less than the wager
                 continue
@@ -143,8 +144,7 @@ def sweep(g: tuple, d: tuple, cards: np.ndarray, stand_minimum: int, double_max_
 
 
 @nb.njit(cache=True, nogil=True)
-def decision_values(g: tuple, d: tuple, best: tuple, cards: np.ndarray, stand_minimum: int,
-                    double_max_cards: int) -> np.ndarray:
+def decision_values(g: tuple, d: tuple, best: tuple, may_double: np.ndarray, stand_minimum: int) -> np.ndarray:
     """(nodes, 3) value of standing, hitting and doubling at every node; -inf where the rules
     do not allow it or the hand is a 21, already paid."""
     hard, has_ace = g[0], g[1]
@@ -157,7 +157,7 @@ def decision_values(g: tuple, d: tuple, best: tuple, cards: np.ndarray, stand_mi
         for option in (STAND, HIT, DOUBLE):
             if option == STAND and total < stand_minimum:
                 continue
-            if option == DOUBLE and double_max_cards > 0 and cards[i] > double_max_cards:
+            if option == DOUBLE and not may_double[i]:
                 continue
             out[i, option] = decision(i, option, g, d, best)[0]
     return out
@@ -168,7 +168,7 @@ def forfeit_margins(g: tuple, d: tuple, weights: np.ndarray, kinds: np.ndarray) 
     """(kinds, 32): by the total after a double's card, the weighted amount by which standing
     beats forfeiting, over every node a double can be made from."""
     hard, has_ace, child, removal, removals = g
-    dealer, full, upcard, cost, win_units, doubled_units, aces_one, forfeit, win_line, doubled_line, least = d
+    dealer, full, upcard, cost, win_units, doubled_units, aces_one, forfeit, win_line, doubled_line, by_stake, least = d
     margins = np.zeros((3, 32))
     for i in range(hard.shape[0]):
         if weights[i] == 0.0 or hand_total(hard[i], has_ace[i]) >= 21:
@@ -182,7 +182,8 @@ def forfeit_margins(g: tuple, d: tuple, weights: np.ndarray, kinds: np.ndarray) 
             if total >= 21:
                 continue
             lines = doubled_line + 1
-            v = standing(total, dealer[removal[nxt]], 2.0, doubled_units, cost[i], doubled_line, lines)[0]
+            v = standing(total, dealer[removal[nxt]], 2.0, doubled_units, cost[i] * 2.0 if by_stake else cost[i],
+                         doubled_line, lines)[0]
             margins[kinds[i], total] += weights[i] * chances[rank] * (v + 1.0)
     return margins
 
@@ -229,7 +230,7 @@ def by_dealer_outcome(g: tuple, d: tuple, choice: np.ndarray, pay21: np.ndarray,
     """For the nodes in `keep`, under the best play: the result times the indicator of each dealer
     outcome, so split hands facing one dealer can be correlated in the variance."""
     hard, has_ace, child, removal, removals = g
-    dealer, full, upcard, cost, win_units, doubled_units, aces_one, forfeit, win_line, doubled_line, least = d
+    dealer, full, upcard, cost, win_units, doubled_units, aces_one, forfeit, win_line, doubled_line, by_stake, least = d
     nodes = hard.shape[0]
     m = np.zeros((nodes, dealer.shape[1]))
     for i in range(nodes - 1, keep.min() - 1, -1):
@@ -257,10 +258,11 @@ def by_dealer_outcome(g: tuple, d: tuple, choice: np.ndarray, pay21: np.ndarray,
             elif after == 21:
                 m[i] += stake * doubled_units * p * dealer[removal[nxt]]
             else:
-                stood = standing(after, dealer[removal[nxt]], stake, doubled_units, cost[i], doubled_line,
+                taken = cost[i] * stake if by_stake else cost[i]
+                stood = standing(after, dealer[removal[nxt]], stake, doubled_units, taken, doubled_line,
                                   doubled_line + 1)[0]
                 if forfeit and stood < -1.0:
                     m[i] -= p * dealer[removal[nxt]]
                 else:
-                    m[i] += p * standing_by_outcome(after, dealer[removal[nxt]], stake, doubled_units, cost[i])
+                    m[i] += p * standing_by_outcome(after, dealer[removal[nxt]], stake, doubled_units, taken)
     return m[keep]

@@ -196,8 +196,7 @@ def exact_strategy(rules: CanberraRules, paytable: Paytable, wager: int | None =
             graph = up.graph
             weights = composition_weights(graph.counts, graph.removal, graph.removals, full, up.upcard)
             kinds = builder.kinds(graph.unsplit, graph.removals[graph.removal] - graph.counts)
-            columns = decision_values(up.g, up.d, up.best, graph.cards, rules.stand_minimum,
-                                      rules.double_max_cards or 0)
+            columns = decision_values(up.g, up.d, up.best, up.may_double, rules.stand_minimum)
 
             def suit_values(node: int, up=up) -> list[tuple[str, float, float]]:
                 played = canberra_game.played_decisions(rules, up, node)

@@ -6,6 +6,7 @@ import hashlib
 import io
 import json
 import logging
+import math
 import os
 import time
 from dataclasses import replace
@@ -14,16 +15,16 @@ from typing import Any
 from ...engine.games.canberra.paytable import Paytable
 from ...engine.games.canberra.rules import CanberraRules
 from ..side_bets import side_bets
-from .blackjack import GameValues, HandValues, analyse_even_money, is_even_money
+from .blackjack import GameValues, HandValues, analyse_even_money, even_money_gaps, is_even_money
 from .canberra_game import AfterDouble, CanberraValues, analyse_canberra
 from .canberra_pay import DOUBLED_WIN_LINE, WIN_LINE
-from .canberra_sweep import SPLIT_PONTOON_COST, least_double
+from .canberra_sweep import least_double, split_pontoon_cost
 from .shoe import VALUE_RANKS
 
 log = logging.getLogger(__name__)
 
 # Bump when the recursion changes what it computes, so cached reports are not reused.
-METHOD_VERSION = "4"
+METHOD_VERSION = "5"
 # Lines paid at even money on what was staked (a win, a doubled win): no bonus.
 EVEN_MONEY_LINES = (WIN_LINE, DOUBLED_WIN_LINE)
 SPLIT_METHOD = ("a split hand's play knows how many hands were split so far (their pair cards are out of the "
@@ -75,7 +76,7 @@ def as_dict(rules: CanberraRules, paytable: Paytable, game: GameValues | Canberr
         super_bonus = next(line for line in report["lines"] if line["line"] == "super_bonus")
         envy = paytable.super_bonus.envy if paytable.super_bonus else 0
         report["envy_per_extra_seat"] = super_bonus["probability"] * envy / game.pay.wager
-        report["split_pontoon_cost"] = SPLIT_PONTOON_COST
+        report["split_pontoon_cost"] = split_pontoon_cost(rules)
         least = least_double(rules, game.pay.wager)
         report["double_cents"] = {"double": game.pay.wager,
                                   **({"double_least": round(least * game.pay.wager)} if least < 1.0 else {})}
@@ -105,16 +106,17 @@ def cache_dir() -> str:
 
 
 def analyse(rules: CanberraRules, paytable: Paytable, wager: int | None = None,
-            use_cache: bool = True) -> dict[str, Any]:
+            use_cache: bool = True, refresh: bool = False) -> dict[str, Any]:
     """The exact report for the rules and paytable, from the cache when it holds this content.
 
     Bonus paytables are analysed at `wager` cents (default: the table minimum), since rounding
-    and the super bonus's fixed prize depend on it.
+    and the super bonus's fixed prize depend on it. `refresh` computes the report afresh and
+    replaces the cached one; `use_cache=False` neither reads nor writes the cache.
     """
     even_money = is_even_money(rules, paytable)
     wager = None if even_money else wager or rules.main_limits.minimum
     path = os.path.join(cache_dir(), content_key(rules, paytable, wager) + ".json")
-    if use_cache and os.path.exists(path):
+    if use_cache and not refresh and os.path.exists(path):
         with open(path, encoding="utf-8") as cached:
             report: dict[str, Any] = json.load(cached)
         report["paytable"] = paytable.name
@@ -125,11 +127,19 @@ def analyse(rules: CanberraRules, paytable: Paytable, wager: int | None = None,
     if even_money:
         game = analyse_even_money(rules, paytable)
     else:
-        game = analyse_canberra(rules, paytable, wager)
+        game = _canberra_or_refusal(rules, paytable, wager)
     report = as_dict(rules, paytable, game, time.perf_counter() - started)
     if use_cache:
         _keep(path, report)
     return report
+
+
+def _canberra_or_refusal(rules: CanberraRules, paytable: Paytable, wager: int | None) -> CanberraValues:
+    """Canberra's recursion, or a refusal naming what keeps each recursion from these rules."""
+    try:
+        return analyse_canberra(rules, paytable, wager)
+    except ValueError as exc:
+        raise ValueError(f"{exc}; nor, as a game of even-money wins, {even_money_gaps(rules, paytable)}") from None
 
 
 def _keep(path: str, report: dict[str, Any]) -> None:
@@ -144,22 +154,39 @@ def _keep(path: str, report: dict[str, Any]) -> None:
         log.warning("exact analysis not cached at %s: %s", path, exc)
 
 
+def significant(value: float, digits: int = 4) -> str:
+    """A figure in plain decimals with at least `digits` significant digits, however small
+    (a one-in-a-million line keeps its digits instead of printing as 0.000001)."""
+    if value == 0 or not math.isfinite(value):
+        return f"{value:.{digits}f}"
+    decimals = max(digits - 1 - math.floor(math.log10(abs(value))), digits)
+    return f"{value:.{decimals}f}"
+
+
+def edge_words(house_edge_percent: float) -> str:
+    """The house edge for a person: where the house loses, the player's edge it is."""
+    if house_edge_percent < 0:
+        return f"player's edge {-house_edge_percent:.5f}% (the house loses)"
+    return f"house edge {house_edge_percent:.5f}%"
+
+
 def as_text(report: dict[str, Any]) -> str:
     """The report for a person: the figures, then the strategy's values hand by hand."""
     lines = [f"Exact analysis of {report['rules']} with {report['paytable']} ({report['method']})",
-             f"  return {report['return']:+.7f} per initial wager   house edge {report['house_edge_percent']:.5f}%",
+             f"  return {report['return']:+.7f} per initial wager   {edge_words(report['house_edge_percent'])}",
              f"  variance {report['variance']:.4f}   standard deviation {report['standard_deviation']:.4f}",
              f"  splits: {report['splits']}"]
     if "wager_cents" in report:
-        lines.append(f"  wager {report['wager_cents']} cents; envy is worth {report['envy_per_extra_seat']:.7f} "
-                     "wagers per extra seat dealt in")
-    lines.append("  lines:")
+        lines.append(f"  wager {report['wager_cents']} cents; envy is worth "
+                     f"{significant(report['envy_per_extra_seat'])} wagers per extra seat dealt in")
+    lines.append("  lines (probability: hands a round; share: winnings per initial wager):")
     for line in report["lines"]:
-        lines.append(f"    {line['line']:<16} probability {line['probability']:.6f}   "
-                     f"share of the return {line['return_share']:+.6f}")
+        lines.append(f"    {line['line']:<16} probability {significant(line['probability']):<14}"
+                     f"share of the return {significant(line['return_share'])}")
     for name, bet in report["side_bets"].items():
         if bet["offered"]:
-            lines.append(f"    {name:<16} side bet, house edge {bet['house_edge']} = {bet['house_edge_percent']:.4f}%")
+            lines.append(f"    {name:<16} side bet, {edge_words(bet['house_edge_percent'])} "
+                         f"(exactly {bet['house_edge'].removeprefix('-')})")
     decisions: tuple[str, ...] = ("stand", "hit", "double", "double_least", "surrender", "split")
     if not any("double_least" in row for row in report["hands"]):
         decisions = tuple(d for d in decisions if d != "double_least")

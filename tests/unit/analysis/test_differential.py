@@ -127,3 +127,30 @@ def test_a_wrong_payout_is_caught(canberra):
     block = game.run(np.random.default_rng(1), 400, record=True)
     with pytest.raises(AssertionError):
         replay_through_reference(game, block.orders, block.round_shoe, block.round_net)
+
+
+def knob_shoes(game: FastGame, count: int, seed: int) -> np.ndarray:
+    """Shoes heavy in aces, pictures and 5s to 8s: split aces that draw aces, dealer Pontoons,
+    doubles on 9 to 11, and bonus 21s on split and doubled hands come often."""
+    rng = np.random.default_rng(seed)
+    pool = ([f"{r}{s}" for r in "A5678" for s in "SH" for _ in range(12)]
+            + [f"{r}{s}" for r in "JK234" for s in "SHDC" for _ in range(3)])
+    size = len(game.base_shoe)
+    return np.stack([card_codes(list(rng.choice(pool, size=size, replace=True))) for _ in range(count)])
+
+
+@pytest.mark.parametrize("rules_name, paytable_name, changes", [
+    ("pontoon-8d-obbo-spl2-nlc", "pontoon-bonuses", {}),      # each waiting hand's wager; aces re-split
+    ("pontoon-8d-spl2-spa1-d9", "pontoon-bonuses", {}),       # every stake; doubling on 9 to 11, two cards
+    ("canberra", "canberra-standard", {"bonuses_on_split_hands": False, "bonuses_on_doubled_hands": True}),
+])
+def test_the_rule_knobs_settle_alike(rules_name, paytable_name, changes):
+    from service.analysis.strategy import derive
+    from service.rules import load_paytable, load_rules
+    rules = dataclasses.replace(load_rules(rules_name), **changes)
+    game = FastGame(derive(rules, load_paytable(paytable_name)), seats=3)
+    shoes = knob_shoes(game, 40, seed=29)
+    block = game.run(np.random.default_rng(0), 100_000, record=True, shoes=shoes)
+    played = block.round_shoe >= 0
+    compared = replay_through_reference(game, shoes, block.round_shoe[played], block.round_net[played])
+    assert compared == block.rounds > 400

@@ -57,7 +57,7 @@ PUBLISHED_RETURN = {(6, True): -0.0072705, (6, False): -0.0086975, (8, True): -0
 # "Blackjack game probabilistic analysis", https://github.com/hhoppe/blackjack,
 # `probabilistic_house_edge` with its composition-dependent strategy (a split hand's cards and the
 # number of hands split so far), no surrender, re-split to four but not aces, at its effort level 3
-# with its tracking of the other split hands' second cards turned off (see docs/house-edge.md).
+# with its tracking of the other split hands' second cards turned off (see docs/notes/appendix-9.md).
 INDEPENDENT_RETURN = {(6, True): -0.0072677968, (6, False): -0.0086949748,
                       (8, True): -0.0075584114, (8, False): -0.0089833470}
 # The same appendix's tables with a hole card (six decks: every hand; eight: the pairs), from which
@@ -110,7 +110,7 @@ def test_chance_of_each_hand_matches_the_published_column(game):
 
 def test_overall_return_within_four_millionths_of_the_published(game):
     # The published stand, hit and double values agree to their sixth decimal; the overall return
-    # differs by 2.5 to 3.6 millionths of a wager for a cause not found (docs/house-edge.md), which
+    # differs by 2.5 to 3.6 millionths of a wager for a cause not found (docs/notes/appendix-9.md), which
     # the tolerance states rather than hides.
     decks, after_split, values = game
     assert values.expected_return == pytest.approx(PUBLISHED_RETURN[(decks, after_split)], abs=4e-6)
@@ -142,7 +142,7 @@ def _held_to_hole_card_table(values, decks: int, after_split: bool, table: Path)
     against ours; (values compared, values printing as ours to the published digit). The values
     that do not print as ours sit within 0.62 millionths of it, the published figure rounding one
     a tenth of a millionth from ours, either way. The tables' other split values are not ours (see
-    docs/house-edge.md)."""
+    docs/notes/appendix-9.md)."""
     hands = _by_hand(values)
     compared = to_the_digit = 0
     for line in table.read_text().splitlines():

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 from service.cli import main
 
@@ -37,6 +38,10 @@ def test_second_run_reads_the_cache(tmp_path, monkeypatch, capsys):
     assert json.loads(capsys.readouterr().out)["house_edge"] == 0.5
     main(["analyse", "--rules", "blackjack-enhc", "--paytable", "blackjack", "--json", "--no-cache"])
     assert json.loads(capsys.readouterr().out)["house_edge"] == first["house_edge"]
+    # --no-cache refreshed the cache: the next run reads the report computed afresh.
+    assert json.loads(cached.read_text())["house_edge"] == first["house_edge"]
+    main(["analyse", "--rules", "blackjack-enhc", "--paytable", "blackjack", "--json"])
+    assert json.loads(capsys.readouterr().out)["house_edge"] == first["house_edge"]
 
 
 def test_text_report_and_the_chart_as_csv(tmp_path, monkeypatch, capsys):
@@ -67,3 +72,38 @@ def test_rules_the_recursion_does_not_cover_are_named(tmp_path, monkeypatch, cap
     monkeypatch.setenv("PONTOON_ANALYSIS_CACHE", str(tmp_path))
     assert main(["analyse", "--rules", "british-traditional", "--paytable", "blackjack"]) == 2
     assert "must be canberra (a house-banked game)" in capsys.readouterr().err
+
+
+def test_rules_and_paytable_may_be_named_by_a_file_path(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PONTOON_ANALYSIS_CACHE", str(tmp_path))
+    root = Path(__file__).resolve().parents[3]
+    rules = tmp_path / "my-rules.yaml"
+    rules.write_text((root / "rules_config" / "blackjack-enhc.yaml").read_text())
+    assert main(["analyse", "--rules", str(rules), "--paytable", str(root / "paytables" / "blackjack.yaml"),
+                 "--json"]) == 0
+    assert 0.0072 < json.loads(capsys.readouterr().out)["house_edge"] < 0.0073
+    assert main(["analyse", "--rules", str(tmp_path / "missing.yaml"), "--paytable", "blackjack"]) == 2
+    assert "missing.yaml" in capsys.readouterr().err
+
+
+def test_a_player_edge_is_printed_as_such_and_rare_lines_keep_their_digits(capsys):
+    assert main(["analyse", "--rules", "canberra", "--paytable", "canberra-standard"]) == 0
+    text = capsys.readouterr().out
+    assert "player's edge 0.29" in text and "house edge -" not in text
+    (line,) = [row for row in text.splitlines() if row.strip().startswith("super_bonus")]
+    assert "probability 0.0000009" in line      # about one round in a million, with its digits
+
+
+def test_unquoted_odds_and_tabs_are_named(tmp_path, capsys):
+    root = Path(__file__).resolve().parents[3]
+    standard = (root / "paytables" / "canberra-standard.yaml").read_text()
+    unquoted = tmp_path / "unquoted.yaml"
+    unquoted.write_text(standard.replace('5_card_21: "3:1"', "5_card_21: 3:1"))
+    assert main(["analyse", "--rules", "canberra", "--paytable", str(unquoted)]) == 2
+    assert 'bonuses.5_card_21: is the number 181 (YAML reads 3:1 unquoted as 181): write the odds in quotes, ' \
+           'as "3:1"' in capsys.readouterr().err
+    tabbed = tmp_path / "tabbed.yaml"
+    tabbed.write_text(standard.replace('  win: "1:1"', '\twin: "1:1"'))
+    assert main(["analyse", "--rules", "canberra", "--paytable", str(tabbed)]) == 2
+    line = standard.splitlines().index('  win: "1:1"') + 1
+    assert f"line {line} is indented with a tab" in capsys.readouterr().err

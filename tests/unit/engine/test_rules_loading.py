@@ -59,7 +59,9 @@ def test_canberra_shoe_is_four_decks_without_tens():
     (("dealer", "stands_on"), 22, "dealer.stands_on", "from 12 to 21"),
     # Rules that could never apply, or a game without its namesake, are refused too.
     (("pontoon", "ranks"), [], "pontoon.ranks", "at least one rank"),
-    (("split", "aces_resplit"), True, "split.aces_resplit", "no decision to re-split"),
+    (("double", "totals"), [], "double.totals", "list of totals"),
+    (("double", "totals"), [9, 21], "double.totals", "from 2 to 20"),
+    (("bonuses",), {"on_split_hands": "no"}, "bonuses.on_split_hands", "true or false"),
     (("double", "on_split_aces"), True, "double.on_split_aces", "no decision to double"),
 ])
 def test_bad_rules_are_refused_with_file_field_and_reason(path, value, field, why):

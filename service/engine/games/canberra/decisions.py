@@ -84,6 +84,8 @@ class CanberraDecisions(RoundCore):
         h = self._verify_turn(seat, hand, "stand")
         if h.after_double and self.rules.forfeit_after_double:
             return h
+        if h.split_aces and self.rules.split_aces_one_card:
+            return h    # a split ace holding its one card (an ace it may re-split) stands on it
         total, _ = h.total(self.rules.double_aces_count_one)
         if total < self.rules.stand_minimum:
             self._refuse(f"stand is not allowed on {total}: the minimum is {self.rules.stand_minimum}")
@@ -117,6 +119,11 @@ class CanberraDecisions(RoundCore):
         total, _ = h.total(self.rules.double_aces_count_one)
         if total >= 21:
             self._refuse(f"double is not allowed on a total of {total}")
+        # A double counts the aces held as one where the rules say so: soft 19 doubles as 9.
+        counted = h.hard if rules.double_aces_count_one else total
+        if rules.double_totals is not None and counted not in rules.double_totals:
+            allowed = ", ".join(str(t) for t in sorted(rules.double_totals))
+            self._refuse(f"double is not allowed on a total of {counted}: only on {allowed}")
         if amount is not None:
             self._check_amount("double", amount, *self.double_range(h))
         return h

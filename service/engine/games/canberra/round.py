@@ -167,8 +167,15 @@ class CanberraRound(CanberraDecisions):
                 hand.status = PONTOON
             else:
                 hand.status = WON21 if rules.twenty_one_wins_at_once else STOOD
-        elif hand.split_aces and rules.split_aces_one_card and len(hand.cards) == 2:
+        elif hand.split_aces and rules.split_aces_one_card and len(hand.cards) == 2 \
+                and not self._may_resplit_aces(hand):
             hand.status = STOOD
+
+    def _may_resplit_aces(self, hand: Hand) -> bool:
+        """Whether a split ace's one card is an ace the rules let it re-split: then the hand waits
+        for the decision to split or stand, and takes no other."""
+        return (self.rules.split_aces_resplit and hand.cards[1] in ACES
+                and len(self.seats[self._seat_pos].hands) < self.rules.split_max_hands)
 
     def _enter_hand(self) -> None:
         """Play reaches the hand under the cursor: a split hand holding one card is owed its second."""

@@ -30,9 +30,13 @@ class DoubleMaximum(StrEnum):
 
 
 class DealerPontoonTakes(StrEnum):
-    """What a dealer's Pontoon takes from a seat: one original wager, or every stake on the seat."""
+    """What a dealer's Pontoon takes from the hands still waiting for it: one original wager of
+    the seat's (busted bets plus one, BB+1), each waiting hand's original wager (original and
+    busted bets only, OBBO), or every stake on them, doubles included. Whatever a hand staked
+    beyond what is taken comes back."""
 
     ONE_ORIGINAL_WAGER = "one_original_wager"
+    ONE_WAGER_PER_HAND = "one_wager_per_hand"
     ALL_STAKES = "all_stakes"
 
 
@@ -87,6 +91,9 @@ class CanberraRules:
     dealer_pontoon_takes: DealerPontoonTakes
     player_pontoon_paid_at_once: bool        # False: a player's Pontoon waits and pushes a dealer Pontoon
     rounding: Rounding
+    double_totals: frozenset[int] | None = None   # the totals a hand may double on (None: any under 21)
+    bonuses_on_split_hands: bool = True      # a split hand's winning 21 is paid by the paytable's bonus lines
+    bonuses_on_doubled_hands: bool = False   # a doubled 21 is paid by a bonus line (on its whole stake)
     # Derived from pontoon_ranks once, for the deal: every card an ace makes Pontoon with.
     pontoon_cards: frozenset[str] = field(init=False, repr=False, compare=False)
 
@@ -104,15 +111,18 @@ class CanberraRules:
             raise RuleFieldError("stand_minimum", "must be from 2 to 21")
         if self.double_max_cards is not None and self.double_max_cards < 2:
             raise RuleFieldError("double_max_cards", "must be at least 2, or null for any number")
+        if self.double_totals is not None and (not self.double_totals
+                                               or not all(type(t) is int and 2 <= t <= 20 for t in self.double_totals)):
+            raise RuleFieldError("double_totals", "must list totals from 2 to 20 (such as [9, 10, 11]), or be null "
+                                                  "for any total")
         _check_choice("double_minimum", self.double_minimum, DoubleMinimum)
         _check_choice("double_maximum", self.double_maximum, DoubleMaximum)
         if not 1 <= self.split_max_hands <= 8:
             raise RuleFieldError("split_max_hands", "must be from 1 to 8")
         # A split ace that takes one card is finished with it: a rule for a later decision on it
         # could never apply, and a file that names one would say the game is other than it is.
+        # (Re-splitting aces that take one card each is such a game: the one card is an ace.)
         one_card = "cannot be true while split aces take one card each (split.aces_one_card): a split ace takes"
-        if self.split_aces_one_card and self.split_aces_resplit:
-            raise RuleFieldError("split_aces_resplit", f"{one_card} no decision to re-split")
         if self.split_aces_one_card and self.double_on_split_aces:
             raise RuleFieldError("double_on_split_aces", f"{one_card} no decision to double")
         if self.insurance_minimum < 1:
@@ -126,6 +136,12 @@ class CanberraRules:
         # A derived table, not a choice: set as a frozen dataclass's own __init__ sets its fields.
         object.__setattr__(self, "pontoon_cards",
                            frozenset(card for card, rank in RANK_OF.items() if rank in self.pontoon_ranks))
+
+    def may_double_on(self, cards: int, total: int) -> bool:
+        """Whether the number of cards and the total (aces counted as a double counts them) allow
+        a double."""
+        return ((self.double_max_cards is None or cards <= self.double_max_cards)
+                and (self.double_totals is None or total in self.double_totals))
 
     def is_pontoon(self, first: str, second: str) -> bool:
         """Whether two cards are Pontoon: an ace and a card of a Pontoon rank."""

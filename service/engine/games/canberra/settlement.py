@@ -10,7 +10,7 @@ from .seats import BUST, FORFEIT, PONTOON, STOOD, SURRENDERED, WON21, Hand, Seat
 # Members read for every hand settled, bound once by name rather than looked up on their class.
 _MAIN, _SPLIT, _DOUBLE, _INSURANCE, _PAIR, _SUPER_BONUS_LINE, _ENVY_LINE = BetKind
 _DEALER_PONTOON, _SUPER_BONUS = Outcome.DEALER_PONTOON, Outcome.SUPER_BONUS
-_ALL_STAKES = DealerPontoonTakes.ALL_STAKES
+_ALL_STAKES, _PER_HAND = DealerPontoonTakes.ALL_STAKES, DealerPontoonTakes.ONE_WAGER_PER_HAND
 _WIN, _DEALER_BUST, _PUSH, _LOSE, _TWENTY_ONE = (Outcome.WIN, Outcome.DEALER_BUST, Outcome.PUSH, Outcome.LOSE,
                                                  Outcome.TWENTY_ONE)
 
@@ -23,6 +23,7 @@ def settle(rules: CanberraRules, pay: Paytable, seats: list[Seat], dealer: list[
     dealer_total, _ = best_total(dealer)
     upcard = RANK_OF[dealer[0]]
     all_stakes = rules.dealer_pontoon_takes == _ALL_STAKES
+    per_hand = rules.dealer_pontoon_takes == _PER_HAND
     super_winners: set[int] = set()
     for seat in seats:
         staked, returned = _side_bets(rules, pay, seat, dealer) if seat.pair_bet or seat.insurance else (0, 0)
@@ -32,11 +33,12 @@ def settle(rules: CanberraRules, pay: Paytable, seats: list[Seat], dealer: list[
             main, double, outcome = _settle_hand(rules, pay, seat, hand, upcard, dealer_total, dealer_pontoon,
                                                  super_winners)
             if outcome is _DEALER_PONTOON:
-                # A dealer's Pontoon takes all stakes, or one original wager of the seat's and
-                # leaves its other stakes (the doubles always, the further split wagers) to it.
+                # A dealer's Pontoon takes all stakes, each waiting hand's wager, or one original
+                # wager of the seat's, and leaves its other stakes (the doubles always, the
+                # further split wagers under one wager a seat) to it.
                 if all_stakes:
                     main, double = 0, 0
-                elif not one_wager_taken:
+                elif per_hand or not one_wager_taken:
                     one_wager_taken = True
                     main, double = 0, doubled
                 else:
@@ -139,15 +141,21 @@ def _pay_twenty_one(rules: CanberraRules, pay: Paytable, seat: Seat, hand: Hand,
     line it fits, or a plain win."""
     rounding = rules.rounding
     w, d = hand.wager, hand.double
-    if d:
-        odds = pay.doubled_win
-        return w + odds.winnings(w, rounding), d + odds.winnings(d, rounding), Outcome.TWENTY_ONE
     ranks = [RANK_OF[c] for c in hand.cards]
     suits = [SUIT_OF[c] for c in hand.cards]
+    # The rules say whether the bonus lines pay a split hand's 21 and a doubled one's.
+    bonus_paid = (rules.bonuses_on_doubled_hands or not d) and (rules.bonuses_on_split_hands or not seat.split)
+    if d:
+        line = pay.best_bonus(ranks, suits) if bonus_paid else None
+        if line is not None and line.odds.pays_more_than(pay.doubled_win):
+            odds, outcome = line.odds, line.name
+        else:
+            odds, outcome = pay.doubled_win, Outcome.TWENTY_ONE
+        return w + odds.winnings(w, rounding), d + odds.winnings(d, rounding), outcome
     if pay.super_bonus is not None and not seat.split and pay.super_bonus.matches(ranks, suits, upcard):
         super_winners.add(seat.number)
         return w, 0, Outcome.SUPER_BONUS
-    line = pay.best_bonus(ranks, suits)
+    line = pay.best_bonus(ranks, suits) if bonus_paid else None
     if line is not None and line.odds.pays_more_than(pay.win):
         return w + line.odds.winnings(w, rounding), 0, line.name
     return w + pay.win.winnings(w, rounding), 0, Outcome.TWENTY_ONE
