@@ -13,11 +13,11 @@ from urllib.parse import urlencode
 from flask import current_app, g, redirect, render_template, request
 from werkzeug.wrappers import Response
 
-from ..api.request_scope import request_uow
 from ..staff.commands import TouchSession
 from ..staff.policy import StaffPolicy
 from ..staff.sessions import staff_actor, touch_session
 from ..store.repositories.audit import AuditRecord, chain_for
+from ..web.request_scope import request_uow
 
 SESSION_COOKIE = "pontoon_console_session"
 LOGIN_PATH = "/console/login"

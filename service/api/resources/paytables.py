@@ -14,18 +14,12 @@ from ...operators.errors import Forbidden
 from ...operators.seed import seed_file_versions
 from ...store.repositories.paytables import VersionStatus
 from ...store.uow import unit_of_work
+from ...web.schemas.paytables import AssignPaytableSchema, DecisionSchema, SubmitVersionSchema
 from ..auth import READERS, access, principal, require, table_in_path
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
 from ..errors import body
-from ..schemas.paytables import (
-    AssignPaytableSchema,
-    DecisionSchema,
-    PaytableVersionsSchema,
-    SubmitVersionSchema,
-    TablePaytableSchema,
-    VersionSchema,
-)
+from ..schemas.paytables import PaytableVersionsSchema, TablePaytableSchema, VersionSchema
 from ..transactions import command, request_uow
 
 log = logging.getLogger(__name__)

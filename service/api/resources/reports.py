@@ -10,11 +10,12 @@ from flask.views import MethodView
 
 from ...reports.gaming_day import RANGE, gaming_day_of, parse_day_start
 from ...reports.tables import csv_lines, table_report
+from ...web.schemas.reports import ReportQuerySchema
 from ..auth import require
 from ..blueprint import Blueprint
 from ..docs import documented
 from ..errors import fail
-from ..schemas.reports import ReportQuerySchema, TableReportSchema
+from ..schemas.reports import TableReportSchema
 from ..transactions import request_uow
 
 blp = Blueprint("reports", __name__, url_prefix="/v1/reports", description="Table reports")

@@ -5,10 +5,11 @@ from flask.views import MethodView
 
 from ...compliance.commands import VoidRound
 from ...compliance.void import void_round
+from ...web.schemas.voids import VoidRoundSchema
 from ..auth import access, principal
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, IF_MATCH, documented
-from ..schemas.voids import VoidedRoundSchema, VoidRoundSchema
+from ..schemas.voids import VoidedRoundSchema
 from ..transactions import command, expected_version, request_uow
 
 blp = Blueprint("voids", __name__, url_prefix="/v1/rounds", description="Voiding a round in play")

@@ -4,7 +4,14 @@ from __future__ import annotations
 import marshmallow as ma
 
 from ...store.repositories.keys import ROLES
-from .base import MAX_NAME_LENGTH, TABLE_ID_PATTERN, RequestSchema, one_line_text, storable_text, table_id_text
+from ...web.schemas.base import (
+    MAX_NAME_LENGTH,
+    TABLE_ID_PATTERN,
+    RequestSchema,
+    one_line_text,
+    storable_text,
+    table_id_text,
+)
 from .variants import Catalog, null_only
 
 

@@ -13,13 +13,13 @@ from typing import Any
 from flask import Blueprint, flash, redirect, render_template, request
 from werkzeug.wrappers import Response
 
-from ...api.request_scope import request_uow
 from ...operators.commands import CreateKey, RevokeKey
 from ...operators.keys import access_list, create_key, revoke_key
 from ...refusals import CommandRefused, Invalid, NotFound
 from ...staff.accounts import change_role, create_staff, deactivate_staff, list_staff, reset_password
 from ...staff.commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword
 from ...store.repositories.staff import STAFF_ROLES
+from ...web.request_scope import request_uow
 from ..auth import current_staff, staff_required
 from ..commands import carry_out
 from .account import FIELD_LIMIT

@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request
 from werkzeug.wrappers import Response
 
-from ...api.request_scope import request_uow
 from ...refusals import CommandRefused
 from ...staff.commands import ChangePassword, EnrolTotp, RemoveTotp
 from ...staff.credentials import change_password, enrol_totp, remove_totp
 from ...staff.passwords import new_totp_secret, totp_uri
+from ...web.request_scope import request_uow
 from ..auth import current_staff, policy, staff_required
 from ..commands import carry_out
 

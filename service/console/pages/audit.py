@@ -18,23 +18,20 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
-from werkzeug.datastructures import Headers
 from werkzeug.wrappers import Response as Redirect
 
-from ...api.request_scope import request_uow
-from ...api.resources.audit_export import EXPORT_ENDS, MEDIA_TYPES, chunks
-from ...api.schemas.base import TABLE_ID_PATTERN
-from ...audit.export import FORMATS, export_end, export_lines
+from ...audit.export import FORMATS
 from ...audit.jobs import STALE_AFTER, request_verification
 from ...audit.report import checked_summary
 from ...config import Settings
 from ...reports.gaming_day import day_starts_at, parse_day_start
-from ...store.repositories.audit import AuditRecord, chain_for
 from ...store.repositories.audit_search import AuditHit, AuditSearch
 from ...store.repositories.verifications import Verification
+from ...web.audit_export import export_response
+from ...web.request_scope import request_uow
+from ...web.schemas.base import TABLE_ID_PATTERN
 from ..auth import current_staff, error_page, staff_required
 
 blp = Blueprint("console_audit", __name__, url_prefix="/console")
@@ -74,10 +71,10 @@ def page() -> tuple[str, int]:
 @blp.get("/audit/export")
 @staff_required(*AUDITORS)
 def export() -> Response | tuple[str, int]:
-    """The period's records streamed as they are read (a server-side cursor feeds the response,
-    so a month is never held in memory); the export itself is recorded (audit_exported). When
-    the period reaches where records may still be committing it ends before, as the
-    Pontoon-Export-Ends header says, so a follow-on export from there misses nothing."""
+    """The period's records streamed as the REST export streams them, the export recorded
+    (audit_exported). When the period reaches where records may still be committing it ends
+    before, as the Pontoon-Export-Ends header says, so a follow-on export from there misses
+    nothing."""
     args = request.args
     errors: dict[str, str] = {}
     period = _period(args, errors)
@@ -90,16 +87,8 @@ def export() -> Response | tuple[str, int]:
         errors["table"] = f"there is no table {table_id!r}"
     if errors:
         return _render(export_errors=errors), 422
-    until = export_end(uow.audit, period.until, _settings().audit_clock_margin)
-    headers = Headers({"Content-Disposition": f'attachment; filename="audit-{table_id or "all"}.{fmt}"',
-                       EXPORT_ENDS: until.isoformat()})
-    uow.audit.append(chain_for(None), [AuditRecord("audit_exported", {
-        "from": _text(period.since), "to": _text(period.until), "ends": until.isoformat(), "table_id": table_id,
-        "format": fmt}, actor=current_staff().actor)])
-    uow.commit()
-    lines = export_lines(uow.audit, fmt=fmt, since=period.since, until=until, table_id=table_id)
-    # stream_with_context keeps the request (and its connection) alive until the last chunk.
-    return Response(stream_with_context(chunks(lines)), mimetype=MEDIA_TYPES[fmt], headers=headers)
+    return export_response(uow, since=period.since, until=period.until, table_id=table_id, fmt=fmt,
+                           actor=current_staff().actor, clock_margin=_settings().audit_clock_margin)
 
 
 @blp.post("/audit/verify")
@@ -220,8 +209,3 @@ def _before(args: Mapping[str, str], errors: dict[str, str]) -> int | None:
         errors["before"] = "must be a record id"
         return None
     return int(text)
-
-
-def _text(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat()
-

@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, current_app, render_template
 
-from ...api.request_scope import request_uow
+from ...web.request_scope import request_uow
 from ..auth import staff_required
 from ..queries.floor import floor
 

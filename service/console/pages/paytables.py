@@ -14,8 +14,6 @@ import yaml
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...api.request_scope import request_uow
-from ...api.schemas.paytables import DecisionSchema, SubmitVersionSchema
 from ...catalog import ref
 from ...operators import paytables as handlers
 from ...operators.commands import DecidePaytableVersion, SubmitPaytableVersion
@@ -26,6 +24,8 @@ from ...rules import parse_paytable
 from ...store.repositories.audit import chain_for
 from ...store.repositories.paytables import VersionRow, VersionStatus
 from ...store.uow import UnitOfWork
+from ...web.request_scope import request_uow
+from ...web.schemas.paytables import DecisionSchema, SubmitVersionSchema
 from ..auth import current_staff, error_page, is_htmx, staff_required
 
 blp = Blueprint("console_paytables", __name__, url_prefix="/console")

@@ -9,7 +9,6 @@ from functools import partial
 
 from flask import Blueprint, Response, render_template, request
 
-from ...api.request_scope import request_uow
 from ...audit.report import Report
 from ...audit.rounds import check_rounds
 from ...catalog import approved_paytable
@@ -17,6 +16,7 @@ from ...compliance.recall import MAX_ROUNDS, recall
 from ...refusals import NotFound
 from ...rounds.queries import round_transcript
 from ...store.uow import UnitOfWork
+from ...web.request_scope import request_uow
 from ..auth import error_page, staff_required
 
 blp = Blueprint("console_recall", __name__, url_prefix="/console")

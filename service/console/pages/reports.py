@@ -7,10 +7,10 @@ from urllib.parse import urlencode
 import marshmallow as ma
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 
-from ...api.request_scope import request_uow
-from ...api.schemas.reports import ReportQuerySchema
 from ...reports.gaming_day import PERIODS, RANGE
 from ...reports.tables import csv_lines
+from ...web.request_scope import request_uow
+from ...web.schemas.reports import ReportQuerySchema
 from ..auth import staff_required
 from ..queries.floor import current_gaming_day
 from ..queries.reports import ReportQuery, period_report, report_page

@@ -9,15 +9,15 @@ import marshmallow as ma
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...api.request_scope import request_uow
-from ...api.schemas.paytables import AssignPaytableSchema
-from ...api.schemas.voids import VoidRoundSchema
 from ...compliance.commands import VoidRound
 from ...compliance.void import void_round
 from ...config import Settings
 from ...operators.commands import AssignPaytable
 from ...operators.paytables import assign_paytable
 from ...refusals import CommandRefused, Invalid, NotFound
+from ...web.request_scope import request_uow
+from ...web.schemas.paytables import AssignPaytableSchema
+from ...web.schemas.voids import VoidRoundSchema
 from ..auth import current_staff, error_page, staff_required
 from ..commands import carry_out
 from ..queries.table import ledger_lines, round_on_table, stakes_on_table, table_page
