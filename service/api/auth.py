@@ -21,7 +21,6 @@ from ..store.uow import UnitOfWork
 from ..web.request_scope import request_uow
 from .errors import fail
 
-READERS = ("admin", "operator", "supervisor", "compliance", "terminal")
 REFUSAL_SUMMARY = "access_refused_summary"
 
 log = logging.getLogger("pontoon.access")

@@ -9,6 +9,7 @@ from flask import current_app
 from flask.views import MethodView
 
 from ...reports.gaming_day import day_range, parse_day_start
+from ...web.access import Task, roles_for
 from ...web.audit_export import EXPORT_ENDS, MEDIA_TYPES, export_response
 from ..auth import principal, require
 from ..blueprint import Blueprint
@@ -36,7 +37,7 @@ def gaming_day_span(query: dict, settings) -> dict:
 
 @blp.route("/export")
 class Export(MethodView):
-    @require("compliance")
+    @require(*roles_for(Task.AUDIT))
     @blp.arguments(ExportQuerySchema(), location="query", unknown=ma.RAISE)
     @blp.response(200, {"type": "string"}, content_type=MEDIA_TYPES["jsonl"], description=EXPORT_FORMATS,
                   headers={EXPORT_ENDS: {"description": "where the export ends (exclusive): `to`, or the instant "

@@ -10,6 +10,7 @@ from flask.views import MethodView
 
 from ...reports.gaming_day import RANGE, gaming_day_of, parse_day_start
 from ...reports.tables import csv_lines, table_report
+from ...web.access import Task, roles_for
 from ...web.schemas.reports import ReportQuerySchema
 from ..auth import require
 from ..blueprint import Blueprint
@@ -23,7 +24,7 @@ blp = Blueprint("reports", __name__, url_prefix="/v1/reports", description="Tabl
 
 @blp.route("/tables")
 class TableReport(MethodView):
-    @require("operator", "supervisor", "compliance")
+    @require(*roles_for(Task.READ_REPORTS))
     @blp.arguments(ReportQuerySchema(), location="query", unknown=ma.RAISE)
     @blp.response(200, TableReportSchema)
     @blp.alt_response(200, schema={"type": "string"}, content_type="text/csv", success=True,

@@ -5,6 +5,7 @@ from flask.views import MethodView
 
 from ...compliance.commands import VoidRound
 from ...compliance.void import void_round
+from ...web.access import Task, roles_for
 from ...web.schemas.voids import VoidRoundSchema
 from ..auth import access, principal
 from ..blueprint import Blueprint
@@ -17,7 +18,7 @@ blp = Blueprint("voids", __name__, url_prefix="/v1/rounds", description="Voiding
 
 @blp.route("/<uuid:round_id>/void")
 class Void(MethodView):
-    @command(access("supervisor"))
+    @command(access(*roles_for(Task.VOID_ROUNDS)))
     @blp.arguments(VoidRoundSchema())
     @blp.response(200, VoidedRoundSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))

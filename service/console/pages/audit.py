@@ -29,6 +29,7 @@ from ...config import Settings
 from ...reports.gaming_day import day_starts_at, parse_day_start
 from ...store.repositories.audit_search import AuditHit, AuditSearch
 from ...store.repositories.verifications import Verification
+from ...web.access import Task
 from ...web.audit_export import export_response
 from ...web.request_scope import request_uow
 from ...web.schemas.base import TABLE_ID_PATTERN
@@ -36,7 +37,6 @@ from ..auth import current_staff, error_page, staff_required
 
 blp = Blueprint("console_audit", __name__, url_prefix="/console")
 
-AUDITORS = ("compliance",)
 PAGE_SIZE = 50
 RECENT_VERIFICATIONS = 5
 _TABLE_ID = re.compile(f"^{TABLE_ID_PATTERN}$")
@@ -52,7 +52,7 @@ class Period:
 
 
 @blp.get("/audit")
-@staff_required(*AUDITORS)
+@staff_required(Task.AUDIT)
 def page() -> tuple[str, int]:
     args = request.args
     errors: dict[str, str] = {}
@@ -69,7 +69,7 @@ def page() -> tuple[str, int]:
 
 
 @blp.get("/audit/export")
-@staff_required(*AUDITORS)
+@staff_required(Task.AUDIT)
 def export() -> Response | tuple[str, int]:
     """The period's records streamed as the REST export streams them, the export recorded
     (audit_exported). When the period reaches where records may still be committing it ends
@@ -92,7 +92,7 @@ def export() -> Response | tuple[str, int]:
 
 
 @blp.post("/audit/verify")
-@staff_required(*AUDITORS)
+@staff_required(Task.AUDIT)
 def verify() -> Redirect:
     """Ask a worker to verify the whole log (a log of months outlasts a web request), then show
     that verification; asking while one is under way shows that one."""
@@ -108,7 +108,7 @@ def verify() -> Redirect:
 
 
 @blp.get("/audit/verifications/<uuid:verification_id>")
-@staff_required(*AUDITORS)
+@staff_required(Task.AUDIT)
 def verification(verification_id: uuid.UUID) -> tuple[str, int]:
     found = request_uow().verifications.get(verification_id)
     if found is None:
@@ -117,7 +117,7 @@ def verification(verification_id: uuid.UUID) -> tuple[str, int]:
 
 
 @blp.get("/audit/verifications/<uuid:verification_id>/status")
-@staff_required(*AUDITORS)
+@staff_required(Task.AUDIT)
 def verification_status(verification_id: uuid.UUID) -> tuple[str, int]:
     """The verification's card alone: the page asks for it every few seconds while it is under way."""
     found = request_uow().verifications.get(verification_id)

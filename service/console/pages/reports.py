@@ -9,6 +9,7 @@ from flask import Blueprint, Response, current_app, render_template, request, ur
 
 from ...reports.gaming_day import PERIODS, RANGE
 from ...reports.tables import csv_lines
+from ...web.access import Task
 from ...web.request_scope import request_uow
 from ...web.schemas.reports import ReportQuerySchema
 from ..auth import staff_required
@@ -60,7 +61,7 @@ def _query(form: dict[str, str]) -> tuple[ReportQuery | None, Errors]:
 
 
 @blp.get("/reports")
-@staff_required("compliance")
+@staff_required(Task.CHART_REPORTS)
 def page() -> tuple[str, int]:
     form = _form()
     query, errors = _query(form)
@@ -72,7 +73,7 @@ def page() -> tuple[str, int]:
 
 
 @blp.get("/reports.csv")
-@staff_required("compliance")
+@staff_required(Task.CHART_REPORTS)
 def csv() -> Response:
     """What the page shows, as the REST report's CSV (amounts in cents, a TOTAL line)."""
     query, errors = _query(_form())
