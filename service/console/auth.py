@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from flask import current_app, g, redirect, render_template, request
 from werkzeug.wrappers import Response
 
-from ..roles import Role
+from ..roles import STAFF_ROLES, Role
 from ..staff.commands import TouchSession
 from ..staff.policy import StaffPolicy
 from ..staff.sessions import staff_actor, touch_session
@@ -27,17 +27,19 @@ SESSION_COOKIE = "pontoon_console_session"
 LOGIN_PATH = "/console/login"
 ACCOUNT_PATH = "/console/account"
 
-# The console's pages in the nav, each with the roles of the task its view names (the nav shows a
-# person only theirs). Reading a paytable is open to all; changing one is the operators' (the page
-# says so per action).
-PAGES: tuple[tuple[str, str, tuple[Role, ...]], ...] = tuple((label, path, roles_for(task)) for label, path, task in (
+# The console's pages in the nav and the task each one's view names. Reading a paytable is open to
+# all; changing one is the operators' (the page offers it per action).
+NAV: tuple[tuple[str, str, Task], ...] = (
     ("Floor", "/console/floor", Task.SEE_TABLES),
     ("Paytables", "/console/paytables", Task.SEE_PAYTABLES),
     ("Recall", "/console/recall", Task.RECALL_ROUNDS),
     ("Reports", "/console/reports", Task.CHART_REPORTS),
     ("Audit", "/console/audit", Task.AUDIT),
     ("Access", "/console/access", Task.MANAGE_ACCESS),
-))
+)
+# Each page with the roles that may open it: the nav shows a person only theirs.
+PAGES: tuple[tuple[str, str, tuple[Role, ...]], ...] = tuple(
+    (label, path, roles_for(task, STAFF_ROLES)) for label, path, task in NAV)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +97,7 @@ def staff_required(task: Task, *, second_factor_pending: bool = False
     back here after); a person whose role may not do it gets the 403 page. A person whose role
     needs a second factor they have not enrolled is sent to their account page, unless the view
     is one that lets them enrol (`second_factor_pending`)."""
-    allowed = roles_for(task)
+    allowed = roles_for(task, STAFF_ROLES)
 
     def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
         @wraps(view)

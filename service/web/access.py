@@ -3,7 +3,7 @@ roles that may ask, declared here once. An API endpoint and a console page each 
 the roles are listed in the one order of `Role`, so a refusal names them alike everywhere."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from types import MappingProxyType
 
@@ -44,9 +44,10 @@ WHO_MAY: Mapping[Task, frozenset[Role]] = MappingProxyType({
 })
 
 
-def roles_for(task: Task) -> tuple[Role, ...]:
-    """The roles that may do `task`, in the order of `Role`."""
-    return tuple(role for role in Role if role in WHO_MAY[task])
+def roles_for(task: Task, among: Iterable[Role] = Role) -> tuple[Role, ...]:
+    """The roles that may do `task` (of those `among`, as a person's roles for the console), in
+    the order of `Role`."""
+    return tuple(role for role in among if role in WHO_MAY[task])
 
 
 def may(role: str, task: Task) -> bool:
