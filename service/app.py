@@ -9,7 +9,6 @@ import psycopg
 from flask import Flask, Response
 
 from . import console, metrics
-from .api import request_scope
 from .api.blueprint import Blueprint
 from .api.errors import register_error_handlers
 from .api.install import install as install_api
@@ -20,6 +19,7 @@ from .observability import logs
 from .reports.gaming_day import check_day_start, parse_day_start
 from .store.pool import open_pool
 from .store.repositories.settlement import SettlementBacklog, SettlementRepository
+from .web import request_scope
 
 
 def create_app(settings: Settings | None = None, *, connect: bool = True,

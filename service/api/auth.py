@@ -18,10 +18,9 @@ from ..store.pending import Pending
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.keys import KeyGuard, KeyRow, hash_secret
 from ..store.uow import UnitOfWork
+from ..web.request_scope import request_uow
 from .errors import fail
-from .request_scope import request_uow
 
-READERS = ("admin", "operator", "supervisor", "compliance", "terminal")
 REFUSAL_SUMMARY = "access_refused_summary"
 
 log = logging.getLogger("pontoon.access")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from werkzeug.routing import BaseConverter
 
-from .schemas.base import MAX_NAME_LENGTH, NAME_PATTERN, TABLE_ID_PATTERN
+from ..web.schemas.base import MAX_NAME_LENGTH, NAME_PATTERN, TABLE_ID_PATTERN
 
 
 class TableIdConverter(BaseConverter):

@@ -18,10 +18,10 @@ from ..store.repositories.audit import chain_for
 from ..store.repositories.idempotency import IDEMPOTENCY_KEYS_PRIMARY_KEY, StoredResponse
 from ..store.repositories.keys import KeyGuard
 from ..store.uow import UnitOfWork
+from ..web.request_scope import request_uow
 from .auth import Access, KeyCheck
 from .docs import IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_PATTERN, IF_MATCH
 from .errors import fail
-from .request_scope import request_uow
 
 __all__ = ["command", "expected_version", "key_guard", "request_uow"]
 

@@ -11,8 +11,9 @@ from typing import Any
 import psycopg
 
 from ..config import Settings
+from ..roles import Role
 from ..store.repositories.audit import AuditRecord, AuditRepository, chain_for
-from ..store.repositories.keys import ROLES, KeysRepository
+from ..store.repositories.keys import KeysRepository
 from ..store.repositories.tables import TablesRepository
 from .owner_database import run_reporting_database
 
@@ -33,10 +34,10 @@ def _connect() -> psycopg.Connection:
 
 
 def create(args: argparse.Namespace) -> int:
-    if args.role == "terminal" and not args.table:
+    if args.role == Role.TERMINAL and not args.table:
         print("pontoon keys create: a terminal key needs --table", file=sys.stderr)
         return 2
-    if args.role != "terminal" and args.table:
+    if args.role != Role.TERMINAL and args.table:
         print("pontoon keys create: only terminal keys are bound to a table", file=sys.stderr)
         return 2
     with _connect() as conn:
@@ -93,7 +94,7 @@ def add_parser(subparsers: Any) -> None:
                                                 "(as the owner: PONTOON_OWNER_DATABASE_URL)")
     actions = parser.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
     made = actions.add_parser("create", help="create a key and print its secret (once)")
-    made.add_argument("--role", required=True, choices=ROLES)
+    made.add_argument("--role", required=True, choices=[role.value for role in Role])
     made.add_argument("--table", help="the table a terminal key is bound to")
     made.add_argument("--name", help="who or what holds the key")
     made.add_argument("--if-none", action="store_true",

@@ -12,9 +12,9 @@ import psycopg
 
 from ..config import Settings
 from ..refusals import CommandRefused, Invalid
+from ..roles import STAFF_ROLES
 from ..staff.accounts import IssuedPassword, change_role, create_staff, deactivate_staff, list_staff, reset_password
 from ..staff.commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword
-from ..store.repositories.staff import STAFF_ROLES
 from ..store.uow import UnitOfWork
 from .owner_database import run_reporting_database
 
@@ -114,7 +114,7 @@ def add_parser(subparsers: Any) -> None:
     actions = parser.add_subparsers(dest="users_command", metavar="ACTION", required=True)
     made = actions.add_parser("create", help="create an account; a generated password is printed once")
     made.add_argument("--username", required=True)
-    made.add_argument("--role", required=True, choices=STAFF_ROLES)
+    made.add_argument("--role", required=True, choices=[role.value for role in STAFF_ROLES])
     made.add_argument("--name", help="the person's name as the console shows it (default: the username)")
     made.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
     made.add_argument("--if-none", action="store_true",
@@ -131,6 +131,6 @@ def add_parser(subparsers: Any) -> None:
     reset_parser.set_defaults(action=reset)
     role = actions.add_parser("set-role", help="change an account's role")
     role.add_argument("username")
-    role.add_argument("--role", required=True, choices=STAFF_ROLES)
+    role.add_argument("--role", required=True, choices=[role.value for role in STAFF_ROLES])
     role.set_defaults(action=set_role)
     parser.set_defaults(run=run)

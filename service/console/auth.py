@@ -1,6 +1,7 @@
 """Who is signed in to the console: the server-side session named by the cookie, checked on every
 request (so a sign-out, a deactivation or a password reset ends it at the next click), and the
-decorator a page puts before its view to say which roles may see it."""
+decorator a page puts before its view to name its task (service/web/access.py says which roles
+may do it)."""
 from __future__ import annotations
 
 import uuid
@@ -13,28 +14,32 @@ from urllib.parse import urlencode
 from flask import current_app, g, redirect, render_template, request
 from werkzeug.wrappers import Response
 
-from ..api.request_scope import request_uow
+from ..roles import STAFF_ROLES, Role
 from ..staff.commands import TouchSession
 from ..staff.policy import StaffPolicy
 from ..staff.sessions import staff_actor, touch_session
 from ..store.repositories.audit import AuditRecord, chain_for
+from ..web import access
+from ..web.access import Task, roles_for
+from ..web.request_scope import request_uow
 
 SESSION_COOKIE = "pontoon_console_session"
 LOGIN_PATH = "/console/login"
 ACCOUNT_PATH = "/console/account"
-EVERY_ROLE = ("admin", "operator", "supervisor", "compliance")
 
-# The console's pages and who sees each (the nav shows a person only theirs; each page's view
-# says the same with staff_required). Reading a paytable is open to all; changing one is the
-# operators' (the page says so per action).
-PAGES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("Floor", "/console/floor", EVERY_ROLE),
-    ("Paytables", "/console/paytables", EVERY_ROLE),
-    ("Recall", "/console/recall", ("compliance", "supervisor")),
-    ("Reports", "/console/reports", ("compliance",)),
-    ("Audit", "/console/audit", ("compliance",)),
-    ("Access", "/console/access", ("admin",)),
+# The console's pages in the nav and the task each one's view names. Reading a paytable is open to
+# all; changing one is the operators' (the page offers it per action).
+NAV: tuple[tuple[str, str, Task], ...] = (
+    ("Floor", "/console/floor", Task.SEE_TABLES),
+    ("Paytables", "/console/paytables", Task.SEE_PAYTABLES),
+    ("Recall", "/console/recall", Task.RECALL_ROUNDS),
+    ("Reports", "/console/reports", Task.CHART_REPORTS),
+    ("Audit", "/console/audit", Task.AUDIT),
+    ("Access", "/console/access", Task.MANAGE_ACCESS),
 )
+# Each page with the roles that may open it: the nav shows a person only theirs.
+PAGES: tuple[tuple[str, str, tuple[Role, ...]], ...] = tuple(
+    (label, path, roles_for(task, STAFF_ROLES)) for label, path, task in NAV)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +91,13 @@ def current_staff() -> CurrentStaff:
     return staff
 
 
-def staff_required(*roles: str, second_factor_pending: bool = False
+def staff_required(task: Task, *, second_factor_pending: bool = False
                    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Decorator for a console view: nobody signed in goes to the sign-in page (and back here
-    after); a person whose role is not in `roles` (every role when none are named) gets the 403
-    page. A person whose role needs a second factor they have not enrolled is sent to their
-    account page, unless the view is one that lets them enrol (`second_factor_pending`)."""
-    allowed = roles or EVERY_ROLE
+    """Decorator for a console view doing `task`: nobody signed in goes to the sign-in page (and
+    back here after); a person whose role may not do it gets the 403 page. A person whose role
+    needs a second factor they have not enrolled is sent to their account page, unless the view
+    is one that lets them enrol (`second_factor_pending`)."""
+    allowed = roles_for(task, STAFF_ROLES)
 
     def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
         @wraps(view)
@@ -114,14 +119,20 @@ def staff_required(*roles: str, second_factor_pending: bool = False
     return decorator
 
 
-def record_refusal(staff: CurrentStaff, allowed: tuple[str, ...]) -> None:
+def may(task: Task) -> bool:
+    """Whether the person signed in may do `task` (a page offers only the actions they may)."""
+    return access.may(current_staff().role, task)
+
+
+def record_refusal(staff: CurrentStaff, allowed: tuple[Role, ...]) -> None:
     """A person sent away from a page their role may not see is recorded, as a known key's refusal
     is: who, in which role, tried what. Repeated attempts at pages beyond a role are what an access
     review looks for."""
     uow = request_uow()
     uow.audit.append(chain_for(None), [AuditRecord("access_denied", {
         "status": 403, "reason": "forbidden", "user_id": str(staff.user_id), "role": staff.role,
-        "allowed": list(allowed), "method": request.method, "path": request.path.replace("\x00", "\\x00")[:512]},
+        "allowed": [role.value for role in allowed], "method": request.method,
+        "path": request.path.replace("\x00", "\\x00")[:512]},
         actor=staff.actor)])
     uow.commit()
 
@@ -147,7 +158,7 @@ def error_page(status: int, title: str, message: str) -> tuple[str, int]:
     return render_template("console/error.html", status=status, title=title, message=message), status
 
 
-def _roles_text(roles: tuple[str, ...]) -> str:
+def _roles_text(roles: tuple[Role, ...]) -> str:
     names = [f"{role}s" for role in roles]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..api.request_scope import request_uow
 from ..refusals import CommandRefused
+from ..web.request_scope import request_uow
 
 
 def carry_out(handler: Callable[..., Any], command: Any, *extra: Any) -> Any:

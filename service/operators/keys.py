@@ -4,6 +4,7 @@ secret never is."""
 from __future__ import annotations
 
 from ..refusals import Conflict, Invalid, NotFound
+from ..roles import Role
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.keys import KeyRow
 from ..store.uow import UnitOfWork
@@ -13,9 +14,9 @@ from .commands import CreateKey, RevokeKey
 def create_key(cmd: CreateKey, uow: UnitOfWork) -> dict:
     """A new key and its secret: the only time the secret leaves the service."""
     errors: dict[str, list[str]] = {}
-    if cmd.role == "terminal" and not cmd.table_id:
+    if cmd.role == Role.TERMINAL and not cmd.table_id:
         errors["table_id"] = ["a terminal key is bound to one table: name it"]
-    elif cmd.role != "terminal" and cmd.table_id:
+    elif cmd.role != Role.TERMINAL and cmd.table_id:
         errors["table_id"] = ["only terminal keys are bound to a table"]
     if errors:
         raise Invalid("the key cannot be created as asked", code="invalid_key", errors=errors)
@@ -30,14 +31,11 @@ def create_key(cmd: CreateKey, uow: UnitOfWork) -> dict:
     return {**key_view(key), "secret": secret}
 
 
-ADMIN = "admin"
-
-
 def revoke_key(cmd: RevokeKey, uow: UnitOfWork) -> dict:
     """Revoke a live key; the next request it signs is refused (keys are checked on every request).
     The last live admin key stays (409): without it no one could create or revoke a key over the
     API again, only on the server's command line."""
-    admins = uow.keys.lock_live(ADMIN)
+    admins = uow.keys.lock_live(Role.ADMIN)
     if admins == [cmd.key_id]:
         raise Conflict(f"key {cmd.key_id} is the last live admin key: create another admin key before revoking it",
                        code="last_admin_key")

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..refusals import Conflict, Invalid, NotFound
+from ..roles import STAFF_ROLES, Role
 from ..store.repositories.audit import AuditRecord, chain_for
-from ..store.repositories.staff import STAFF_ROLES, StaffRow
+from ..store.repositories.staff import StaffRow
 from ..store.uow import UnitOfWork
 from .commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword
 from .passwords import generate_password, password_problems
@@ -79,7 +80,7 @@ def _locked_account(uow: UnitOfWork, username: str) -> StaffRow:
 
 def _keep_an_admin(uow: UnitOfWork, row: StaffRow, what: str) -> None:
     """Someone must stay able to manage access: the last active admin account is not taken away."""
-    if row.role == "admin" and row.active and uow.staff.count_active("admin") <= 1:
+    if row.role == Role.ADMIN and row.active and uow.staff.count_active(Role.ADMIN) <= 1:
         raise Conflict(f"{row.username} is the last active admin: {what} would leave nobody to manage access",
                        code="last_admin")
 
@@ -124,7 +125,7 @@ def change_role(cmd: ChangeRole, uow: UnitOfWork) -> dict[str, Any]:
     if row.role == cmd.role:
         raise Conflict(f"{row.username} is {cmd.role} already", code="same_role",
                        errors={"role": [f"{row.username} is {cmd.role} already"]})
-    if cmd.role != "admin":
+    if cmd.role != Role.ADMIN:
         _keep_an_admin(uow, row, "changing its role")
     uow.staff.set_role(row.user_id, cmd.role)
     uow.audit.append(chain_for(None), [AuditRecord("staff_role_changed", {

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask.views import MethodView
 
 from ...operators.keys import access_list
+from ...web.access import Task, roles_for
 from ..auth import require
 from ..blueprint import Blueprint
 from ..docs import documented
@@ -15,7 +16,7 @@ blp = Blueprint("access", __name__, url_prefix="/v1/access", description="Who ca
 
 @blp.route("")
 class Access(MethodView):
-    @require("admin", "compliance")
+    @require(*roles_for(Task.SEE_ACCESS))
     @blp.response(200, KeySchema(many=True))
     @documented(blp)
     def get(self):

@@ -7,6 +7,7 @@ from flask import url_for
 from flask.views import MethodView
 
 from ...audit.jobs import request_verification
+from ...web.access import Task, roles_for
 from ..auth import access, principal, require
 from ..blueprint import Blueprint
 from ..docs import documented
@@ -20,7 +21,7 @@ blp = Blueprint("audit_verifications", __name__, url_prefix="/v1/audit/verificat
 
 @blp.route("")
 class Verifications(MethodView):
-    @command(access("compliance"))
+    @command(access(*roles_for(Task.AUDIT)))
     @blp.response(202, VerificationSchema, headers={"Location": {"description": "the verification, to follow",
                                                                   "schema": {"type": "string"}}})
     @documented(blp)
@@ -38,7 +39,7 @@ class Verifications(MethodView):
 
 @blp.route("/<uuid:verification_id>")
 class Verification(MethodView):
-    @require("compliance")
+    @require(*roles_for(Task.AUDIT))
     @blp.response(200, VerificationSchema)
     @documented(blp, 404)
     def get(self, verification_id: uuid.UUID):

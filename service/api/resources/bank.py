@@ -5,6 +5,7 @@ from flask.views import MethodView
 
 from ...traditional import bank
 from ...traditional.commands import ChangeKitty, SellBank
+from ...web.access import Task, roles_for
 from ..auth import access, principal, table_in_path
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
@@ -17,7 +18,7 @@ blp = Blueprint("bank", __name__, url_prefix="/v1/tables",
 
 @blp.route("/<table_id:table_id>/kitty")
 class Kitty(MethodView):
-    @command(access("terminal", table_from=table_in_path))
+    @command(access(*roles_for(Task.DEAL), table_from=table_in_path))
     @blp.arguments(KittySchema())
     @blp.response(201, BankSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
@@ -30,7 +31,7 @@ class Kitty(MethodView):
 
 @blp.route("/<table_id:table_id>/bank/sale")
 class BankSale(MethodView):
-    @command(access("terminal", table_from=table_in_path))
+    @command(access(*roles_for(Task.DEAL), table_from=table_in_path))
     @blp.arguments(BankSaleSchema())
     @blp.response(201, BankSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))

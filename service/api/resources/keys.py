@@ -5,6 +5,7 @@ from flask.views import MethodView
 
 from ...operators.commands import CreateKey, RevokeKey
 from ...operators.keys import create_key, revoke_key
+from ...web.access import Task, roles_for
 from ..auth import access, principal, require
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
@@ -16,7 +17,7 @@ blp = Blueprint("keys", __name__, url_prefix="/v1/keys", description="API keys")
 
 @blp.route("")
 class Keys(MethodView):
-    @require("admin")
+    @require(*roles_for(Task.MANAGE_ACCESS))
     @blp.arguments(CreateKeySchema())
     @blp.response(201, CreatedKeySchema)
     @documented(blp, 404)
@@ -33,7 +34,7 @@ class Keys(MethodView):
 
 @blp.route("/<uuid:key_id>/revoke")
 class Revoke(MethodView):
-    @command(access("admin"))
+    @command(access(*roles_for(Task.MANAGE_ACCESS)))
     @blp.arguments(RevokeKeySchema())
     @blp.response(200, KeySchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))

@@ -14,25 +14,19 @@ from ...operators.errors import Forbidden
 from ...operators.seed import seed_file_versions
 from ...store.repositories.paytables import VersionStatus
 from ...store.uow import unit_of_work
-from ..auth import READERS, access, principal, require, table_in_path
+from ...web.access import Task, roles_for
+from ...web.schemas.paytables import AssignPaytableSchema, DecisionSchema, SubmitVersionSchema
+from ..auth import access, principal, require, table_in_path
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
 from ..errors import body
-from ..schemas.paytables import (
-    AssignPaytableSchema,
-    DecisionSchema,
-    PaytableVersionsSchema,
-    SubmitVersionSchema,
-    TablePaytableSchema,
-    VersionSchema,
-)
+from ..schemas.paytables import PaytableVersionsSchema, TablePaytableSchema, VersionSchema
 from ..transactions import command, request_uow
 
 log = logging.getLogger(__name__)
 blp = Blueprint("paytables", __name__, url_prefix="/v1",
                 description="Paytable versions: drafts, four-eyes approval, assignment to tables")
 
-PAYTABLE_READERS = ("admin", "operator", "supervisor", "compliance")
 SEED_TIMEOUT = 2.0      # seconds to wait for the database at start-up before leaving the seed to first use
 
 
@@ -60,7 +54,7 @@ def _forbidden(exc: Forbidden):
 
 @blp.route("/paytables")
 class Paytables(MethodView):
-    @require(*PAYTABLE_READERS)
+    @require(*roles_for(Task.SEE_PAYTABLES))
     @blp.response(200, PaytableVersionsSchema(many=True))
     @documented(blp)
     def get(self):
@@ -70,14 +64,14 @@ class Paytables(MethodView):
 
 @blp.route("/paytables/<paytable_name:name>/versions")
 class Versions(MethodView):
-    @require(*PAYTABLE_READERS)
+    @require(*roles_for(Task.SEE_PAYTABLES))
     @blp.response(200, PaytableVersionsSchema)
     @documented(blp, 404)
     def get(self, name):
         """The paytable's versions, oldest first."""
         return paytables.list_versions(request_uow(), name)
 
-    @command(access("operator"))
+    @command(access(*roles_for(Task.CHANGE_PAYTABLES)))
     @blp.arguments(SubmitVersionSchema())
     @blp.response(201, VersionSchema)
     @documented(blp, 404, headers=(IDEMPOTENCY_KEY,))
@@ -92,7 +86,7 @@ class Versions(MethodView):
 
 @blp.route("/paytables/<paytable_name:name>/versions/<int:version>")
 class Version(MethodView):
-    @require(*PAYTABLE_READERS)
+    @require(*roles_for(Task.SEE_PAYTABLES))
     @blp.response(200, VersionSchema)
     @documented(blp, 404)
     def get(self, name, version):
@@ -109,7 +103,7 @@ def _decide(decision: VersionStatus, body: dict, name: str, version: int) -> dic
 
 @blp.route("/paytables/<paytable_name:name>/versions/<int:version>/approve")
 class Approve(MethodView):
-    @command(access("operator"))
+    @command(access(*roles_for(Task.CHANGE_PAYTABLES)))
     @blp.arguments(DecisionSchema())
     @blp.response(200, VersionSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
@@ -121,7 +115,7 @@ class Approve(MethodView):
 
 @blp.route("/paytables/<paytable_name:name>/versions/<int:version>/reject")
 class Reject(MethodView):
-    @command(access("operator"))
+    @command(access(*roles_for(Task.CHANGE_PAYTABLES)))
     @blp.arguments(DecisionSchema())
     @blp.response(200, VersionSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
@@ -132,7 +126,7 @@ class Reject(MethodView):
 
 @blp.route("/tables/<table_id:table_id>/paytable")
 class TablePaytable(MethodView):
-    @require(*READERS, table_from=table_in_path)
+    @require(*roles_for(Task.SEE_TABLES), table_from=table_in_path)
     @blp.response(200, TablePaytableSchema)
     @documented(blp, 404)
     def get(self, table_id):
@@ -140,7 +134,7 @@ class TablePaytable(MethodView):
         assignment."""
         return paytables.table_paytable(request_uow(), table_id)
 
-    @command(access("operator"))
+    @command(access(*roles_for(Task.CHANGE_PAYTABLES)))
     @blp.arguments(AssignPaytableSchema())
     @blp.response(200, TablePaytableSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))

@@ -5,6 +5,7 @@ import marshmallow as ma
 from flask.views import MethodView
 
 from ...compliance.recall import recall
+from ...web.access import Task, roles_for
 from ..auth import require
 from ..blueprint import Blueprint
 from ..docs import documented
@@ -16,7 +17,7 @@ blp = Blueprint("recall", __name__, url_prefix="/v1/tables", description="Game r
 
 @blp.route("/<table_id:table_id>/recall")
 class Recall(MethodView):
-    @require("supervisor", "compliance")
+    @require(*roles_for(Task.RECALL_ROUNDS))
     @blp.arguments(RecallQuerySchema(), location="query", unknown=ma.RAISE)
     @blp.response(200, RecallSchema)
     @documented(blp, 404)

@@ -1,20 +1,18 @@
 """/v1/reports/tables: drop, paid out, win and hold per table and gaming day, JSON or CSV."""
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
-
 import marshmallow as ma
 from flask import Response, current_app
 from flask.views import MethodView
 
-from ...reports.gaming_day import RANGE, gaming_day_of, parse_day_start
-from ...reports.tables import csv_lines, table_report
+from ...reports.tables import csv_lines
+from ...web.access import Task, roles_for
+from ...web.reports import ReportQuery, period_report
+from ...web.schemas.reports import ReportQuerySchema
 from ..auth import require
 from ..blueprint import Blueprint
 from ..docs import documented
-from ..errors import fail
-from ..schemas.reports import ReportQuerySchema, TableReportSchema
+from ..schemas.reports import TableReportSchema
 from ..transactions import request_uow
 
 blp = Blueprint("reports", __name__, url_prefix="/v1/reports", description="Table reports")
@@ -22,7 +20,7 @@ blp = Blueprint("reports", __name__, url_prefix="/v1/reports", description="Tabl
 
 @blp.route("/tables")
 class TableReport(MethodView):
-    @require("operator", "supervisor", "compliance")
+    @require(*roles_for(Task.READ_REPORTS))
     @blp.arguments(ReportQuerySchema(), location="query", unknown=ma.RAISE)
     @blp.response(200, TableReportSchema)
     @blp.alt_response(200, schema={"type": "string"}, content_type="text/csv", success=True,
@@ -36,18 +34,11 @@ class TableReport(MethodView):
         local time (GAMING_DAY_STARTS in PONTOON_TZ). Money is the ledger's: a void's refunds are
         neither drop nor paid out; rounds not settled yet are counted, not summed."""
         settings = current_app.extensions["pontoon.settings"]
-        uow = request_uow()
-        if query.get("table") is not None and uow.tables.get(query["table"]) is None:
-            fail(404, "not_found", f"no table {query['table']!r}")
-        day_start, zone = parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone)
-        first = query.get("gaming_day_from")
-        kind = RANGE if first is not None else query.get("period", "day")
-        day = (query.get("gaming_day_to") or query.get("gaming_day") or query.get("date")
-               or gaming_day_of(datetime.now(UTC), day_start, zone))
-        report = table_report(uow.reports, kind=kind, day=day, day_start=settings.gaming_day_starts,
-                              zone=settings.timezone, by=query["by"], table_id=query.get("table"), first_day=first)
+        asked = ReportQuery.of(query, settings)
+        report = period_report(request_uow(), settings, asked)
         if query["format"] == "csv":
-            name = f"tables-{kind}-{first.isoformat() + '-' if first else ''}{day.isoformat()}.csv"
+            first = asked.first_day
+            name = f"tables-{asked.period}-{first.isoformat() + '-' if first else ''}{asked.day.isoformat()}.csv"
             return Response("".join(csv_lines(report)), mimetype="text/csv",
                             headers={"Content-Disposition": f'attachment; filename="{name}"'})
         return report

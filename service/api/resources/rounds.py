@@ -6,7 +6,8 @@ from flask.views import MethodView
 from ...rounds import handlers, queries
 from ...rounds.commands import PostAction, PostCard
 from ...store.repositories.rounds import TABLE_OF_ROUND
-from ..auth import READERS, TableOf, access, require
+from ...web.access import Task, roles_for
+from ..auth import TableOf, access, require
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, IF_MATCH, documented
 from ..if_match import expected_revision
@@ -19,7 +20,7 @@ round_table = TableOf("round_id", TABLE_OF_ROUND)
 
 @blp.route("/<uuid:round_id>")
 class Round(MethodView):
-    @require(*READERS, table_from=round_table)
+    @require(*roles_for(Task.SEE_TABLES), table_from=round_table)
     @blp.response(200, RoundStateSchema)
     @documented(blp, 404)
     def get(self, round_id):
@@ -30,7 +31,7 @@ class Round(MethodView):
 
 @blp.route("/<uuid:round_id>/transcript")
 class Transcript(MethodView):
-    @require(*READERS, table_from=round_table)
+    @require(*roles_for(Task.SEE_TABLES), table_from=round_table)
     @blp.response(200, TranscriptSchema)
     @documented(blp, 404)
     def get(self, round_id):
@@ -40,7 +41,7 @@ class Transcript(MethodView):
 
 @blp.route("/<uuid:round_id>/cards")
 class Cards(MethodView):
-    @command(access("terminal", table_from=round_table), key_in_handler=True)
+    @command(access(*roles_for(Task.DEAL), table_from=round_table), key_in_handler=True)
     @blp.arguments(CardSchema())
     @blp.response(200, RoundStateSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
@@ -54,7 +55,7 @@ class Cards(MethodView):
 
 @blp.route("/<uuid:round_id>/actions")
 class Actions(MethodView):
-    @command(access("terminal", table_from=round_table), key_in_handler=True)
+    @command(access(*roles_for(Task.DEAL), table_from=round_table), key_in_handler=True)
     @blp.arguments(ActionSchema())
     @blp.response(200, RoundStateSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))

@@ -5,7 +5,8 @@ from flask.views import MethodView
 
 from ...rounds import queries
 from ...store.repositories.shoes import TABLE_OF_SHOE
-from ..auth import READERS, TableOf, require
+from ...web.access import Task, roles_for
+from ..auth import TableOf, require
 from ..blueprint import Blueprint
 from ..docs import documented
 from ..schemas.shoes import ShoeSchema
@@ -17,7 +18,7 @@ shoe_table = TableOf("shoe_id", TABLE_OF_SHOE)
 
 @blp.route("/<uuid:shoe_id>")
 class Shoe(MethodView):
-    @require(*READERS, table_from=shoe_table)
+    @require(*roles_for(Task.SEE_TABLES), table_from=shoe_table)
     @blp.response(200, ShoeSchema)
     @documented(blp, 404)
     def get(self, shoe_id):

@@ -5,7 +5,8 @@ from flask.views import MethodView
 
 from ...rounds import handlers, queries
 from ...rounds.commands import CreateTable, OpenRound, OpenShoe
-from ..auth import READERS, access, principal, require, table_in_path
+from ...web.access import Task, roles_for
+from ..auth import access, principal, require, table_in_path
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
 from ..schemas.rounds import OpenRoundSchema, RoundStateSchema, round_state_response
@@ -18,7 +19,7 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Tables
 
 @blp.route("")
 class Tables(MethodView):
-    @command(access("admin", "operator"))
+    @command(access(*roles_for(Task.CREATE_TABLES)))
     @blp.arguments(CreateTableSchema())
     @blp.response(201, TableSchema)
     @documented(blp, 409, headers=(IDEMPOTENCY_KEY,))
@@ -30,7 +31,7 @@ class Tables(MethodView):
 
 @blp.route("/<table_id:table_id>")
 class Table(MethodView):
-    @require(*READERS, table_from=table_in_path)
+    @require(*roles_for(Task.SEE_TABLES), table_from=table_in_path)
     @blp.response(200, TableSchema)
     @documented(blp, 404)
     def get(self, table_id):
@@ -40,7 +41,7 @@ class Table(MethodView):
 
 @blp.route("/<table_id:table_id>/shoes")
 class Shoes(MethodView):
-    @command(access("terminal", table_from=table_in_path))
+    @command(access(*roles_for(Task.DEAL), table_from=table_in_path))
     @blp.arguments(OpenShoeSchema())
     @blp.response(201, OpenedShoeSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
@@ -52,7 +53,7 @@ class Shoes(MethodView):
 
 @blp.route("/<table_id:table_id>/shoes/current")
 class CurrentShoe(MethodView):
-    @require(*READERS, table_from=table_in_path)
+    @require(*roles_for(Task.SEE_TABLES), table_from=table_in_path)
     @blp.response(200, ShoeSchema)
     @documented(blp, 404)
     def get(self, table_id):
@@ -62,7 +63,7 @@ class CurrentShoe(MethodView):
 
 @blp.route("/<table_id:table_id>/rounds")
 class Rounds(MethodView):
-    @command(access("terminal", table_from=table_in_path), key_in_handler=True)
+    @command(access(*roles_for(Task.DEAL), table_from=table_in_path), key_in_handler=True)
     @blp.arguments(OpenRoundSchema())
     @blp.response(201, RoundStateSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))

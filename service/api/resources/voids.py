@@ -5,11 +5,13 @@ from flask.views import MethodView
 
 from ...compliance.commands import VoidRound
 from ...compliance.void import void_round
+from ...web.access import Task, roles_for
+from ...web.schemas.voids import VoidRoundSchema
 from ..auth import access, principal
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, IF_MATCH, documented
 from ..if_match import expected_revision
-from ..schemas.voids import VoidedRoundSchema, VoidRoundSchema
+from ..schemas.voids import VoidedRoundSchema
 from ..transactions import command, request_uow
 
 blp = Blueprint("voids", __name__, url_prefix="/v1/rounds", description="Voiding a round in play")
@@ -17,7 +19,7 @@ blp = Blueprint("voids", __name__, url_prefix="/v1/rounds", description="Voiding
 
 @blp.route("/<uuid:round_id>/void")
 class Void(MethodView):
-    @command(access("supervisor"))
+    @command(access(*roles_for(Task.VOID_ROUNDS)))
     @blp.arguments(VoidRoundSchema())
     @blp.response(200, VoidedRoundSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))

@@ -7,8 +7,8 @@ from typing import Any
 
 import marshmallow as ma
 
-from .base import RequestSchema, table_id_text
-from .gaming_days import check_days, gaming_day_field
+from ...web.schemas.base import RequestSchema, table_id_text
+from ...web.schemas.gaming_days import check_days, gaming_day_field
 
 # An instant whose offset's "+" reached the query string unescaped, and so arrived as a space:
 # "2026-11-26T06:00:00 11:00". A time then a space then HH:MM can only have been that "+".

@@ -3,13 +3,22 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from ...store.repositories.keys import ROLES
-from .base import MAX_NAME_LENGTH, TABLE_ID_PATTERN, RequestSchema, one_line_text, storable_text, table_id_text
+from ...roles import STAFF_ROLES, Role
+from ...web.schemas.base import (
+    MAX_NAME_LENGTH,
+    TABLE_ID_PATTERN,
+    RequestSchema,
+    one_line_text,
+    storable_text,
+    table_id_text,
+)
 from .variants import Catalog, null_only
+
+ROLE_NAMES = [role.value for role in Role]   # the validator's choices, as the OpenAPI document lists them
 
 
 class CreateKeySchema(RequestSchema):
-    role = ma.fields.String(required=True, validate=ma.validate.OneOf(ROLES))
+    role = ma.fields.String(required=True, validate=ma.validate.OneOf(ROLE_NAMES))
     table_id = ma.fields.String(load_default=None, allow_none=True,
                                 validate=table_id_text(),
                                 metadata={"description": "the table a terminal key is bound to (terminals only)"})
@@ -22,12 +31,12 @@ class CreateKeySchema(RequestSchema):
         """A terminal key is bound to one table; no other key is."""
         return [
             {"title": "a terminal's key, bound to its table",
-             "properties": {"role": {"type": "string", "enum": ["terminal"]},
+             "properties": {"role": {"type": "string", "enum": [Role.TERMINAL.value]},
                             "table_id": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH,
                                          "pattern": f"^{TABLE_ID_PATTERN}$"}},
              "required": ["role", "table_id"]},
             {"title": "a person's key, bound to no table",
-             "properties": {"role": {"type": "string", "enum": [role for role in ROLES if role != "terminal"]},
+             "properties": {"role": {"type": "string", "enum": [role.value for role in STAFF_ROLES]},
                             "table_id": null_only()},
              "required": ["role"]},
         ]
@@ -40,7 +49,7 @@ class RevokeKeySchema(RequestSchema):
 
 class KeySchema(ma.Schema):
     key_id = ma.fields.UUID(required=True)
-    role = ma.fields.String(required=True, validate=ma.validate.OneOf(ROLES))
+    role = ma.fields.String(required=True, validate=ma.validate.OneOf(ROLE_NAMES))
     table_id = ma.fields.String(allow_none=True, required=True)
     name = ma.fields.String(allow_none=True, required=True)
     created_by = ma.fields.String(allow_none=True, required=True, metadata={"description": "the key (or cli) "

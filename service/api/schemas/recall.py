@@ -4,7 +4,7 @@ from __future__ import annotations
 import marshmallow as ma
 
 from ...store.repositories.rounds import RoundStatus
-from .base import RequestSchema
+from ...web.schemas.base import RequestSchema
 from .rounds import DealerSchema, SeatSchema, TranscriptSchema
 from .traditional import BankerSchema, PlayerSchema
 

@@ -9,7 +9,7 @@ from ...engine.cards import CardError, parse_card
 from ...engine.games.canberra import CanberraRound
 from ...engine.games.traditional import TraditionalRound
 from ...store.repositories.rounds import RoundStatus
-from .base import MAX_CENTS, Pattern, RequestSchema, cents
+from ...web.schemas.base import MAX_CENTS, Pattern, RequestSchema, cents
 from .tables import TableLimitsSchema
 from .traditional import MAX_PLACE, BankerSchema, PlayerSchema, StakeSchema, TranscriptPlayerSchema, TransferSchema
 from .variants import Catalog, null_only

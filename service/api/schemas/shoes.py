@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from .base import RequestSchema
+from ...web.schemas.base import RequestSchema
 
 
 class OpenShoeSchema(RequestSchema):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from .base import RequestSchema, cents, file_name_text, table_id_text
+from ...web.schemas.base import RequestSchema, cents, file_name_text, table_id_text
 from .shoes import ShoeSchema
 from .traditional import BankSchema
 from .variants import Catalog, null_only

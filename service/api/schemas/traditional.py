@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from .base import RequestSchema, cents
+from ...web.schemas.base import RequestSchema, cents
 
 MAX_PLAYER_SEAT = 9      # the rules files seat nine players round the banker
 MAX_PLACE = 12           # chairs are 0 to the rules' seats (at most 12)

@@ -1,14 +1,7 @@
-"""Voiding a round: the reason asked for, the refunds answered."""
+"""A voided round as the API answers it: the refunds, seat by seat."""
 from __future__ import annotations
 
 import marshmallow as ma
-
-from .base import RequestSchema
-from .paytables import reason_field
-
-
-class VoidRoundSchema(RequestSchema):
-    reason = reason_field(required=True)
 
 
 class RefundedBetSchema(ma.Schema):

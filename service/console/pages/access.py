@@ -13,13 +13,14 @@ from typing import Any
 from flask import Blueprint, flash, redirect, render_template, request
 from werkzeug.wrappers import Response
 
-from ...api.request_scope import request_uow
 from ...operators.commands import CreateKey, RevokeKey
 from ...operators.keys import access_list, create_key, revoke_key
 from ...refusals import CommandRefused, Invalid, NotFound
+from ...roles import STAFF_ROLES, Role
 from ...staff.accounts import change_role, create_staff, deactivate_staff, list_staff, reset_password
 from ...staff.commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword
-from ...store.repositories.staff import STAFF_ROLES
+from ...web.access import Task
+from ...web.request_scope import request_uow
 from ..auth import current_staff, staff_required
 from ..commands import carry_out
 from .account import FIELD_LIMIT
@@ -55,13 +56,13 @@ def _page(status: int = 200, **shown: Any) -> tuple[str, int]:
 
 
 @blp.get("/access")
-@staff_required("admin")
+@staff_required(Task.MANAGE_ACCESS)
 def page() -> tuple[str, int]:
     return _page()
 
 
 @blp.post("/access/accounts")
-@staff_required("admin")
+@staff_required(Task.MANAGE_ACCESS)
 def create_account() -> tuple[str, int]:
     form = {name: _field(name) for name in ("username", "display_name", "role")}
     password = request.form.get("password", "")[:FIELD_LIMIT]
@@ -78,7 +79,7 @@ def create_account() -> tuple[str, int]:
 
 
 @blp.post("/access/accounts/<username>/deactivate")
-@staff_required("admin")
+@staff_required(Task.MANAGE_ACCESS)
 def deactivate(username: str) -> Response | tuple[str, int]:
     try:
         carry_out(deactivate_staff, DeactivateStaff(username, current_staff().actor))
@@ -89,7 +90,7 @@ def deactivate(username: str) -> Response | tuple[str, int]:
 
 
 @blp.post("/access/accounts/<username>/reset-password")
-@staff_required("admin")
+@staff_required(Task.MANAGE_ACCESS)
 def reset(username: str) -> tuple[str, int]:
     try:
         issued = carry_out(reset_password, ResetPassword(username, current_staff().actor))
@@ -101,7 +102,7 @@ def reset(username: str) -> tuple[str, int]:
 
 
 @blp.post("/access/accounts/<username>/role")
-@staff_required("admin")
+@staff_required(Task.MANAGE_ACCESS)
 def set_role(username: str) -> Response | tuple[str, int]:
     try:
         account = carry_out(change_role, ChangeRole(username, _field("role"), current_staff().actor))
@@ -112,13 +113,13 @@ def set_role(username: str) -> Response | tuple[str, int]:
 
 
 @blp.post("/access/keys")
-@staff_required("admin")
+@staff_required(Task.MANAGE_ACCESS)
 def issue_key() -> tuple[str, int]:
     form = {name: _field(name) for name in ("table_id", "name")}
     try:
         if not form["table_id"]:
             raise Invalid("name the table", errors={"table_id": ["the table this terminal key is for"]})
-        key = carry_out(create_key, CreateKey("terminal", form["table_id"], form["name"] or None,
+        key = carry_out(create_key, CreateKey(Role.TERMINAL, form["table_id"], form["name"] or None,
                                               current_staff().actor))
     except CommandRefused as refused:
         return _page(_status_of(refused), key_errors=_field_errors(refused), key_form=form)
@@ -128,7 +129,7 @@ def issue_key() -> tuple[str, int]:
 
 
 @blp.post("/access/keys/<key_id>/revoke")
-@staff_required("admin")
+@staff_required(Task.MANAGE_ACCESS)
 def revoke(key_id: str) -> Response | tuple[str, int]:
     try:
         carry_out(revoke_key, RevokeKey(_key_id(key_id), _field("reason") or None, current_staff().actor))
@@ -160,13 +161,13 @@ def review_rows() -> list[dict[str, Any]]:
 
 
 @blp.get("/access/review")
-@staff_required("admin")
+@staff_required(Task.MANAGE_ACCESS)
 def review() -> str:
     return render_template("console/access_review.html", rows=review_rows())
 
 
 @blp.get("/access/review.csv")
-@staff_required("admin")
+@staff_required(Task.MANAGE_ACCESS)
 def review_csv() -> Response:
     rows = review_rows()
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request
 from werkzeug.wrappers import Response
 
-from ...api.request_scope import request_uow
 from ...refusals import CommandRefused
 from ...staff.commands import ChangePassword, EnrolTotp, RemoveTotp
 from ...staff.credentials import change_password, enrol_totp, remove_totp
 from ...staff.passwords import new_totp_secret, totp_uri
+from ...web.access import Task
+from ...web.request_scope import request_uow
 from ..auth import current_staff, policy, staff_required
 from ..commands import carry_out
 
@@ -43,13 +44,13 @@ def _refused(refused: CommandRefused, rename: dict[str, str] | None = None) -> d
 
 
 @blp.get("/account")
-@staff_required(second_factor_pending=True)
+@staff_required(Task.OWN_ACCOUNT, second_factor_pending=True)
 def page() -> tuple[str, int]:
     return _page()
 
 
 @blp.post("/account/password")
-@staff_required(second_factor_pending=True)
+@staff_required(Task.OWN_ACCOUNT, second_factor_pending=True)
 def password() -> Response | tuple[str, int]:
     staff = current_staff()
     new, confirm = _field("new_password"), _field("confirm_password")
@@ -64,7 +65,7 @@ def password() -> Response | tuple[str, int]:
 
 
 @blp.post("/account/totp")
-@staff_required(second_factor_pending=True)
+@staff_required(Task.OWN_ACCOUNT, second_factor_pending=True)
 def enrol() -> Response | tuple[str, int]:
     staff = current_staff()
     secret = _field("secret")[:64]
@@ -77,7 +78,7 @@ def enrol() -> Response | tuple[str, int]:
 
 
 @blp.post("/account/totp/remove")
-@staff_required(second_factor_pending=True)
+@staff_required(Task.OWN_ACCOUNT, second_factor_pending=True)
 def remove() -> Response | tuple[str, int]:
     staff = current_staff()
     try:

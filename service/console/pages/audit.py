@@ -18,28 +18,25 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
-from werkzeug.datastructures import Headers
 from werkzeug.wrappers import Response as Redirect
 
-from ...api.request_scope import request_uow
-from ...api.resources.audit_export import EXPORT_ENDS, MEDIA_TYPES, chunks
-from ...api.schemas.base import TABLE_ID_PATTERN
-from ...audit.export import FORMATS, export_end, export_lines
+from ...audit.export import FORMATS
 from ...audit.jobs import STALE_AFTER, request_verification
 from ...audit.report import checked_summary
 from ...config import Settings
 from ...reports.gaming_day import day_starts_at, parse_day_start
-from ...store.repositories.audit import AuditRecord, chain_for
 from ...store.repositories.audit_search import AuditHit, AuditSearch
 from ...store.repositories.verifications import Verification
+from ...web.access import Task
+from ...web.audit_export import export_response
+from ...web.request_scope import request_uow
+from ...web.schemas.base import TABLE_ID_PATTERN
 from ..auth import current_staff, error_page, staff_required
 
 blp = Blueprint("console_audit", __name__, url_prefix="/console")
 
-AUDITORS = ("compliance",)
 PAGE_SIZE = 50
 RECENT_VERIFICATIONS = 5
 _TABLE_ID = re.compile(f"^{TABLE_ID_PATTERN}$")
@@ -55,7 +52,7 @@ class Period:
 
 
 @blp.get("/audit")
-@staff_required(*AUDITORS)
+@staff_required(Task.AUDIT)
 def page() -> tuple[str, int]:
     args = request.args
     errors: dict[str, str] = {}
@@ -72,12 +69,12 @@ def page() -> tuple[str, int]:
 
 
 @blp.get("/audit/export")
-@staff_required(*AUDITORS)
+@staff_required(Task.AUDIT)
 def export() -> Response | tuple[str, int]:
-    """The period's records streamed as they are read (a server-side cursor feeds the response,
-    so a month is never held in memory); the export itself is recorded (audit_exported). When
-    the period reaches where records may still be committing it ends before, as the
-    Pontoon-Export-Ends header says, so a follow-on export from there misses nothing."""
+    """The period's records streamed as the REST export streams them, the export recorded
+    (audit_exported). When the period reaches where records may still be committing it ends
+    before, as the Pontoon-Export-Ends header says, so a follow-on export from there misses
+    nothing."""
     args = request.args
     errors: dict[str, str] = {}
     period = _period(args, errors)
@@ -90,20 +87,12 @@ def export() -> Response | tuple[str, int]:
         errors["table"] = f"there is no table {table_id!r}"
     if errors:
         return _render(export_errors=errors), 422
-    until = export_end(uow.audit, period.until, _settings().audit_clock_margin)
-    headers = Headers({"Content-Disposition": f'attachment; filename="audit-{table_id or "all"}.{fmt}"',
-                       EXPORT_ENDS: until.isoformat()})
-    uow.audit.append(chain_for(None), [AuditRecord("audit_exported", {
-        "from": _text(period.since), "to": _text(period.until), "ends": until.isoformat(), "table_id": table_id,
-        "format": fmt}, actor=current_staff().actor)])
-    uow.commit()
-    lines = export_lines(uow.audit, fmt=fmt, since=period.since, until=until, table_id=table_id)
-    # stream_with_context keeps the request (and its connection) alive until the last chunk.
-    return Response(stream_with_context(chunks(lines)), mimetype=MEDIA_TYPES[fmt], headers=headers)
+    return export_response(uow, since=period.since, until=period.until, table_id=table_id, fmt=fmt,
+                           actor=current_staff().actor, clock_margin=_settings().audit_clock_margin)
 
 
 @blp.post("/audit/verify")
-@staff_required(*AUDITORS)
+@staff_required(Task.AUDIT)
 def verify() -> Redirect:
     """Ask a worker to verify the whole log (a log of months outlasts a web request), then show
     that verification; asking while one is under way shows that one."""
@@ -119,7 +108,7 @@ def verify() -> Redirect:
 
 
 @blp.get("/audit/verifications/<uuid:verification_id>")
-@staff_required(*AUDITORS)
+@staff_required(Task.AUDIT)
 def verification(verification_id: uuid.UUID) -> tuple[str, int]:
     found = request_uow().verifications.get(verification_id)
     if found is None:
@@ -128,7 +117,7 @@ def verification(verification_id: uuid.UUID) -> tuple[str, int]:
 
 
 @blp.get("/audit/verifications/<uuid:verification_id>/status")
-@staff_required(*AUDITORS)
+@staff_required(Task.AUDIT)
 def verification_status(verification_id: uuid.UUID) -> tuple[str, int]:
     """The verification's card alone: the page asks for it every few seconds while it is under way."""
     found = request_uow().verifications.get(verification_id)
@@ -220,8 +209,3 @@ def _before(args: Mapping[str, str], errors: dict[str, str]) -> int | None:
         errors["before"] = "must be a record id"
         return None
     return int(text)
-
-
-def _text(moment: datetime | None) -> str | None:
-    return None if moment is None else moment.isoformat()
-

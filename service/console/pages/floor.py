@@ -5,7 +5,8 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, current_app, render_template
 
-from ...api.request_scope import request_uow
+from ...web.access import Task
+from ...web.request_scope import request_uow
 from ..auth import staff_required
 from ..queries.floor import floor
 
@@ -13,14 +14,14 @@ blp = Blueprint("console_floor", __name__, url_prefix="/console", template_folde
 
 
 @blp.get("/floor")
-@staff_required()
+@staff_required(Task.SEE_TABLES)
 def page() -> str:
     return render_template("console/floor.html", floor=floor(request_uow(), current_app.extensions["pontoon.settings"]),
                            updated_at=datetime.now(UTC))
 
 
 @blp.get("/floor/rows")
-@staff_required()
+@staff_required(Task.SEE_TABLES)
 def rows() -> str:
     """The table list alone, for the page's own polling (htmx swaps it in)."""
     return render_template("console/_floor_rows.html",

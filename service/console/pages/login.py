@@ -5,10 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, current_app, make_response, redirect, render_template, request, session
 from werkzeug.wrappers import Response
 
-from ...api.request_scope import request_uow
 from ...staff.commands import SignIn, SignOut
 from ...staff.sessions import SignInOutcome, sign_in, sign_out
 from ...store.uow import UnitOfWork
+from ...web.request_scope import request_uow
 from ..auth import SESSION_COOKIE, policy, signed_in
 
 blp = Blueprint("console_login", __name__, url_prefix="/console")

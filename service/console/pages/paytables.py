@@ -14,8 +14,6 @@ import yaml
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...api.request_scope import request_uow
-from ...api.schemas.paytables import DecisionSchema, SubmitVersionSchema
 from ...operators import paytables as handlers
 from ...operators.commands import DecidePaytableVersion, SubmitPaytableVersion
 from ...operators.errors import Forbidden
@@ -25,12 +23,13 @@ from ...rules import Ref, parse_paytable
 from ...store.repositories.audit import chain_for
 from ...store.repositories.paytables import VersionRow, VersionStatus
 from ...store.uow import UnitOfWork
-from ..auth import current_staff, error_page, is_htmx, staff_required
+from ...web.access import Task
+from ...web.request_scope import request_uow
+from ...web.schemas.paytables import DecisionSchema, SubmitVersionSchema
+from ..auth import current_staff, error_page, is_htmx, may, staff_required
 
 blp = Blueprint("console_paytables", __name__, url_prefix="/console")
 
-READERS = ("admin", "operator", "supervisor", "compliance")
-WRITERS = ("operator",)
 DECISIONS = {"approve": VersionStatus.APPROVED, "reject": VersionStatus.REJECTED}
 _VERSION_LINE = re.compile(r"^version:.*$", re.MULTILINE)
 
@@ -52,14 +51,14 @@ class FieldError:
 
 # ----- pages ----------------------------------------------------------------------------------
 @blp.get("/paytables")
-@staff_required(*READERS)
+@staff_required(Task.SEE_PAYTABLES)
 def page() -> str:
     return render_template("console/paytables.html", paytables=handlers.list_paytables(request_uow()),
-                           may_draft=current_staff().role in WRITERS)
+                           may_draft=may(Task.CHANGE_PAYTABLES))
 
 
 @blp.get("/paytables/<name>/draft")
-@staff_required(*WRITERS)
+@staff_required(Task.CHANGE_PAYTABLES)
 def draft(name: str) -> str | tuple[str, int]:
     uow = request_uow()
     try:
@@ -74,7 +73,7 @@ def draft(name: str) -> str | tuple[str, int]:
 
 
 @blp.post("/paytables/<name>/draft")
-@staff_required(*WRITERS)
+@staff_required(Task.CHANGE_PAYTABLES)
 def submit(name: str) -> Response | tuple[str, int]:
     uow = request_uow()
     text, reason = request.form.get("yaml", ""), request.form.get("reason", "")
@@ -102,13 +101,13 @@ def submit(name: str) -> Response | tuple[str, int]:
 
 
 @blp.get("/paytables/<name>/<int:version>")
-@staff_required(*READERS)
+@staff_required(Task.SEE_PAYTABLES)
 def version(name: str, version: int) -> str | tuple[str, int]:
     return _version_page(request_uow(), name, version)
 
 
 @blp.get("/paytables/<name>/<int:version>/analysis")
-@staff_required(*READERS)
+@staff_required(Task.SEE_PAYTABLES)
 def analysis(name: str, version: int) -> str | tuple[str, int]:
     """The house edge, RTP and each paid line's share of it, computed as approval computes them
     (the exact analysis: the figures approval keeps are these). A fragment the version page loads
@@ -127,7 +126,7 @@ def analysis(name: str, version: int) -> str | tuple[str, int]:
 
 
 @blp.post("/paytables/<name>/<int:version>/decision")
-@staff_required(*WRITERS)
+@staff_required(Task.CHANGE_PAYTABLES)
 def decide(name: str, version: int) -> Response | tuple[str, int]:
     uow = request_uow()
     decision = DECISIONS.get(request.form.get("decision", ""))
@@ -167,7 +166,7 @@ def _version_page(uow: UnitOfWork, name: str, version: int, *, field_errors: lis
     return render_template(
         "console/paytable_version.html", view=view, row=row, in_force=in_force, compared=compared,
         diff=line_diff(version_text(compared), version_text(row)) if compared else [],
-        evaluation=evaluation, may_decide=staff.role in WRITERS and row.status == VersionStatus.DRAFT,
+        evaluation=evaluation, may_decide=may(Task.CHANGE_PAYTABLES) and row.status == VersionStatus.DRAFT,
         own_draft=row.author == staff.actor, field_errors={e.field: e.message for e in field_errors or []},
         refusal=refusal, reason=reason), status
 

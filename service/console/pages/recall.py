@@ -9,7 +9,6 @@ from functools import partial
 
 from flask import Blueprint, Response, render_template, request
 
-from ...api.request_scope import request_uow
 from ...audit.report import Report
 from ...audit.rounds import check_rounds
 from ...catalog import approved_paytable
@@ -17,11 +16,12 @@ from ...compliance.recall import MAX_ROUNDS, recall
 from ...refusals import NotFound
 from ...rounds.queries import round_transcript
 from ...store.uow import UnitOfWork
+from ...web.access import Task
+from ...web.request_scope import request_uow
 from ..auth import error_page, staff_required
 
 blp = Blueprint("console_recall", __name__, url_prefix="/console")
 
-RECALLERS = ("compliance", "supervisor")
 DEFAULT_ROUNDS = 10
 
 
@@ -37,13 +37,13 @@ class RoundCheck:
 
 
 @blp.get("/recall")
-@staff_required(*RECALLERS)
+@staff_required(Task.RECALL_ROUNDS)
 def page() -> str | tuple[str, int]:
     return _recall_page(request_uow(), request.args)
 
 
 @blp.post("/recall/verify")
-@staff_required(*RECALLERS)
+@staff_required(Task.RECALL_ROUNDS)
 def verify() -> str | tuple[str, int]:
     """Re-verify one round, then show the recall it was asked from with the verdict at that round."""
     uow = request_uow()
@@ -58,7 +58,7 @@ def verify() -> str | tuple[str, int]:
 
 
 @blp.get("/recall/rounds/<uuid:round_id>/transcript.json")
-@staff_required(*RECALLERS)
+@staff_required(Task.RECALL_ROUNDS)
 def transcript(round_id: uuid.UUID) -> Response | tuple[str, int]:
     """The round's transcript as the REST API gives it: `pontoon replay FILE` plays a complete one
     to the same money."""

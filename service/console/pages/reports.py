@@ -7,13 +7,16 @@ from urllib.parse import urlencode
 import marshmallow as ma
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 
-from ...api.request_scope import request_uow
-from ...api.schemas.reports import ReportQuerySchema
+from ...config import Settings
+from ...refusals import NotFound
 from ...reports.gaming_day import PERIODS, RANGE
 from ...reports.tables import csv_lines
+from ...web.access import Task
+from ...web.reports import ReportQuery, period_report
+from ...web.request_scope import request_uow
+from ...web.schemas.reports import ReportQuerySchema
 from ..auth import staff_required
-from ..queries.floor import current_gaming_day
-from ..queries.reports import ReportQuery, period_report, report_page
+from ..queries.reports import report_page
 
 blp = Blueprint("console_reports", __name__, url_prefix="/console", template_folder="../templates")
 
@@ -50,21 +53,30 @@ def _query(form: dict[str, str]) -> tuple[ReportQuery | None, Errors]:
         messages = exc.messages if isinstance(exc.messages, dict) else {"period": exc.messages}
         return None, {FORM_FIELD.get(str(k), str(k)): [str(m) for m in (v if isinstance(v, list) else [v])]
                       for k, v in messages.items()}
-    table_id = checked.get("table")
-    if table_id is not None and request_uow().tables.get(table_id) is None:
-        return None, {"table": [f"There is no table {table_id}."]}
-    first = checked.get("gaming_day_from")
-    day = (checked.get("gaming_day_to") or checked.get("date")
-           or current_gaming_day(current_app.extensions["pontoon.settings"]))
-    return ReportQuery(RANGE if first else checked.get("period", "day"), day, checked["by"], table_id, first), {}
+    return ReportQuery.of(checked, _settings()), {}
+
+
+def _settings() -> Settings:
+    settings: Settings = current_app.extensions["pontoon.settings"]
+    return settings
+
+
+def _no_table(query: ReportQuery) -> Errors:
+    return {"table": [f"There is no table {query.table_id}."]}
 
 
 @blp.get("/reports")
-@staff_required("compliance")
+@staff_required(Task.CHART_REPORTS)
 def page() -> tuple[str, int]:
     form = _form()
     query, errors = _query(form)
-    shown = report_page(request_uow(), current_app.extensions["pontoon.settings"], query) if query else None
+    shown = None
+    if query is not None:
+        try:
+            shown = report_page(request_uow(), _settings(), query)
+        except NotFound:
+            errors = _no_table(query)
+            query = None
     csv_url = url_for("console_reports.csv") + (f"?{urlencode(form)}" if form else "")
     return render_template("console/reports.html", form=form, errors=errors, query=query, shown=shown,
                            periods=[(p, PERIOD_NAMES[p]) for p in (*PERIODS, RANGE)], period_names=PERIOD_NAMES,
@@ -72,14 +84,19 @@ def page() -> tuple[str, int]:
 
 
 @blp.get("/reports.csv")
-@staff_required("compliance")
+@staff_required(Task.CHART_REPORTS)
 def csv() -> Response:
     """What the page shows, as the REST report's CSV (amounts in cents, a TOTAL line)."""
     query, errors = _query(_form())
-    if query is None:
+    report: dict[str, Any] | None = None
+    if query is not None:
+        try:
+            report = period_report(request_uow(), _settings(), query)
+        except NotFound:
+            errors = _no_table(query)
+    if query is None or report is None:
         text = "; ".join(f"{field}: {' '.join(messages)}" for field, messages in errors.items())
         return Response(text + "\n", status=422, mimetype="text/plain")
-    report: dict[str, Any] = period_report(request_uow(), current_app.extensions["pontoon.settings"], query)
     first = f"{query.first_day.isoformat()}-" if query.first_day else ""
     name = f"tables-{query.period}-{first}{query.day.isoformat()}{'-by-day' if query.by == 'day' else ''}.csv"
     return Response("".join(csv_lines(report)), mimetype="text/csv",

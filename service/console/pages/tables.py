@@ -9,16 +9,17 @@ import marshmallow as ma
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ...api.request_scope import request_uow
-from ...api.schemas.paytables import AssignPaytableSchema
-from ...api.schemas.voids import VoidRoundSchema
 from ...compliance.commands import VoidRound
 from ...compliance.void import void_round
 from ...config import Settings
 from ...operators.commands import AssignPaytable
 from ...operators.paytables import assign_paytable
 from ...refusals import CommandRefused, Invalid, NotFound
-from ..auth import current_staff, error_page, staff_required
+from ...web.access import Task
+from ...web.request_scope import request_uow
+from ...web.schemas.paytables import AssignPaytableSchema
+from ...web.schemas.voids import VoidRoundSchema
+from ..auth import current_staff, error_page, may, staff_required
 from ..commands import carry_out
 from ..queries.table import ledger_lines, round_on_table, stakes_on_table, table_page
 
@@ -33,9 +34,8 @@ def _settings() -> Settings:
 
 
 def _may() -> dict[str, bool]:
-    """What the signed-in person may do here: a supervisor voids, an operator assigns paytables."""
-    role = current_staff().role
-    return {"can_void": role == "supervisor", "can_assign": role == "operator"}
+    """What the signed-in person may do here: void the round in play, assign an approved paytable."""
+    return {"can_void": may(Task.VOID_ROUNDS), "can_assign": may(Task.CHANGE_PAYTABLES)}
 
 
 def _page(table_id: str, *, status: int = 200, assign_errors: Errors | None = None,
@@ -49,13 +49,13 @@ def _page(table_id: str, *, status: int = 200, assign_errors: Errors | None = No
 
 
 @blp.get("/tables/<table_id>")
-@staff_required()
+@staff_required(Task.SEE_TABLES)
 def page(table_id: str) -> tuple[str, int]:
     return _page(table_id)
 
 
 @blp.get("/tables/<table_id>/live")
-@staff_required()
+@staff_required(Task.SEE_TABLES)
 def live(table_id: str) -> str | tuple[str, int]:
     """The round in play, the day's figures and the last rounds, for the page's own polling."""
     try:
@@ -102,14 +102,14 @@ def _no_round() -> tuple[str, int]:
 
 
 @blp.get("/tables/<table_id>/void")
-@staff_required("supervisor")
+@staff_required(Task.VOID_ROUNDS)
 def void_form(table_id: str) -> tuple[str, int]:
     round_id = _round_id(request.args.get("round"))
     return _no_round() if round_id is None else _void_form(table_id, round_id, step="reason")
 
 
 @blp.post("/tables/<table_id>/void")
-@staff_required("supervisor")
+@staff_required(Task.VOID_ROUNDS)
 def void(table_id: str) -> tuple[str, int]:
     """Two steps: the reason, checked, then a confirmation naming the round and its stakes; only
     the confirmed form voids."""
@@ -141,7 +141,7 @@ def _messages(exc: ma.ValidationError) -> Errors:
 
 # ----- paytable assignment (operator) -----------------------------------------------------------
 @blp.post("/tables/<table_id>/paytable")
-@staff_required("operator")
+@staff_required(Task.CHANGE_PAYTABLES)
 def assign(table_id: str) -> Response | tuple[str, int]:
     form = {"version": request.form.get("version", ""), "reason": request.form.get("reason", "")}
     body: dict[str, Any] = {"reason": form["reason"]}

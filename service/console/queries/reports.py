@@ -1,4 +1,5 @@
-"""The reports page: the REST table report for a period, and its daily win and hold drawn as a chart."""
+"""The reports page: the REST table report for a period (service/web/reports.py), and its daily win
+and hold drawn as a chart."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -7,8 +8,9 @@ from datetime import date
 from typing import Any
 
 from ...config import Settings
-from ...reports.tables import hold_percent, table_report
+from ...reports.tables import hold_percent
 from ...store.uow import UnitOfWork
+from ...web.reports import ReportQuery, period_report
 from ..format import money
 
 # The chart's drawing area in SVG user units (the template scales it to the page's width).
@@ -126,27 +128,9 @@ class ReportPage:
     chart: Chart
 
 
-@dataclass(frozen=True, slots=True)
-class ReportQuery:
-    """What the page asks for: a period (day, month_to_date, year_to_date, or range from
-    `first_day`) ending on the gaming day `day`, rows by table or by table and day."""
-
-    period: str
-    day: date
-    by: str = "table"
-    table_id: str | None = None
-    first_day: date | None = None
-
-
-def period_report(uow: UnitOfWork, settings: Settings, query: ReportQuery, by: str | None = None) -> dict[str, Any]:
-    """The REST table report for the casino's gaming days (`by`: other rows than the query's)."""
-    return table_report(uow.reports, kind=query.period, day=query.day, day_start=settings.gaming_day_starts,
-                        zone=settings.timezone, by=by or query.by, table_id=query.table_id, first_day=query.first_day)
-
-
 def report_page(uow: UnitOfWork, settings: Settings, query: ReportQuery) -> ReportPage:
     """The report as the REST API gives it, and the period's daily win and hold (one more
-    statement, unless the report is by day already)."""
+    statement, unless the report is by day already); NotFound for a table that does not exist."""
     report = period_report(uow, settings, query)
     if query.by == "day":
         points = daily(report)

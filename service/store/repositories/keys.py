@@ -13,7 +13,6 @@ from psycopg.rows import class_row
 from ..pending import Pending
 from ..transaction import Statements, returned
 
-ROLES = ("admin", "operator", "supervisor", "compliance", "terminal")
 SECRET_PREFIX = "pnt_"
 
 

@@ -12,8 +12,6 @@ from psycopg.rows import class_row
 from ..transaction import Statements, returned
 from .keys import hash_secret
 
-STAFF_ROLES = ("admin", "operator", "supervisor", "compliance")
-
 
 @dataclass(frozen=True, slots=True)
 class StaffRow:

@@ -1,0 +1,54 @@
+"""Who may do what, for the REST API and the console alike: each task a caller may ask for and the
+roles that may ask, declared here once. An API endpoint and a console page each name their task;
+the roles are listed in the one order of `Role`, so a refusal names them alike everywhere."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from enum import StrEnum
+from types import MappingProxyType
+
+from ..roles import STAFF_ROLES, Role
+
+
+class Task(StrEnum):
+    SEE_TABLES = "see_tables"               # the floor, a table, its shoe, its rounds and its paytable
+    CREATE_TABLES = "create_tables"
+    DEAL = "deal"                           # a table's shoes, rounds, cards, decisions and bank
+    SEE_PAYTABLES = "see_paytables"         # paytables, their versions and house edges
+    CHANGE_PAYTABLES = "change_paytables"   # draft, approve or reject a version; assign one to a table
+    VOID_ROUNDS = "void_rounds"
+    RECALL_ROUNDS = "recall_rounds"         # game recall, a round's transcript and its re-verification
+    READ_REPORTS = "read_reports"           # the table report, as JSON or CSV
+    CHART_REPORTS = "chart_reports"         # the console's reports page: the table report charted by day
+    AUDIT = "audit"                         # search, export and verify the audit log
+    SEE_ACCESS = "see_access"               # the list of API keys, for an access review
+    MANAGE_ACCESS = "manage_access"         # staff accounts and API keys: create, change, revoke
+    OWN_ACCOUNT = "own_account"             # one's own password and second factor
+
+
+WHO_MAY: Mapping[Task, frozenset[Role]] = MappingProxyType({
+    # Every role sees the tables; a terminal's key only its own table (the API checks the table).
+    Task.SEE_TABLES: frozenset(Role),
+    Task.CREATE_TABLES: frozenset({Role.ADMIN, Role.OPERATOR}),
+    Task.DEAL: frozenset({Role.TERMINAL}),
+    Task.SEE_PAYTABLES: frozenset(STAFF_ROLES),
+    Task.CHANGE_PAYTABLES: frozenset({Role.OPERATOR}),
+    Task.VOID_ROUNDS: frozenset({Role.SUPERVISOR}),
+    Task.RECALL_ROUNDS: frozenset({Role.SUPERVISOR, Role.COMPLIANCE}),
+    Task.READ_REPORTS: frozenset({Role.OPERATOR, Role.SUPERVISOR, Role.COMPLIANCE}),
+    Task.CHART_REPORTS: frozenset({Role.COMPLIANCE}),
+    Task.AUDIT: frozenset({Role.COMPLIANCE}),
+    Task.SEE_ACCESS: frozenset({Role.ADMIN, Role.COMPLIANCE}),
+    Task.MANAGE_ACCESS: frozenset({Role.ADMIN}),
+    Task.OWN_ACCOUNT: frozenset(STAFF_ROLES),
+})
+
+
+def roles_for(task: Task, among: Iterable[Role] = Role) -> tuple[Role, ...]:
+    """The roles that may do `task` (of those `among`, as a person's roles for the console), in
+    the order of `Role`."""
+    return tuple(role for role in among if role in WHO_MAY[task])
+
+
+def may(role: str, task: Task) -> bool:
+    return role in WHO_MAY[task]

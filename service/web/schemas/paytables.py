@@ -1,0 +1,45 @@
+"""Paytable requests, as a body to the API and a form in the console: a submitted document, a
+decision on a draft, an assignment to a table, each with its reason."""
+from __future__ import annotations
+
+import marshmallow as ma
+
+from .base import RequestSchema, one_line_text, storable_text
+
+MAX_REASON = 2000
+MAX_DOCUMENT_CHARS = 65_536
+
+
+def _not_blank(value: str) -> None:
+    if not value.strip():
+        raise ma.ValidationError("must say why")
+
+
+def reason_field(**kwargs) -> ma.fields.String:
+    return ma.fields.String(validate=[ma.validate.Length(min=1, max=MAX_REASON), _not_blank, storable_text,
+                                      one_line_text()],
+                            metadata={"description": "why: kept in the audit log with who and when"}, **kwargs)
+
+
+class SubmitVersionSchema(RequestSchema):
+    reason = reason_field(required=True)
+    yaml = ma.fields.String(validate=ma.validate.Length(min=1, max=MAX_DOCUMENT_CHARS),
+                            metadata={"description": "the paytable as YAML text, as in paytables/*.yaml"})
+    content = ma.fields.Dict(keys=ma.fields.String(), metadata={"description": "the paytable as a JSON object "
+                                                                "(the same fields as the YAML)"})
+
+    @ma.validates_schema
+    def _one_document(self, data: dict, **_) -> None:
+        if ("yaml" in data) == ("content" in data):
+            raise ma.ValidationError("send the paytable as exactly one of yaml (text) or content (object)",
+                                     field_name="content")
+
+
+class DecisionSchema(RequestSchema):
+    reason = reason_field(required=True)
+
+
+class AssignPaytableSchema(RequestSchema):
+    version = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=1, max=10**6),
+                                metadata={"description": "an approved version of the table's paytable"})
+    reason = reason_field(required=True)
