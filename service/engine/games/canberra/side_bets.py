@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ...cards import RANK_OF
+from ...cards import RANK_OF, SUIT_OF
 from ...limits import Limits
 from ...odds import Odds, Rounding
 from ...rule_errors import RuleFieldError
@@ -16,6 +16,7 @@ class SideBetKind(StrEnum):
     """The evaluators the engine has: a paytable names one as a side bet's `kind`."""
 
     PAIR = "pair"
+    TWENTY_ONE_PLUS_THREE = "twenty_one_plus_three"
 
 
 # An evaluator reads the seat's first two cards, the dealer's first card and the ranks the shoe
@@ -33,6 +34,50 @@ def pair_hands(first: str, second: str, upcard: str, shoe_ranks: tuple[str, ...]
     return _PAIR_MADE if RANK_OF[first] == RANK_OF[second] else _NONE_MADE
 
 
+class ThreeCardHand(StrEnum):
+    """The three-card poker hands 21+3 pays, best first."""
+
+    SUITED_THREE_OF_A_KIND = "suited_three_of_a_kind"
+    STRAIGHT_FLUSH = "straight_flush"
+    THREE_OF_A_KIND = "three_of_a_kind"
+    STRAIGHT = "straight"
+    FLUSH = "flush"
+
+
+def is_straight(ranks: tuple[str, str, str], shoe_ranks: tuple[str, ...]) -> bool:
+    """Three ranks in sequence among the ranks the shoe holds, the ace low (A-2-3) or high (Q-K-A)
+    and never both (K-A-2 is no straight). A sequence skips no rank the shoe holds: with the tens
+    taken out, 9-J-Q and 8-9-J are straights (see docs/decisions.md)."""
+    if len(set(ranks)) != 3:
+        return False
+    places = sorted(shoe_ranks.index(rank) for rank in ranks)
+    if places[2] - places[0] == 2:
+        return True
+    top = len(shoe_ranks) - 1     # the ace high: after the last rank the shoe holds
+    return places[0] == 0 and places[1] == top - 1 and places[2] == top
+
+
+def three_card_hands(first: str, second: str, upcard: str, shoe_ranks: tuple[str, ...]) -> frozenset[str]:
+    """21+3: the seat's first two cards and the dealer's first card as a three-card poker hand.
+    Every hand they make is named (a suited three of a kind is also a three of a kind and a flush,
+    a straight flush a straight and a flush), and the paytable's best-paying one is paid."""
+    ranks = (RANK_OF[first], RANK_OF[second], RANK_OF[upcard])
+    suits = {SUIT_OF[first], SUIT_OF[second], SUIT_OF[upcard]}
+    flush = len(suits) == 1
+    made: set[str] = set()
+    if flush:
+        made.add(ThreeCardHand.FLUSH)
+    if ranks[0] == ranks[1] == ranks[2]:
+        made.add(ThreeCardHand.THREE_OF_A_KIND)
+        if flush:
+            made.add(ThreeCardHand.SUITED_THREE_OF_A_KIND)
+    elif is_straight(ranks, shoe_ranks):
+        made.add(ThreeCardHand.STRAIGHT)
+        if flush:
+            made.add(ThreeCardHand.STRAIGHT_FLUSH)
+    return frozenset(made)
+
+
 @dataclass(frozen=True, slots=True)
 class Evaluation:
     """A kind's evaluator, the hands it names (the lines a paytable may pay, best first) and the
@@ -45,6 +90,8 @@ class Evaluation:
 
 EVALUATIONS: Mapping[SideBetKind, Evaluation] = {
     SideBetKind.PAIR: Evaluation(pair_hands, ("pair",), "no-pair"),
+    SideBetKind.TWENTY_ONE_PLUS_THREE: Evaluation(three_card_hands, tuple(hand.value for hand in ThreeCardHand),
+                                                  "no-hand"),
 }
 KINDS = tuple(kind.value for kind in SideBetKind)
 
