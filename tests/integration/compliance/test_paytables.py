@@ -159,6 +159,8 @@ def test_four_eyes_approval_and_the_trail(operator, second_operator, db):
     assert approved["house_edge_percent"] is not None and approved["rtp_percent"] is not None
     assert approved["house_edge_percent"] + approved["rtp_percent"] == pytest.approx(100)
     assert approved["evaluation"]["method"] == "exact" and approved["evaluation"]["bonus_lines"]
+    # The pair bet at 12:1 is kept with the approval as what it is: the player's edge, 4/191.
+    assert approved["evaluation"]["side_bets"]["pair"]["house_edge"] == "-4/191"
     assert [step["step"] for step in approved["trail"]] == ["submitted", "approved"]
     assert approved["trail"][1]["reason"] == "checked against the promotion sheet"
     again = second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "twice"})
