@@ -18,11 +18,12 @@ def play(t):
     up = next(cards)
     for s in seats:
         hands[s["seat"]][0].append(next(cards))
-    money = {s["seat"]: [s["wager"] + s.get("pair_bet", 0), 0] for s in seats}
+    pair = {s["seat"]: s.get("side_bets", {}).get("pair", s.get("pair_bet", 0)) for s in seats}
+    money = {s["seat"]: [s["wager"] + pair[s["seat"]], 0] for s in seats}
     for s in seats:
         c = hands[s["seat"]][0]
-        if s.get("pair_bet") and c[0][0] == c[1][0]:
-            money[s["seat"]][1] += s["pair_bet"] * 12
+        if pair[s["seat"]] and c[0][0] == c[1][0]:
+            money[s["seat"]][1] += pair[s["seat"]] * 12
     state = {}
     for s in seats:
         c = hands[s["seat"]][0]

@@ -1,31 +1,63 @@
-"""Exact house edges of the side bets (pair, insurance) as fractions, from the shoe's composition."""
+"""Exact house edges of the side bets (each one a paytable declares, and insurance) as fractions,
+from the shoe's composition."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from ..engine.cards import RANKS, SUITS, TEN_VALUED
 from ..engine.games.canberra.paytable import Paytable
 from ..engine.games.canberra.rules import CanberraRules
+from ..engine.games.canberra.side_bets import SideBet
+from ..engine.shoe import ShoeSpec
 
 
 def _counts(rules: CanberraRules) -> dict[str, int]:
     return {rank: rules.shoe.decks * len(SUITS) for rank in rules.shoe.ranks}
 
 
-def pair_house_edge(rules: CanberraRules, paytable: Paytable, stake: int | None = None) -> Fraction | None:
-    """House edge of the pair bet (a pair on the seat's first two cards), None if there is no pair bet.
+@lru_cache(maxsize=64)
+def hand_chances(shoe: ShoeSpec, bet: SideBet) -> dict[str, Fraction]:
+    """The chance of each hand the bet pays (its best-paying hand among those the cards make) and
+    of none (under ""), over every ordered deal of the seat's first two cards and the dealer's first
+    card from a full shoe: each card is one of `decks` copies of a rank and suit, taken without
+    replacement. Exact; the cards between them in the deal (other seats') do not change the chances,
+    being unseen."""
+    ranks = shoe.ranks
+    kinds = [rank + suit for rank in ranks for suit in SUITS]
+    copies = shoe.decks
+    weights: dict[str, int] = {}
+    for first in kinds:
+        for second in kinds:
+            w2 = copies * (copies - (second == first))
+            if not w2:
+                continue
+            for upcard in kinds:
+                w3 = w2 * (copies - (upcard == first) - (upcard == second))
+                if not w3:
+                    continue
+                paid = bet.paid_hand(bet.hands_made((first, second), upcard, ranks))
+                hand = "" if paid is None else paid[0]
+                weights[hand] = weights.get(hand, 0) + w3
+    total = sum(weights.values())
+    return {hand: Fraction(weight, total) for hand, weight in weights.items()}
 
-    Paid at the table's minimum pair stake, rounded as the rules say; with whole-number odds the
-    stake does not matter.
-    """
-    if paytable.pair is None:
-        return None
-    stake = stake or rules.pair_limits.minimum
-    counts = _counts(rules)
-    n = sum(counts.values())
-    p_pair = Fraction(sum(c * (c - 1) for c in counts.values()), n * (n - 1))
-    won = paytable.pair.winnings(stake, rules.rounding)
-    return -(p_pair * won - (1 - p_pair) * stake) / stake
+
+def side_bet_house_edge(rules: CanberraRules, bet: SideBet, stake: int | None = None) -> Fraction:
+    """House edge of a declared side bet per unit staked, exact. Paid at the bet's minimum stake,
+    rounded as the rules say; with whole-number odds the stake does not matter."""
+    stake = stake or bet.limits.minimum
+    pays = dict(bet.pays)
+    expected = Fraction(0)
+    for hand, chance in hand_chances(rules.shoe, bet).items():
+        expected += chance * (pays[hand].winnings(stake, rules.rounding) if hand else -stake)
+    return -expected / stake
+
+
+def pair_house_edge(rules: CanberraRules, paytable: Paytable, stake: int | None = None) -> Fraction | None:
+    """House edge of the side bet named `pair`, None where the paytable offers none."""
+    bet = paytable.side_bet("pair")
+    return None if bet is None else side_bet_house_edge(rules, bet, stake)
 
 
 def insurance_odds(rules: CanberraRules, stake: int | None = None) -> dict[str, Fraction] | None:
@@ -82,11 +114,18 @@ def describe(edge: Fraction) -> dict:
 
 
 def side_bets(rules: CanberraRules, paytable: Paytable) -> dict:
-    """Both side bets as the report writes them (absent bets say so)."""
+    """Each side bet the paytable declares, by its name, then insurance, as the report writes
+    them: what each hand pays, its chance, and the bet's exact house edge (insurance, where the
+    rules do not offer it, says so)."""
     out: dict = {}
-    pair = pair_house_edge(rules, paytable)
-    out["pair"] = {"offered": False} if pair is None else {
-        "offered": True, "pays": str(paytable.pair), **describe(pair)}
+    for bet in paytable.side_bets:
+        chances = hand_chances(rules.shoe, bet)
+        out[bet.name] = {"offered": True, "kind": bet.kind.value,
+                         "pays": ", ".join(f"{hand} {odds}" for hand, odds in bet.pays),
+                         "stake_cents": bet.limits.minimum,
+                         "hands": {hand: {"pays": str(odds), "probability": str(chances.get(hand, 0))}
+                                   for hand, odds in bet.pays},
+                         **describe(side_bet_house_edge(rules, bet))}
     insurance = insurance_odds(rules)
     if insurance is None:
         out["insurance"] = {"offered": False}

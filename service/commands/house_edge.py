@@ -62,8 +62,7 @@ def report(result: dict[str, Any]) -> str:
         lines.append(f"    {line['line']:<16}{line['hits']:>12,}{line['per_million_rounds']:>14.2f}"
                      f"{line['contribution_percent']:>11.4f}%")
     lines.append("  side bets (exact)")
-    for name in ("pair", "insurance"):
-        bet = result["side_bets"][name]
+    for name, bet in result["side_bets"].items():
         if bet["offered"]:
             lines.append(f"    {name:<10} pays {bet['pays']:<5} house edge {bet['house_edge']} = "
                          f"{bet['house_edge_percent']:.4f}%")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import RuleViolation
-from .games.canberra import LIMITED_BETS, CanberraRound, CanberraRules, Paytable
+from .games.canberra import CanberraRound, CanberraRules, Paytable
 from .games.traditional import TraditionalRound, TraditionalRules
 from .limits import Limits
 from .shoe import PhysicalShoe, fits_in_shoe
@@ -23,7 +23,7 @@ def start_round(rules: GameRules, paytable: Paytable | None, transcript: Transcr
             if transcript.players is not None or transcript.kitty is not None:
                 raise TranscriptError(("players are" if transcript.players is not None else "a kitty belongs")
                                       + " to the player-banked game: this one has seats and no kitty")
-            return CanberraRound(rules, paytable, transcript.seats, _limits(transcript.limits))
+            return CanberraRound(rules, paytable, transcript.seats, _limits(transcript.limits, paytable))
         if isinstance(rules, TraditionalRules):
             if paytable is not None:
                 raise TranscriptError("the player-banked game takes no paytable")
@@ -33,13 +33,15 @@ def start_round(rules: GameRules, paytable: Paytable | None, transcript: Transcr
     raise TranscriptError(f"no game plays rules of type {type(rules).__name__}")
 
 
-def _limits(limits: dict[str, dict[str, Any]] | None) -> dict[str, Limits] | None:
-    """A house-banked transcript's own limits as the engine's, by the bets a table limits."""
+def _limits(limits: dict[str, dict[str, Any]] | None, paytable: Paytable) -> dict[str, Limits] | None:
+    """A house-banked transcript's own limits as the engine's, by the bets a table limits: the
+    main wager and the paytable's side bets (`pair_bet`, as older transcripts write the pair bet)."""
     if not limits:
         return None
-    unknown = sorted(limits.keys() - LIMITED_BETS)
+    limited = {"main", "pair_bet", *(bet.name for bet in paytable.side_bets)}
+    unknown = sorted(limits.keys() - limited)
     if unknown:
-        raise TranscriptError(f"limits: unknown bet kinds {unknown}; a table limits {', '.join(sorted(LIMITED_BETS))}")
+        raise TranscriptError(f"limits: unknown bet kinds {unknown}; a table limits {', '.join(sorted(limited))}")
     try:
         return {kind: Limits(v["min"], v["max"]) for kind, v in limits.items()}
     except ValueError as exc:

@@ -15,14 +15,21 @@ class Rng(Protocol):
     def randrange(self, n: int) -> int: ...
 
 
-def random_wagers(rules: CanberraRules, rng: Rng, max_seats: int | None = None) -> list[dict[str, int]]:
+def random_wagers(rules: CanberraRules, rng: Rng, max_seats: int | None = None,
+                  paytable: Paytable | None = None) -> list[dict[str, object]]:
+    """Random seats and wagers; with a paytable, each of its side bets placed on about a third of them."""
     count = rng.randint(1, max_seats or rules.max_seats)
     seats = sorted(_sample(range(1, rules.max_seats + 1), count, rng))
-    out = []
+    out: list[dict[str, object]] = []
     for seat in seats:
-        entry = {"seat": seat, "wager": rng.randint(rules.main_limits.minimum, rules.main_limits.minimum * 20)}
-        if rng.random() < 0.3:
-            entry["pair_bet"] = rng.randint(rules.pair_limits.minimum, rules.pair_limits.minimum * 4)
+        entry: dict[str, object] = {"seat": seat,
+                                    "wager": rng.randint(rules.main_limits.minimum, rules.main_limits.minimum * 20)}
+        side_bets = {}
+        for bet in paytable.side_bets if paytable is not None else ():
+            if rng.random() < 0.3:
+                side_bets[bet.name] = rng.randint(bet.limits.minimum, min(bet.limits.minimum * 4, bet.limits.maximum))
+        if side_bets:
+            entry["side_bets"] = side_bets
         out.append(entry)
     return out
 
@@ -60,9 +67,9 @@ def choose_action(round_: CanberraRound, rng: Rng) -> Action:
 
 
 def play_random_round(rules: CanberraRules, paytable: Paytable, rng: Rng, *,
-                      wagers: list[dict[str, int]] | None = None, shoe: VirtualShoe | None = None) -> CanberraRound:
+                      wagers: list[dict[str, object]] | None = None, shoe: VirtualShoe | None = None) -> CanberraRound:
     shoe = shoe or VirtualShoe(rules.shoe, _RngSource(rng))
-    round_ = CanberraRound(rules, paytable, wagers or random_wagers(rules, rng))
+    round_ = CanberraRound(rules, paytable, wagers or random_wagers(rules, rng, paytable=paytable))
     while round_.awaiting is not None:
         if round_.awaiting == "card":
             round_.deal_card(shoe.deal())

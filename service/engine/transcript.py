@@ -61,7 +61,7 @@ def _all_of_type(items: list[Any], kind: type) -> bool:
     return True
 
 
-# A field nobody reads is refused, not skipped: a misspelt one ("pair" for "pair_bet", "option"
+# A field nobody reads is refused, not skipped: a misspelt one ("side_bet" for "side_bets", "option"
 # for "options") would otherwise change the money without a word.
 _TRANSCRIPT_FIELDS = frozenset({"rules", "paytable", "seats", "players", "cards", "actions", "options", "kitty",
                                 "limits", "paytable_document"})

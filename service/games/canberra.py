@@ -6,9 +6,10 @@ import uuid
 from collections import defaultdict
 from typing import Any
 
-from ..catalog import GameRules
+from ..catalog import GameRules, rules_and_paytable
 from ..engine.actions import RuleViolation
 from ..engine.games.canberra import CanberraRound
+from ..engine.games.canberra.seats import side_bet_limits
 from ..engine.shoe import PhysicalShoe, ShoeError, VirtualShoe
 from ..ledger.bets import rows_for_bets
 from ..ledger.transcripts import bet_totals, seat_totals
@@ -25,11 +26,12 @@ SETTLEMENT_ACTOR = "settlement"
 
 
 def effective_limits(rules: Any, limits: dict | None) -> dict:
-    """What a table accepts: its own limits where it sets them, the rules' defaults elsewhere."""
-    defaults = {"main": rules.main_limits, "pair_bet": rules.pair_limits}
+    """What a table accepts: its main wager's limits (its own, else the rules'), and any side bet's
+    limits it sets for itself (a side bet's own are in its paytable)."""
     own = table_limits(limits)
-    return {kind: {"min": own.get(kind, default).minimum, "max": own.get(kind, default).maximum}
-            for kind, default in defaults.items()}
+    main = own.get("main", rules.main_limits)
+    return {"main": {"min": main.minimum, "max": main.maximum},
+            **{kind: {"min": lim.minimum, "max": lim.maximum} for kind, lim in own.items() if kind != "main"}}
 
 
 def start(rules: Any, paytable: Any, wagers: list[dict], limits: dict | None, kitty: int | None = None) -> Any:
@@ -130,7 +132,7 @@ def payout_records(round_: StoredRound, bets: list[Any]) -> list[AuditRecord]:
 
 def stakes_placed(game: Any) -> list[dict]:
     """Each seat's stakes so far, bet by bet, as the engine holds them after replaying the round:
-    main wager, split wagers, doubles, pair bet and insurance."""
+    main wager, split wagers, doubles, side bets (by name) and insurance."""
     seats = []
     for seat in game.snapshot()["seats"]:
         bets = []
@@ -139,9 +141,10 @@ def stakes_placed(game: Any) -> list[dict]:
             bets.append({"kind": kind, "hand": hand["hand"], "stake": hand["wager"]})
             if hand["double"]:
                 bets.append({"kind": "double", "hand": hand["hand"], "stake": hand["double"]})
-        for kind in ("pair_bet", "insurance"):
-            if seat.get(kind):
-                bets.append({"kind": "pair" if kind == "pair_bet" else kind, "hand": None, "stake": seat[kind]})
+        for name, stake in seat["side_bets"].items():
+            bets.append({"kind": name, "hand": None, "stake": stake})
+        if seat["insurance"]:
+            bets.append({"kind": "insurance", "hand": None, "stake": seat["insurance"]})
         seats.append({"seat": seat["seat"], "bets": bets, "refunded": sum(bet["stake"] for bet in bets)})
     return seats
 
@@ -177,13 +180,22 @@ def _no_kitty(uow: UnitOfWork, round_id: uuid.UUID) -> None:
     return None
 
 
-def _no_table_fields(uow: UnitOfWork, table_id: str, rules: Any) -> dict:
-    return {}
+def table_fields(uow: UnitOfWork, table_id: str, rules: Any) -> dict:
+    """The side bets the table's next round takes, by name, with their limits (the table's own,
+    else its paytable's)."""
+    row = uow.tables.get(table_id)
+    if row is None:
+        return {}
+    paytable = rules_and_paytable(uow.paytables, row).paytable
+    if paytable is None:
+        return {}
+    limits = side_bet_limits(paytable, table_limits(row.limits))
+    return {"side_bets": {name: {"min": lim.minimum, "max": lim.maximum} for name, lim in limits.items()}}
 
 
 FAMILY = GameFamily(
     game=GAME, needs_paytable=True, virtual_shoe_deals=True, evaluates_paytables=True,
     effective_limits=effective_limits, start=start, kitty_before=_no_kitty, open_round=open_round,
     shoe_opened=_nothing, check_seat=check_seat, deal=deal, physical_shoe=physical_shoe, round_completed=_nothing,
-    settle=settle, void=void, round_fields=round_fields, table_fields=_no_table_fields, transcript=transcript,
+    settle=settle, void=void, round_fields=round_fields, table_fields=table_fields, transcript=transcript,
 )

@@ -20,7 +20,7 @@ Note = tuple[str, dict]   # an audit record's kind and payload, written by the c
 
 
 def table_limits(limits: dict[str, dict] | None) -> dict[str, Limits]:
-    """The engine's Limits from a table's stored {"main": {"min", "max"}, "pair_bet": {...}};
+    """The engine's Limits from a table's stored {"main": {"min", "max"}, "pair": {...}} (by bet);
     ValueError when an entry is not a limit."""
     return {kind: Limits(entry["min"], entry["max"]) for kind, entry in (limits or {}).items()}
 

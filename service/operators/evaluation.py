@@ -63,7 +63,8 @@ def _exact(report: dict[str, Any]) -> Evaluation:
     detail = {"method": "exact", "rules": report["rules"], "paytable": report["paytable"],
               "wager_cents": report.get("wager_cents"), "seats": 1, "splits": report["splits"],
               "variance": report["variance"], "standard_deviation": report["standard_deviation"],
-              "elapsed_seconds": report["elapsed_seconds"], "bonus_lines": lines}
+              "elapsed_seconds": report["elapsed_seconds"], "bonus_lines": lines,
+              "side_bets": report["side_bets"]}
     house_edge = report["house_edge_percent"]
     return Evaluation(round(house_edge, 4), round(100 - house_edge, 4), detail)
 
@@ -73,6 +74,6 @@ def _simulated(rules: CanberraRules, paytable: Paytable) -> Evaluation:
     result = compute(rules, paytable, precision=PRECISION, seed=SEED, max_seconds=MAX_SECONDS)
     detail = {key: result[key] for key in ("rules", "paytable", "seats", "wager_cents", "shoe", "seed", "precision",
                                           "precision_reached", "rounds", "house_edge_se_percent",
-                                          "elapsed_seconds", "bonus_lines") if key in result}
+                                          "elapsed_seconds", "bonus_lines", "side_bets") if key in result}
     detail["method"] = "simulation"
     return Evaluation(round(result["house_edge_percent"], 4), round(result["rtp_percent"], 4), detail)

@@ -173,11 +173,12 @@ def version_summary(row: VersionRow) -> dict:
 
 
 def odds_view(paytable: Any) -> dict:
-    """The odds as the engine reads them (normalised, e.g. "3:2"), bonus lines included."""
+    """The odds as the engine reads them (normalised, e.g. "3:2"), bonus lines and side bets included."""
     odds = {"pontoon": str(paytable.pontoon), "win": str(paytable.win), "doubled_win": str(paytable.doubled_win)}
-    if paytable.pair is not None:
-        odds["pair"] = str(paytable.pair)
     return {"odds": odds, "bonuses": {line.name: str(line.odds) for line in paytable.bonuses},
+            "side_bets": {bet.name: {"kind": bet.kind.value, "pays": {hand: str(odds) for hand, odds in bet.pays},
+                                     "limits": {"min": bet.limits.minimum, "max": bet.limits.maximum}}
+                          for bet in paytable.side_bets},
             "super_bonus": None if paytable.super_bonus is None else {
                 "ranks": list(paytable.super_bonus.ranks), "upcard": paytable.super_bonus.upcard,
                 "one_suit": paytable.super_bonus.one_suit, "envy": paytable.super_bonus.envy,

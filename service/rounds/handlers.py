@@ -30,8 +30,7 @@ from .state import action_payload, load_game
 def create_table(cmd: CreateTable, uow: UnitOfWork) -> dict:
     errors: dict[str, list[str]] = {}
     rules = _load_named(load_rules, cmd.rules, "rules", errors)
-    if cmd.paytable is not None:
-        _load_named(load_paytable, cmd.paytable, "paytable", errors)
+    paytable = _load_named(load_paytable, cmd.paytable, "paytable", errors) if cmd.paytable is not None else None
     family = family_of(rules) if rules is not None else None
     if family is not None and family.needs_paytable != (cmd.paytable is not None):
         errors["paytable"] = [f"the {family.game} game "
@@ -43,6 +42,7 @@ def create_table(cmd: CreateTable, uow: UnitOfWork) -> dict:
             errors[f"limits.{kind}"] = [str(exc)]
     if errors or family is None:   # no family: the rules were refused, and errors says why
         raise Invalid("the table cannot be created as asked", code="invalid_table", errors=errors)
+    _check_side_bet_limits(cmd.limits, paytable)
     row = uow.tables.add(table_id=cmd.table_id, game=family.game, rules=cmd.rules, rules_version=1,
                          paytable=cmd.paytable, paytable_version=1 if cmd.paytable else None,
                          limits=cmd.limits, created_by=cmd.actor)
@@ -52,6 +52,17 @@ def create_table(cmd: CreateTable, uow: UnitOfWork) -> dict:
         "table_created", {"rules": cmd.rules, "paytable": cmd.paytable, "limits": cmd.limits},
         actor=cmd.actor, table_id=row.table_id)])
     return views.table_view(row, family.effective_limits(rules, row.limits), None, None)
+
+
+def _check_side_bet_limits(limits: dict, paytable: Any) -> None:
+    """Beside `main`, a table limits only the side bets its paytable offers, by their names: a
+    limit for one it does not offer is refused (409) rather than kept and never read."""
+    offered = [] if paytable is None else [bet.name for bet in paytable.side_bets]
+    unknown = sorted(kind for kind in limits if kind != "main" and kind not in offered)
+    if unknown:
+        raise Conflict(f"the table's paytable offers no side bet {', '.join(map(repr, unknown))} to limit "
+                       f"(it offers: {', '.join(offered) or 'none'})", code="limits_refused",
+                       errors={f"limits.{kind}": ["not a side bet of the table's paytable"] for kind in unknown})
 
 
 def _load_named(loader, name: str, field_name: str, errors: dict) -> Any:

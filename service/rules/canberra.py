@@ -5,6 +5,7 @@ from enum import StrEnum
 
 from ..engine.games.canberra.paytable import FIXED_LINES, BonusLine, Paytable, SuperBonus, SuperBonusPrize
 from ..engine.games.canberra.rules import CanberraRules, DealerPontoonTakes, DoubleMaximum, DoubleMinimum, Limits
+from ..engine.games.canberra.side_bets import KINDS, SideBet, SideBetKind
 from ..engine.odds import Rounding
 from ..engine.shoe import ShoeSpec
 from .reader import RANKS, Reader, rank_of
@@ -47,7 +48,11 @@ def read_canberra_rules(doc: Reader) -> CanberraRules | None:
     shoe_r.refuse_unknown()
     seats = doc.integer("seats", minimum=1)
     limits = doc.section("limits")
-    main, pair = _limits(limits, "main"), _limits(limits, "pair_bet")
+    main = _limits(limits, "main")
+    if "pair_bet" in limits.data:
+        limits.fail("pair_bet", "a side bet's limits are declared with it in the paytable "
+                                "(side_bets.pair.limits), not in the rules")
+        limits.seen.add("pair_bet")
     limits.refuse_unknown()
     pontoon = doc.section("pontoon")
     surrender = doc.section("surrender")
@@ -58,7 +63,7 @@ def read_canberra_rules(doc: Reader) -> CanberraRules | None:
     # Where the paytable's bonus lines pay: a house rule, not a price (the paytable names the lines).
     bonuses = doc.section("bonuses", {})
     fields = dict(
-        name=name, shoe=shoe, max_seats=seats, main_limits=main, pair_limits=pair,
+        name=name, shoe=shoe, max_seats=seats, main_limits=main,
         pontoon_ranks=pontoon.ranks("ranks"),
         split_hand_pontoon=pontoon.boolean("on_split_hands"),
         player_pontoon_paid_at_once=pontoon.boolean("paid_at_once"),
@@ -123,13 +128,22 @@ def read_paytable(doc: Reader) -> Paytable | None:
     odds = doc.section("odds")
     pontoon, win = odds.odds("pontoon"), odds.odds("win")
     doubled = odds.odds("doubled_win", "1:1")
-    pair = odds.odds("pair") if "pair" in odds.data else None
+    # Paytables written before side bets were declared gave the pair bet's odds here (odds.pair);
+    # such a document, stored or carried by a transcript, is read as declaring the side bet `pair`.
+    legacy_pair = odds.odds(LEGACY_PAIR) if LEGACY_PAIR in odds.data else None
     for key in odds.data:
-        if key not in FIXED_LINES and key != "doubled_win":
-            odds.fail(key, f"unknown hand name {key!r} here: odds takes pontoon, win, doubled_win and pair; "
-                           "bonus lines go under bonuses")
+        if key not in FIXED_LINES and key not in ("doubled_win", LEGACY_PAIR):
+            odds.fail(key, f"unknown hand name {key!r} here: odds takes pontoon, win and doubled_win; "
+                           "bonus lines go under bonuses, side bets under side_bets")
             odds.seen.add(key)
     odds.refuse_unknown()
+    side_bets = _side_bets(doc)
+    if legacy_pair is not None:
+        if any(bet.name == LEGACY_PAIR for bet in side_bets):
+            odds.fail(LEGACY_PAIR, "the pair bet is declared under side_bets: its odds go there, not here")
+        else:
+            side_bets.insert(0, SideBet(LEGACY_PAIR, SideBetKind.PAIR, ((LEGACY_PAIR, legacy_pair),),
+                                        LEGACY_PAIR_LIMITS))
     bonuses_r = doc.section("bonuses", {})
     lines = []
     for key in bonuses_r.data:
@@ -168,5 +182,31 @@ def read_paytable(doc: Reader) -> Paytable | None:
     doc.refuse_unknown()
     if doc.errors:
         return None
-    return doc.build("(paytable)", Paytable, name, pontoon, win, doubled, pair, tuple(lines), super_bonus,
-                     measured_under)
+    return doc.build("(paytable)", Paytable, name, pontoon, win, doubled, tuple(lines), super_bonus,
+                     tuple(side_bets), measured_under)
+
+
+# The pair bet as paytables wrote it before side bets were declared (odds.pair), with the limits
+# every rules file gave it then.
+LEGACY_PAIR = "pair"
+LEGACY_PAIR_LIMITS = Limits(500, 50_000)
+
+
+def _side_bets(doc: Reader) -> list[SideBet]:
+    """The side bets a paytable declares, in its order: each by name, with its kind (an evaluator
+    in the engine), what each of the kind's hands pays, and its limits."""
+    section = doc.section("side_bets", {})
+    out: list[SideBet] = []
+    for name in section.data:
+        declared = section.section(str(name))
+        kind = declared.text("kind", choices=KINDS)
+        pays_r = declared.section("pays")
+        pays = tuple((str(hand), pays_r.odds(str(hand))) for hand in pays_r.data)
+        limits = _limits(declared, "limits")
+        declared.refuse_unknown()
+        if kind in KINDS and limits is not None:
+            bet = section.build(str(name), SideBet, str(name), SideBetKind(kind), pays, limits,
+                                paths={"pays": f"{name}.pays"})
+            if bet is not None:
+                out.append(bet)
+    return out

@@ -10,15 +10,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..replay import replay_data
-from ..rules import Ref, RulesError, load_paytable, load_rules
+from ..rules import Ref, load_rules
 from .client import Reply, TerminalClient
 from .shoe import LocalShoe
 from .stats import Stats
 from .strategy import choose
 
 WAGERS = (500, 1000, 1000, 2000, 2500, 5000)      # cents
-PAIR_BET_RATE = 0.2                               # of the seats dealt in
-PAIR_BET = 500
+SIDE_BET_RATE = 0.2                               # of the seats dealt in, for each side bet the table takes
 CARDS_PER_SEAT = 8                                # room a physical shoe must keep for one round, per seat
 MAX_FAILURES_PER_ROUND = 3                        # refusals a round may meet before it is left for later
 MAX_FAILED_ROUNDS = 5                             # in a row, refused by a service that answers: a defect; give up
@@ -62,7 +61,7 @@ class Terminal:
         self.stats = stats or Stats()
         self.rng = random.Random(plan.seed)
         self.local_shoe: LocalShoe | None = None
-        self.pair_bets = True            # whether the table's paytable has the pair side bet
+        self.side_bets: dict[str, int] = {}   # the side bets the table takes, at their minimum stakes
         self.shoe_due = False            # the last round took the virtual shoe past its cut card
         self.table = f"/v1/tables/{plan.table_id}"
 
@@ -105,7 +104,7 @@ class Terminal:
         table = self._expect(self._get(self.table, GET_TABLE))
         if table is None:
             raise RuntimeError(f"table {self.plan.table_id} cannot be read")
-        self.pair_bets = _offers_pair_bet(table)
+        self.side_bets = {name: limits["min"] for name, limits in (table.get("side_bets") or {}).items()}
         if self.plan.physical:
             spec = load_rules(Ref.parse(table["rules"]).name).shoe
             self.local_shoe = LocalShoe(spec, self.rng, CARDS_PER_SEAT * (self.plan.seats + 1))
@@ -175,9 +174,10 @@ class Terminal:
     def _wagers(self) -> list[dict]:
         wagers = []
         for seat in range(1, self.plan.seats + 1):
-            wager = {"seat": seat, "wager": self.rng.choice(WAGERS)}
-            if self.pair_bets and self.rng.random() < PAIR_BET_RATE:
-                wager["pair_bet"] = PAIR_BET
+            wager: dict = {"seat": seat, "wager": self.rng.choice(WAGERS)}
+            side_bets = {name: stake for name, stake in self.side_bets.items() if self.rng.random() < SIDE_BET_RATE}
+            if side_bets:
+                wager["side_bets"] = side_bets
             wagers.append(wager)
         return wagers
 
@@ -267,12 +267,3 @@ class Terminal:
     def _record_error(self, reply: Reply) -> None:
         self.stats.errors[f"{reply.status} {reply.code or ('no answer' if reply.status == 0 else 'error')}"] += 1
 
-
-def _offers_pair_bet(table: dict) -> bool:
-    """Whether the table's paytable pays the pair side bet (a blackjack table's does not)."""
-    if not table.get("paytable"):
-        return False
-    try:
-        return load_paytable(Ref.parse(table["paytable"]).name).pair is not None
-    except RulesError:
-        return "pair_bet" in (table.get("limits") or {})

@@ -41,7 +41,8 @@ def draft_with_a_bad_field(page) -> tuple[int, str]:
     page.get_by_label("Reason for the change").fill("Pontoon pays 2:1 for the summer promotion")
     page.get_by_role("button", name="Submit the draft").click()
 
-    at_line = page.locator(f'li[data-line="{line_of(broken, "pair:")}"]')
+    bad_line = line_of(broken, 'pair: "eleven')
+    at_line = page.locator(f'li[data-line="{bad_line}"]')
     expect(at_line).to_have_class(re.compile(r"has-error"))
     expect(at_line.locator(".field-error")).to_contain_text("pair")
     expect(page.locator("li.has-error[data-line]")).to_have_count(1)      # the one bad field, nothing else

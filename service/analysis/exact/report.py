@@ -93,9 +93,9 @@ def as_dict(rules: CanberraRules, paytable: Paytable, game: GameValues | Canberr
 def content_key(rules: CanberraRules, paytable: Paytable, wager: int | None = None) -> str:
     """Hash of everything the main game's analysis depends on: the rules, what the paytable pays on
     the main wager, the wager and the method. A paytable's name and version, the rules it names
-    and its pair bet (exact fractions, computed afresh) are left out, so a draft that pays as an
+    and its side bets (exact fractions, computed afresh) are left out, so a draft that pays as an
     analysed version does is answered from the cache."""
-    paid = replace(paytable, name="", pair=None, measured_under="")
+    paid = replace(paytable, name="", side_bets=(), measured_under="")
     text = json.dumps([METHOD_VERSION, repr(rules), repr(paid), wager])
     return hashlib.sha256(text.encode()).hexdigest()
 

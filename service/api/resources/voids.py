@@ -25,7 +25,7 @@ class Void(MethodView):
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
     def post(self, body, round_id):
         """Void a round still in play (a misdeal, a fault), with a reason: every stake placed so far
-        (wagers, pair bets, insurance, splits, doubles) goes back to its seat through the ledger
+        (wagers, side bets, insurance, splits, doubles) goes back to its seat through the ledger
         (kind void_refund) and the round takes no more cards or decisions. A complete or settled
         round is not voided (409 round_not_open)."""
         return void_round(VoidRound(round_id, body["reason"], principal().actor, expected_revision()), request_uow())

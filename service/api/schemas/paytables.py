@@ -53,13 +53,27 @@ class TrailStepSchema(ma.Schema):
     round_id = ma.fields.UUID(allow_none=True, metadata={"description": "the first round under it"})
 
 
+class SideBetLimitsSchema(ma.Schema):
+    min = ma.fields.Integer(required=True)
+    max = ma.fields.Integer(required=True)
+
+
+class SideBetSchema(ma.Schema):
+    kind = ma.fields.String(required=True, metadata={"description": "the engine's evaluator, e.g. pair"})
+    pays = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
+                          metadata={"description": "what each hand of its kind pays, as odds"})
+    limits = ma.fields.Nested(SideBetLimitsSchema, required=True, metadata={"description": "cents"})
+
+
 class VersionSchema(ma.Schema):
     name = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
     status = ma.fields.String(required=True, validate=ma.validate.OneOf([status.value for status in VersionStatus]))
     odds = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
-                          metadata={"description": "pontoon, win, doubled_win and pair, as the engine reads them"})
+                          metadata={"description": "pontoon, win and doubled_win, as the engine reads them"})
     bonuses = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True)
+    side_bets = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(SideBetSchema), required=True,
+                               metadata={"description": "the side bets it offers, by the name wagers give them"})
     super_bonus = ma.fields.Nested(SuperBonusSchema, allow_none=True, required=True)
     content = ma.fields.Dict(required=True, metadata={"description": "the whole document"})
     source_format = ma.fields.String(required=True, validate=ma.validate.OneOf(["yaml", "json", "file"]))

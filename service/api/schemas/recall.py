@@ -46,7 +46,10 @@ class RoundMoneySchema(ma.Schema):
 class RecalledWagerSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     wager = ma.fields.Integer(required=True)
-    pair_bet = ma.fields.Integer()
+    side_bets = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
+                               metadata={"description": "side-bet stakes by name, as the round was opened"})
+    pair_bet = ma.fields.Integer(metadata={"description": "the pair bet (side bet pair) as rounds opened before "
+                                                          "side bets were declared recorded it", "deprecated": True})
 
 
 class RecalledRoundSchema(ma.Schema):

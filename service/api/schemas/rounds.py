@@ -10,7 +10,7 @@ from ...engine.games.canberra import CanberraRound
 from ...engine.games.traditional import TraditionalRound
 from ...store.repositories.rounds import RoundStatus
 from ...web.schemas.base import MAX_CENTS, Pattern, RequestSchema, cents
-from .tables import TableLimitsSchema
+from .tables import table_limits_field
 from .traditional import MAX_PLACE, BankerSchema, PlayerSchema, StakeSchema, TranscriptPlayerSchema, TransferSchema
 from .variants import Catalog, null_only
 
@@ -33,15 +33,34 @@ def seat_number(**kwargs) -> ma.fields.Integer:
 
 
 # ----- requests -----------------------------------------------------------------------------
+def side_bet_stakes(**kwargs) -> ma.fields.Dict:
+    """Side-bet stakes by the names the table's paytable declares them under (e.g. pair, 21+3): a
+    name it does not offer is the round's refusal (409), the paytable being the table's."""
+    return ma.fields.Dict(keys=ma.fields.String(), values=cents(minimum=0), **kwargs)
+
+
 class WagerSchema(RequestSchema):
     seat = seat_number(required=True)
     wager = cents(required=True)
-    pair_bet = cents(minimum=0, allow_none=True, metadata={"description": "the pair side bet, if any"})
+    side_bets = side_bet_stakes(load_default=None, allow_none=True, metadata={
+        "description": "side-bet stakes by the names the table's paytable declares (e.g. {\"pair\": 500, "
+                       "\"21+3\": 500}); 0 or absent: none. A name the paytable does not offer, or a stake "
+                       "outside its limits, is refused (409 wager_refused)"})
+    pair_bet = cents(minimum=0, allow_none=True, metadata={
+        "description": "the pair bet as older terminals send it: the same as side_bets {\"pair\": amount}",
+        "deprecated": True})
 
     @ma.post_load
-    def _drop_empty_pair_bet(self, data: dict, **_) -> dict:
-        if not data.get("pair_bet"):
-            data.pop("pair_bet", None)
+    def _side_bets_by_name(self, data: dict, **_) -> dict:
+        """One form for the engine and the round's records: side bets by name, none at 0."""
+        side_bets = {name: stake for name, stake in (data.pop("side_bets", None) or {}).items() if stake}
+        pair_bet = data.pop("pair_bet", None)
+        if pair_bet:
+            if "pair" in side_bets:
+                raise ma.ValidationError("the pair bet is written twice: send it in side_bets only", "pair_bet")
+            side_bets = {"pair": pair_bet, **side_bets}
+        if side_bets:
+            data["side_bets"] = side_bets
         return data
 
 
@@ -157,7 +176,8 @@ class HandSchema(ma.Schema):
 class SeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     wager = ma.fields.Integer(required=True)
-    pair_bet = ma.fields.Integer(required=True)
+    side_bets = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(), required=True,
+                               metadata={"description": "the seat's side-bet stakes by name"})
     insurance = ma.fields.Integer(required=True)
     hands = ma.fields.List(ma.fields.Nested(HandSchema), required=True)
 
@@ -226,7 +246,8 @@ class RoundStateSchema(ma.Schema):
 class TranscriptSeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     wager = ma.fields.Integer(required=True)
-    pair_bet = ma.fields.Integer()
+    side_bets = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
+                               metadata={"description": "side-bet stakes by name, where the seat placed any"})
 
 
 class TranscriptActionSchema(ma.Schema):
@@ -248,9 +269,10 @@ class TranscriptSchema(ma.Schema):
     kitty = ma.fields.Integer(metadata={"description": "Shoot Pontoon: the kitty before the round"})
     cards = ma.fields.List(ma.fields.String(), required=True)
     actions = ma.fields.List(ma.fields.Nested(TranscriptActionSchema), required=True)
-    limits = ma.fields.Nested(TableLimitsSchema, metadata={
-        "description": "the table's own limits, where they differ from the rules' defaults: the round's wagers "
-                       "and doubles were checked against them, and it replays under them"})
+    limits = table_limits_field(metadata={
+        "description": "the table's own limits by bet (main, and side bets by name), where they differ from the "
+                       "rules' and the paytable's: the round's wagers and doubles were checked against them, and "
+                       "it replays under them"})
     paytable_document = ma.fields.Dict(keys=ma.fields.String(), metadata={
         "description": "the stored paytable version the round ran under (version 2 on), as approved: "
                        "`pontoon replay` plays it as carried, with no database"})

@@ -17,9 +17,10 @@ class LimitSchema(RequestSchema):
     max = cents(required=True, metadata={"description": "at least min"})
 
 
-class TableLimitsSchema(RequestSchema):
-    main = ma.fields.Nested(LimitSchema, metadata={"description": "the main wager's limits " + _MAX_AT_LEAST_MIN})
-    pair_bet = ma.fields.Nested(LimitSchema, metadata={"description": "the pair bet's limits " + _MAX_AT_LEAST_MIN})
+def table_limits_field(**kwargs) -> ma.fields.Dict:
+    """A table's own limits by bet: `main`, or a side bet's name in the table's paytable (its
+    limits are the paytable's otherwise; a name it does not offer is refused, 409)."""
+    return ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(LimitSchema), **kwargs)
 
 
 class CreateTableSchema(RequestSchema):
@@ -28,8 +29,9 @@ class CreateTableSchema(RequestSchema):
                              metadata={"description": "a rules file stem in rules_config/, e.g. canberra"})
     paytable = ma.fields.String(load_default=None, allow_none=True, validate=file_name_text(),
                                 metadata={"description": "a paytable stem in paytables/, e.g. canberra-standard"})
-    limits = ma.fields.Nested(TableLimitsSchema, load_default=dict,
-                              metadata={"description": "the table's own limits in cents; the rules' otherwise"})
+    limits = table_limits_field(load_default=dict, metadata={
+        "description": "the table's own limits by bet, in cents: main (the rules' otherwise) and side bets by "
+                       "their names in the paytable (the paytable's otherwise), each {min, max}, " + _MAX_AT_LEAST_MIN})
 
     @classmethod
     def openapi_one_of(cls, catalog: Catalog) -> list[dict]:
@@ -59,3 +61,6 @@ class TableSchema(ma.Schema):
     open_round_id = ma.fields.UUID(allow_none=True, required=True)
     bank = ma.fields.Nested(BankSchema, metadata={"description": "the player-banked game only: who holds the bank, "
                                                                  "the kitty"})
+    side_bets = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(LimitSchema), metadata={
+        "description": "the house-banked game only: the side bets its next round takes (its paytable's), by the "
+                       "names wagers give them, with their limits in cents"})

@@ -236,10 +236,10 @@ def _measure(name: str, version: int, content: str) -> Evaluation:
 
 
 def _evaluation_view(house_edge: float, rtp: float, detail: dict) -> dict:
-    """House edge, RTP, and each paid line above even money with the points it adds to the RTP
-    and its share of the RTP."""
+    """House edge, RTP, each paid line above even money with the points it adds to the RTP and its
+    share of the RTP, and each side bet's exact house edge on its own stake."""
     lines = [{**line, "share_of_rtp_percent": line["contribution_percent"] / rtp * 100 if rtp else None}
              for line in detail.get("bonus_lines", [])]
     return {"house_edge_percent": house_edge, "rtp_percent": rtp, "lines": lines,
             "rounds": detail.get("rounds"), "standard_error": detail.get("house_edge_se_percent"),
-            "rules": detail.get("rules")}
+            "rules": detail.get("rules"), "side_bets": detail.get("side_bets") or {}}

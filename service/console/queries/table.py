@@ -112,7 +112,7 @@ def stakes_on_table(state: dict[str, Any]) -> list[tuple[int, int]]:
     The player-banked game moves no money before settlement, so it has none."""
     out = []
     for seat in state.get("seats") or ():
-        side_bets = (seat.get("pair_bet") or 0) + (seat.get("insurance") or 0)
+        side_bets = sum((seat.get("side_bets") or {}).values()) + (seat.get("insurance") or 0)
         staked = sum(hand["stake"] for hand in seat["hands"]) + side_bets
         out.append((seat["seat"], staked))
     return out

@@ -11,7 +11,7 @@ from psycopg.rows import tuple_row
 from ..transaction import Statements
 from .rounds import RoundRow
 
-# The ledger's hand for seat-level bets (a refund, a pair bet, insurance, envy): the column is NOT NULL.
+# The ledger's hand for seat-level bets (a refund, a side bet, insurance, envy): the column is NOT NULL.
 NO_HAND = -1
 
 LEDGER_COLUMNS = ("round_id", "table_id", "shoe_id", "rules_ref", "paytable_ref",

@@ -30,7 +30,7 @@ def standard() -> dict:
 def with_pair_odds(odds: str) -> dict:
     document = standard()
     document.pop("version")
-    document["odds"]["pair"] = odds
+    document["side_bets"]["pair"]["pays"]["pair"] = odds
     return document
 
 
@@ -64,7 +64,9 @@ def test_the_files_are_version_one_approved_by_system(operator, db):
     first = listed[NAME][0]
     assert first["version"] == 1 and first["status"] == "approved" and first["author"] == "system"
     view = ok(operator.get(f"/v1/paytables/{NAME}/versions/1"), 200)
-    assert view["odds"] == {"pontoon": "3:2", "win": "1:1", "doubled_win": "1:1", "pair": "11:1"}
+    assert view["odds"] == {"pontoon": "3:2", "win": "1:1", "doubled_win": "1:1"}
+    assert view["side_bets"] == {"pair": {"kind": "pair", "pays": {"pair": "11:1"},
+                                          "limits": {"min": 500, "max": 50000}}}
     assert view["bonuses"]["678_spades"] == "3:1" and view["super_bonus"]["envy"] == 5000
     assert [step["step"] for step in view["trail"]][0] == "seeded"
     assert db.execute("SELECT count(*) FROM audit_log WHERE kind = 'paytable_version_seeded' "
@@ -141,8 +143,9 @@ def test_an_unknown_paytable_is_404(operator):
 
 def test_four_eyes_approval_and_the_trail(operator, second_operator, db):
     draft = submit(operator, with_pair_odds("12:1"))
-    assert draft["status"] == "draft" and draft["odds"]["pair"] == "12:1"
-    assert draft["changes"] == [{"path": "odds.pair", "change": "changed", "before": "11:1", "after": "12:1"},
+    assert draft["status"] == "draft" and draft["side_bets"]["pair"]["pays"] == {"pair": "12:1"}
+    assert draft["changes"] == [{"path": "side_bets.pair.pays.pair", "change": "changed", "before": "11:1",
+                                 "after": "12:1"},
                                 {"path": "version", "change": "changed", "before": 1, "after": draft["version"]}]
     version = draft["version"]
     own = operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "looks right"})
@@ -156,14 +159,18 @@ def test_four_eyes_approval_and_the_trail(operator, second_operator, db):
     assert approved["house_edge_percent"] is not None and approved["rtp_percent"] is not None
     assert approved["house_edge_percent"] + approved["rtp_percent"] == pytest.approx(100)
     assert approved["evaluation"]["method"] == "exact" and approved["evaluation"]["bonus_lines"]
+    # The pair bet at 12:1 is kept with the approval as what it is: the player's edge, 4/191.
+    assert approved["evaluation"]["side_bets"]["pair"]["house_edge"] == "-4/191"
     assert [step["step"] for step in approved["trail"]] == ["submitted", "approved"]
     assert approved["trail"][1]["reason"] == "checked against the promotion sheet"
     again = second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "twice"})
     assert again.status == 409 and again.body["code"] == "not_a_draft"
 
     [(author, submitted)] = audit_of(db, "paytable_version_submitted", version)
-    assert submitted["reason"] == "pair bet promotion" and submitted["before"]["odds"]["pair"] == "11:1"
-    assert submitted["after"]["odds"]["pair"] == "12:1" and submitted["changes"][0]["path"] == "odds.pair"
+    assert submitted["reason"] == "pair bet promotion"
+    assert submitted["before"]["side_bets"]["pair"]["pays"]["pair"] == "11:1"
+    assert submitted["after"]["side_bets"]["pair"]["pays"]["pair"] == "12:1"
+    assert submitted["changes"][0]["path"] == "side_bets.pair.pays.pair"
     [(approver, decided)] = audit_of(db, "paytable_version_approved", version)
     assert approver != author and decided["before"]["status"] == "draft" and decided["after"]["status"] == "approved"
 
@@ -171,7 +178,7 @@ def test_four_eyes_approval_and_the_trail(operator, second_operator, db):
 def test_a_yaml_draft_keeps_its_text_and_can_be_rejected_by_its_author(operator):
     text = yaml.safe_dump(with_pair_odds("10:1"), sort_keys=False) + "# a comment kept in the source\n"
     draft = ok(operator.post(f"/v1/paytables/{NAME}/versions", {"reason": "lower pair", "yaml": text}), 201)
-    assert draft["source_format"] == "yaml" and draft["odds"]["pair"] == "10:1"
+    assert draft["source_format"] == "yaml" and draft["side_bets"]["pair"]["pays"]["pair"] == "10:1"
     rejected = ok(operator.post(f"/v1/paytables/{NAME}/versions/{draft['version']}/reject",
                                 {"reason": "withdrawn"}), 200)
     assert rejected["status"] == "rejected" and rejected["house_edge_percent"] is None
@@ -253,7 +260,7 @@ def test_versions_are_never_edited_or_deleted(database_url, operator):
                 with conn.transaction():
                     conn.execute(statement, params)
     kept = ok(operator.get(f"/v1/paytables/{NAME}/versions/{draft['version']}"), 200)
-    assert kept["status"] == "draft" and kept["odds"]["pair"] == "14:1"
+    assert kept["status"] == "draft" and kept["side_bets"]["pair"]["pays"]["pair"] == "14:1"
     assert ok(operator.get(f"/v1/paytables/{NAME}/versions/1"), 200)["content"].get("x") is None
 
 
@@ -280,15 +287,15 @@ def test_a_round_under_a_stored_version_replays_and_verifies_at_its_odds(
 
 
 @pytest.mark.parametrize("where, value, field", [
-    ("pair", "100000000000000000000000:1", "odds.pair"),
-    ("pair", "1_000:1", "odds.pair"),
+    ("pair", "100000000000000000000000:1", "side_bets.pair.pays.pair"),
+    ("pair", "1_000:1", "side_bets.pair.pays.pair"),
     ("envy", 10**30, "super_bonus.envy"),
     ("prize", 10**19, "super_bonus.prizes[0].prize"),
 ])
 def test_numbers_past_what_a_paytable_may_hold_are_refused_at_submission(operator, where, value, field):
     document = with_pair_odds("12:1")
     if where == "pair":
-        document["odds"]["pair"] = value
+        document["side_bets"]["pair"]["pays"]["pair"] = value
     elif where == "envy":
         document["super_bonus"]["envy"] = value
     else:

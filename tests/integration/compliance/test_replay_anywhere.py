@@ -31,7 +31,7 @@ def test_a_round_under_a_stored_version_replays_with_no_database_reachable(
                                                                  settle)
     transcript = ok(terminal.get(f"/v1/rounds/{state['round_id']}/transcript"), 200)
     assert transcript["paytable"] == f"{NAME}@{version}"
-    assert transcript["paytable_document"]["odds"]["pair"] == "13:1"
+    assert transcript["paytable_document"]["side_bets"]["pair"]["pays"]["pair"] == "13:1"
     replayed = replay_offline(tmp_path, transcript)
     assert replayed.returncode == 0, replayed.stderr
     # the pair at 13:1 (7000) and 18 beating the dealer's 17 (2000)

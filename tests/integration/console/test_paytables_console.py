@@ -117,6 +117,22 @@ def test_a_draft_shows_its_difference_and_its_house_edge_before_approval(signed_
     assert edge < 0 and "data-player-edge" in shown, "a paytable that gives the player the edge says so"
 
 
+def test_a_draft_raising_the_pair_bet_shows_the_side_bets_own_edge_beside_the_main_games(signed_in):
+    console = signed_in("operator")
+    number = submitted_version(submit(console, edit(prefilled(console), rf"pair: {ODDS}", 'pair: "12:1"')))
+    shown = console.get(f"/console/paytables/{NAME}/{number}/analysis",
+                        headers={"HX-Request": "true"}).get_data(as_text=True)
+    # 15/191 of first two cards are a pair: at 12:1 the bet returns 13 * 15/191 = 195/191 a stake.
+    pair = re.search(r'<tr data-side-bet="pair">(.*?)</tr>', shown, re.S)
+    assert pair, shown
+    assert "<code>-4/191</code>" in pair.group(1) and "player's edge 2.0942%" in pair.group(1)
+    assert re.search(r'<tr data-side-bet="insurance">.*?<code>1199/4879</code>', shown, re.S)
+    in_force = console.get(f"/console/paytables/{NAME}/1/analysis",
+                           headers={"HX-Request": "true"}).get_data(as_text=True)
+    main_figure = re.compile(r"data-house-edge>(-?[\d.]+)%")
+    assert main_figure.search(shown).group(1) == main_figure.search(in_force).group(1), "the main game's, unchanged"
+
+
 def test_a_version_seeded_from_its_file_shows_its_house_edge_without_a_click(signed_in):
     # Version 1 comes from paytables/<name>.yaml and was never approved here, so no figures were
     # kept; the page measures it as approval would, as it does a draft.

@@ -20,7 +20,7 @@ def play(rules, paytable, cards, actions, wager=1000):
 
 def test_the_paytable_has_blackjack_and_nothing_else(blackjack):
     _, paytable, _ = blackjack
-    assert (paytable.pair, paytable.bonuses, paytable.super_bonus) == (None, (), None)
+    assert (paytable.side_bets, paytable.bonuses, paytable.super_bonus) == ((), (), None)
     assert str(paytable.pontoon) == "3:2"
 
 

@@ -68,7 +68,7 @@ def test_approval_records_the_exact_house_edge_and_each_bonus_line():
 def test_a_draft_paying_as_an_analysed_version_is_answered_from_the_cache():
     paytable = load_paytable("canberra-standard")
     analysed = analyse(load_house_banked_rules("canberra"), paytable)
-    draft = dataclasses.replace(paytable, name="canberra-standard@9", pair=None)
+    draft = dataclasses.replace(paytable, name="canberra-standard@9", side_bets=())
     again = analyse(load_house_banked_rules("canberra"), draft)
     assert again["elapsed_seconds"] == analysed["elapsed_seconds"], "read back, not computed"
-    assert again["paytable"] == "canberra-standard@9" and not again["side_bets"]["pair"]["offered"]
+    assert again["paytable"] == "canberra-standard@9" and "pair" not in again["side_bets"]

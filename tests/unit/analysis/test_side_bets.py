@@ -54,7 +54,7 @@ def test_fractions_match_an_enumeration_of_every_card(canberra):
 
 def test_blackjack_offers_neither_side_bet(blackjack):
     rules, paytable, _ = blackjack
-    assert side_bets(rules, paytable) == {"pair": {"offered": False}, "insurance": {"offered": False}}
+    assert side_bets(rules, paytable) == {"insurance": {"offered": False}}
 
 
 def test_report_form(canberra):

@@ -5,8 +5,9 @@ import dataclasses
 
 import pytest
 
-from service.engine.transcript import TranscriptError
-from service.replay import replay_data
+from service.engine.play import play_transcript
+from service.engine.transcript import TranscriptError, parse_transcript
+from service.replay import load_game, replay_data
 from tests.unit.engine.rounds import act, nets, play, seat
 
 
@@ -398,7 +399,42 @@ def test_limits_name_only_the_bets_a_table_limits():
 @pytest.mark.parametrize("pair_bet", [None, False, "500", 500.0])
 def test_a_pair_bet_is_a_whole_number_of_cents(pair_bet):
     refused([{"seat": 1, "wager": 1000, "pair_bet": pair_bet}], "9H 9S KD 8C", [act(1, "stand")],
-            f"seat 1: pair bet must be a whole number of cents, not {pair_bet!r}")
+            f"seat 1: side bet pair must be a whole number of cents, not {pair_bet!r}")
+    refused([{"seat": 1, "wager": 1000, "side_bets": {"pair": pair_bet}}], "9H 9S KD 8C", [act(1, "stand")],
+            f"seat 1: side bet pair must be a whole number of cents, not {pair_bet!r}")
+
+
+def played(seats, cards: str, actions):
+    """The engine's round a transcript of these seats, cards and decisions plays to."""
+    transcript = parse_transcript({"rules": "canberra", "paytable": "canberra-standard", "seats": seats,
+                                   "cards": cards.split(), "actions": actions})
+    return play_transcript(*load_game(transcript, None), transcript)
+
+
+def test_the_pair_bet_by_its_old_field_and_by_name_is_one_bet():
+    old = played([{"seat": 1, "wager": 1000, "pair_bet": 500}], "8H 9C 8D 9D", [act(1, "stand")])
+    new = played([{"seat": 1, "wager": 1000, "side_bets": {"pair": 500}}], "8H 9C 8D 9D", [act(1, "stand")])
+    assert old.bets == new.bets
+    assert [(bet.kind, bet.stake, bet.returned, bet.outcome) for bet in new.bets] == [
+        ("pair", 500, 500 * 12, "pair"), ("main", 1000, 0, "lose")]
+    assert new.transcript()["seats"] == [{"seat": 1, "wager": 1000, "side_bets": {"pair": 500}}]
+    refused([{"seat": 1, "wager": 1000, "pair_bet": 500, "side_bets": {"pair": 500}}], "8H 9C 8D 9D",
+            [act(1, "stand")], "seat 1: the pair bet is written twice")
+
+
+@pytest.mark.parametrize("side_bets, reason", [
+    ({"21+3": 500}, "seat 1: this paytable has no side bet '21+3' (it offers: pair)"),
+    ({"pair": 499}, "seat 1: side bet pair of 499 is outside its limits 500 to 50000"),
+    ({"pair": -5}, "seat 1: side bet pair must be a whole number of cents, not -5"),
+    ([500], "seat 1: side_bets must map side bet names to cents"),
+])
+def test_a_side_bet_the_paytable_does_not_offer_or_limit_is_refused(side_bets, reason):
+    refused([{"seat": 1, "wager": 1000, "side_bets": side_bets}], "8H 9C 8D 9D", [act(1, "stand")], reason)
+
+
+def test_a_side_bet_of_nothing_is_no_bet():
+    r = played([{"seat": 1, "wager": 1000, "side_bets": {"pair": 0}}], "8H 9C 8D 9D", [act(1, "stand")])
+    assert [bet.kind for bet in r.bets] == ["main"] and "side_bets" not in r.transcript()["seats"][0]
 
 
 def test_a_fifth_copy_of_a_card_is_refused():

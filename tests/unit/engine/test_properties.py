@@ -19,7 +19,7 @@ PAYTABLE = load_paytable("canberra-standard")
 def play_checked(rng) -> CanberraRound:
     """Play a round to the end, checking at every step that the state says how to go on."""
     shoe = VirtualShoe(RULES.shoe, _RngSource(rng))
-    round_ = CanberraRound(RULES, PAYTABLE, random_wagers(RULES, rng))
+    round_ = CanberraRound(RULES, PAYTABLE, random_wagers(RULES, rng, paytable=PAYTABLE))
     steps = 0
     while round_.awaiting is not None:
         steps += 1
@@ -52,7 +52,7 @@ def test_staked_and_returned_add_up_from_the_bets(rng):
     result = round_.result()
     for seat, out in zip(round_.seats, result["seats"], strict=True):
         # What the seat put down, counted from the decisions rather than from the bet lines.
-        put_down = seat.wager + seat.pair_bet + seat.insurance
+        put_down = seat.wager + sum(seat.side_bets.values()) + seat.insurance
         for action in round_.actions:
             if action.seat == seat.number and action.action in ("double", "split"):
                 put_down += action.amount if action.action == "double" else seat.wager

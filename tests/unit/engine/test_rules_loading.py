@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from service.engine.odds import Odds
 from service.rules import RulesError, load_paytable, load_rules, parse_paytable, parse_rules
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -63,6 +64,8 @@ def test_canberra_shoe_is_four_decks_without_tens():
     (("double", "totals"), [9, 21], "double.totals", "from 2 to 20"),
     (("bonuses",), {"on_split_hands": "no"}, "bonuses.on_split_hands", "true or false"),
     (("double", "on_split_aces"), True, "double.on_split_aces", "no decision to double"),
+    # A side bet's limits are declared with it, in the paytable: the rules' old place is refused.
+    (("limits", "pair_bet"), {"min": 500, "max": 50000}, "limits.pair_bet", "declared with it in the paytable"),
 ])
 def test_bad_rules_are_refused_with_file_field_and_reason(path, value, field, why):
     doc = canberra_doc()
@@ -115,6 +118,16 @@ def test_every_bad_field_is_listed_at_once():
     (lambda d: d["super_bonus"]["prizes"].pop(), "super_bonus.prizes", "last prize must have no wager_below"),
     (lambda d: d["bonuses"].update({"6_card_21": "1:1"}), "bonuses", "6_card_21 pays 1:1, no more than a win (1:1)"),
     (lambda d: d["bonuses"].update({"678_mixed": "1:2"}), "bonuses", "must pay more than a win"),
+    (lambda d: d["side_bets"]["pair"].update({"kind": "pairs"}), "side_bets.pair.kind", "must be one of pair"),
+    (lambda d: d["side_bets"]["pair"]["pays"].update({"pair": "11"}), "side_bets.pair.pays.pair", "not odds"),
+    (lambda d: d["side_bets"]["pair"]["pays"].update({"suited_pair": "25:1"}), "side_bets.pair.pays",
+     "'suited_pair' is not a pair hand"),
+    (lambda d: d["side_bets"]["pair"].pop("limits"), "side_bets.pair.limits", "is required"),
+    (lambda d: d["side_bets"]["pair"]["limits"].update({"max": 100}), "side_bets.pair.limits", "below the minimum"),
+    (lambda d: d["side_bets"].update({"main": d["side_bets"]["pair"]}), "side_bets.main", "names another bet"),
+    (lambda d: d["side_bets"].update({"pair bet": d["side_bets"]["pair"]}), "side_bets.pair bet",
+     "may hold letters, digits"),
+    (lambda d: d["odds"].update({"pair": "11:1"}), "odds.pair", "declared under side_bets"),
 ])
 def test_bad_paytables_are_refused(mutate, field, why):
     doc = paytable_doc()
@@ -123,6 +136,17 @@ def test_bad_paytables_are_refused(mutate, field, why):
         parse_paytable("paytables/broken.yaml", doc)
     assert field in err.value.errors, err.value.errors
     assert why in err.value.errors[field]
+
+
+def test_the_pair_bet_is_the_standard_paytables_declared_side_bet():
+    [pair] = load_paytable("canberra-standard").side_bets
+    assert (pair.name, pair.kind, pair.pays, (pair.limits.minimum, pair.limits.maximum)) == (
+        "pair", "pair", (("pair", Odds(11, 1)),), (500, 50_000))
+    # A document written before side bets were declared gives the pair bet's odds under odds.
+    older = paytable_doc()
+    del older["side_bets"]
+    older["odds"]["pair"] = "11:1"
+    assert parse_paytable("paytables/older.yaml", older).side_bets == (pair,)
 
 
 def test_paytable_lines_come_from_the_yaml():

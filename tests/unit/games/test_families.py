@@ -47,8 +47,11 @@ def test_seat_zero_is_the_bankers_only_where_there_is_a_banker():
 def test_limits_are_the_tables_or_the_rules():
     rules = load_rules("canberra")
     limits = family_named("canberra").effective_limits(rules, {"main": {"min": 500, "max": 9000}})
-    assert limits["main"] == {"min": 500, "max": 9000}
-    assert limits["pair_bet"] == {"min": rules.pair_limits.minimum, "max": rules.pair_limits.maximum}
+    # A side bet's limits are its paytable's: a table that sets none for it shows none of its own.
+    assert limits == {"main": {"min": 500, "max": 9000}}
+    own = family_named("canberra").effective_limits(rules, {"pair": {"min": 100, "max": 200}})
+    assert own == {"main": {"min": rules.main_limits.minimum, "max": rules.main_limits.maximum},
+                   "pair": {"min": 100, "max": 200}}
     assert family_named("traditional").effective_limits(load_rules("british-traditional"), None) == {}
 
 

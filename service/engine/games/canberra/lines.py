@@ -8,19 +8,20 @@ from typing import NamedTuple
 
 class BetKind(StrEnum):
     """Which bet a line settles: a hand's wager (main, or split for a split's new hand), its
-    double, the seat's insurance and pair bets, and the super bonus's prize and envy payment."""
+    double, the seat's insurance, and the super bonus's prize and envy payment. A side bet's line
+    takes the side bet's name (`pair`, `21+3`) as its kind instead."""
 
     MAIN = "main"
     SPLIT = "split"
     DOUBLE = "double"
     INSURANCE = "insurance"
-    PAIR = "pair"
     SUPER_BONUS = "super_bonus"
     ENVY = "envy"
 
 
 class Outcome(StrEnum):
-    """How a bet ended. A winning 21 paid by a bonus line takes the line's name instead."""
+    """How a bet ended. A winning 21 paid by a bonus line takes the line's name instead, and a
+    side bet the hand it paid (`pair`) or its kind's losing outcome (`no-pair`)."""
 
     WIN = "win"
     DEALER_BUST = "dealer-bust"
@@ -35,19 +36,17 @@ class Outcome(StrEnum):
     DEALER_PONTOON = "dealer-pontoon"
     SUPER_BONUS = "super-bonus"
     ENVY = "envy"
-    PAIR = "pair"
-    NO_PAIR = "no-pair"
     INSURANCE_WON = "insurance-won"
     INSURANCE_LOST = "insurance-lost"
 
 
 class BetLine(NamedTuple):
     """One bet's stake and return at settlement: the unit the ledger records. `hand` is None for
-    a seat's own bet (pair, insurance, envy)."""
+    a seat's own bet (a side bet, insurance, envy)."""
 
     seat: int
     hand: int | None
-    kind: BetKind
+    kind: BetKind | str           # a side bet's line: the side bet's name
     stake: int
     returned: int
     outcome: str

@@ -1,4 +1,4 @@
-"""The paytable: named hands and their odds, the super bonus and the pair side bet."""
+"""The paytable: named hands and their odds, the super bonus, and the side bets it offers."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -7,12 +7,13 @@ from enum import StrEnum
 from ...cards import RANKS
 from ...odds import Odds
 from ...rule_errors import RuleFieldError
+from .side_bets import SideBet
 
 # Hand names are a small grammar rather than a fixed list, so a new bonus line is data:
 #   N_card_21, N_plus_card_21        a winning 21 of exactly N (or at least N) cards (N one digit)
 #   RRR_mixed|suited|spades          exactly those ranks, 2 to 7 of them (e.g. 678, 777): mixed
 #                                    suits, one suit other than spades, or all spades
-FIXED_LINES = ("pontoon", "win", "pair")
+FIXED_LINES = ("pontoon", "win")
 _DIGITS = frozenset("0123456789")
 _RANK_LETTERS = frozenset(RANKS)
 
@@ -68,7 +69,7 @@ class BonusLine:
             ranks = tuple(sorted(ranks_line[0], key=RANKS.index))
             return cls(name, odds, min_cards=len(ranks), max_cards=len(ranks), ranks=ranks, suits=ranks_line[1])
         raise ValueError(
-            f"unknown hand name {name!r}: use pontoon, win, pair, N_card_21, N_plus_card_21 "
+            f"unknown hand name {name!r}: use pontoon, win, N_card_21, N_plus_card_21 "
             "or ranks with _mixed, _suited or _spades (e.g. 678_suited)")
 
     def matches(self, ranks: list[str], suits: list[str]) -> bool:
@@ -134,16 +135,16 @@ class SuperBonus:
 
 @dataclass(frozen=True, slots=True)
 class Paytable:
-    """What the house pays: Pontoon, a win, a doubled win, the pair bet, the bonus lines and the
-    super bonus, each as odds or a fixed prize."""
+    """What the house pays: Pontoon, a win, a doubled win, the bonus lines and the super bonus, each
+    as odds or a fixed prize; and the side bets it offers, each settled by its own evaluator."""
 
     name: str
     pontoon: Odds
     win: Odds
     doubled_win: Odds
-    pair: Odds | None
     bonuses: tuple[BonusLine, ...]
     super_bonus: SuperBonus | None
+    side_bets: tuple[SideBet, ...] = ()
     measured_under: str = "canberra"   # the rules whose house edge an approved version records
 
     def __post_init__(self) -> None:
@@ -152,6 +153,16 @@ class Paytable:
                 # A winning 21 is paid by the line only where the line beats a win.
                 raise RuleFieldError("bonuses", f"{line.name} pays {line.odds}, no more than a win ({self.win}), "
                                                 "so it would never be paid: a bonus line must pay more than a win")
+        names = [bet.name for bet in self.side_bets]
+        if len(set(names)) != len(names):
+            raise RuleFieldError("side_bets", "two side bets have one name")
+
+    def side_bet(self, name: str) -> SideBet | None:
+        """The side bet offered under this name, if any."""
+        for bet in self.side_bets:
+            if bet.name == name:
+                return bet
+        return None
 
     def best_bonus(self, ranks: list[str], suits: list[str]) -> BonusLine | None:
         """The highest-paying line a winning 21 fits, if any (where two fit, the higher pays)."""

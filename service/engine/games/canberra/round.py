@@ -18,7 +18,7 @@ from .seats import (
     COMPLETE,
     DEAL,
     DEALER,
-    LIMITED_BETS,
+    MAIN,
     PLAY,
     PLAYING,
     PONTOON,
@@ -27,10 +27,11 @@ from .seats import (
     Hand,
     Seat,
     open_seats,
+    side_bet_limits,
 )
 from .settlement import bet_lines, settle
 
-__all__ = ["LIMITED_BETS", "BetLine", "CanberraRound", "Hand", "Seat"]
+__all__ = ["BetLine", "CanberraRound", "Hand", "Seat"]
 
 CARD, DECISION = Awaiting
 
@@ -42,9 +43,9 @@ class CanberraRound(CanberraDecisions):
                  limits: dict[str, Limits] | None = None) -> None:
         self.rules = rules
         self.paytable = paytable
-        self.main_limits = limits.get("main", rules.main_limits) if limits else rules.main_limits
-        self.pair_limits = limits.get("pair_bet", rules.pair_limits) if limits else rules.pair_limits
-        self.seats = open_seats(wagers, rules.max_seats, self.main_limits, self.pair_limits, paytable.pair)
+        self.main_limits = limits.get(MAIN, rules.main_limits) if limits else rules.main_limits
+        self.side_limits = side_bet_limits(paytable, limits)
+        self.seats = open_seats(wagers, rules.max_seats, self.main_limits, paytable, self.side_limits)
         self.dealer: list[str] = []
         self.phase = DEAL
         self.log: list[CardDealt | DecisionTaken] = []
@@ -238,6 +239,6 @@ class CanberraRound(CanberraDecisions):
         """The round so far in the transcript format; a complete round replays to the same money."""
         return views.transcript(self, rules_ref, paytable_ref)
 
-    def seat_entries(self) -> list[dict[str, int]]:
+    def seat_entries(self) -> list[dict[str, object]]:
         """The wagers the round opened with, in the transcript's `seats` form."""
         return views.seat_entries(self.seats)

@@ -61,8 +61,7 @@ class CanberraRules:
     name: str
     shoe: ShoeSpec
     max_seats: int
-    main_limits: Limits
-    pair_limits: Limits
+    main_limits: Limits                      # a side bet's limits are declared with it, in the paytable
     pontoon_ranks: tuple[str, ...]          # an ace with one of these is Pontoon (and dealer Pontoon)
     split_hand_pontoon: bool                 # does ace + picture after a split count as Pontoon
     stand_minimum: int

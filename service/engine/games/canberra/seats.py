@@ -7,8 +7,8 @@ from enum import StrEnum
 from ...actions import RuleViolation
 from ...cards import ACES, CARD_POINTS
 from ...limits import Limits
-from ...odds import Odds
 from .lines import BetLine
+from .paytable import Paytable
 
 
 class HandStatus(StrEnum):
@@ -38,8 +38,11 @@ class Phase(StrEnum):
 PLAYING, STOOD, WON21, PONTOON, BUST, FORFEIT, SURRENDERED = HandStatus
 DEAL, PLAY, DEALER, COMPLETE = Phase
 
-LIMITED_BETS = frozenset({"main", "pair_bet"})            # the bets a table may set its own limits for
-_SEAT_FIELDS = frozenset({"seat", "wager", "pair_bet"})   # what a seat's entry may hold
+MAIN = "main"                # the main wager's limits; a side bet's go by its name
+# The pair bet's field in wagers, transcripts and table limits written before side bets were
+# declared in the paytable: read as the side bet named `pair` (see docs/decisions.md).
+PAIR_BET_FIELD, PAIR_BET_NAME = "pair_bet", "pair"
+_SEAT_FIELDS = frozenset({"seat", "wager", "side_bets", PAIR_BET_FIELD})   # what a seat's entry may hold
 # Where each hand's cards go, as records name it: made once for the seats and hands a table can have.
 _LABELS = [[f"seat {seat} hand {index}" for index in range(16)] for seat in range(10)]
 
@@ -98,19 +101,19 @@ class Hand:
 class Seat:
     """A seat dealt in: its bets and hands."""
 
-    __slots__ = ("number", "wager", "pair_bet", "insurance", "hands", "first_two", "staked", "returned",
+    __slots__ = ("number", "wager", "side_bets", "insurance", "hands", "first_two", "staked", "returned",
                  "side_lines", "envy")
 
-    def __init__(self, number: int, wager: int, pair_bet: int = 0) -> None:
+    def __init__(self, number: int, wager: int, side_bets: dict[str, int] | None = None) -> None:
         self.number = number
         self.wager = wager
-        self.pair_bet = pair_bet
+        self.side_bets = side_bets or {}       # side bet name -> stake, in the paytable's order
         self.insurance = 0
         self.hands = [Hand(0, wager, False, number)]
         self.first_two: tuple[str, ...] = ()
         self.staked = 0                        # totals of its bet lines, set at settlement
         self.returned = 0
-        self.side_lines: tuple[BetLine, ...] = ()   # its pair bet's and insurance's, at settlement
+        self.side_lines: tuple[BetLine, ...] = ()   # its side bets' and insurance's, at settlement
         self.envy = 0                          # the super bonus's envy payment to it, at settlement
 
     @property
@@ -118,8 +121,16 @@ class Seat:
         return len(self.hands) > 1
 
 
-def open_seats(wagers: Sequence[Mapping[str, object]], max_seats: int, main: Limits, pair: Limits,
-               pair_pays: Odds | None) -> list[Seat]:
+def side_bet_limits(paytable: Paytable, own: Mapping[str, Limits] | None) -> dict[str, Limits]:
+    """Each side bet's limits at a table: the table's own where it sets them (by the side bet's
+    name, or `pair_bet` for the pair bet), else the paytable's."""
+    own = own or {}
+    return {bet.name: own.get(bet.name) or (own.get(PAIR_BET_FIELD) if bet.name == PAIR_BET_NAME else None)
+            or bet.limits for bet in paytable.side_bets}
+
+
+def open_seats(wagers: Sequence[Mapping[str, object]], max_seats: int, main: Limits, paytable: Paytable,
+               side_limits: Mapping[str, Limits]) -> list[Seat]:
     """The seats the opening wagers take, in seat order. Each entry is checked in order and
     RuleViolation names the first entry that cannot open the round and why."""
     if not wagers:
@@ -127,33 +138,50 @@ def open_seats(wagers: Sequence[Mapping[str, object]], max_seats: int, main: Lim
     seats: dict[int, Seat] = {}
     in_order, last = True, 0
     for entry in wagers:
-        number, wager, pair_bet = entry.get("seat"), entry.get("wager"), entry.get("pair_bet", 0)
+        number, wager = entry.get("seat"), entry.get("wager")
         # `type(x) is int` on purpose: it refuses booleans, which isinstance would let through.
         if type(number) is not int or not 1 <= number <= max_seats:
             raise RuleViolation(f"seat {number!r} does not exist: seats are 1 to {max_seats}")
         if number in seats:
             raise RuleViolation(f"seat {number} has two wagers")
-        # With seat and wager there, an entry of no more fields than they and a pair bet make
-        # holds no other (counted first: most entries are exactly that).
-        if not ("wager" in entry and len(entry) == 2 + ("pair_bet" in entry)) and not entry.keys() <= _SEAT_FIELDS:
+        # An entry of seat and wager alone holds no other field (counted first: most are that).
+        if not ("wager" in entry and len(entry) == 2) and not entry.keys() <= _SEAT_FIELDS:
             raise RuleViolation(f"seat {number}: unknown fields {sorted(entry.keys() - _SEAT_FIELDS)}")
         if type(wager) is not int or not main.minimum <= wager <= main.maximum:
             raise RuleViolation(f"seat {number}: wager {wager!r} is outside the table limits "
                                 f"{main.minimum} to {main.maximum}")
-        if type(pair_bet) is not int:   # 0 is no pair bet; null or false is no number
-            raise RuleViolation(f"seat {number}: pair bet must be a whole number of cents, not {pair_bet!r}")
-        if pair_bet:
-            _check_pair_bet(number, pair_bet, pair, pair_pays)
-        seats[number] = Seat(number, wager, pair_bet)
+        side_bets = _side_bets(number, entry, paytable, side_limits) if len(entry) > 2 else None
+        seats[number] = Seat(number, wager, side_bets)
         in_order, last = in_order and number > last, number
     # In seat order, as the cards are dealt (a transcript mostly lists them so already).
     return list(seats.values()) if in_order else [seats[n] for n in sorted(seats)]
 
 
-def _check_pair_bet(number: int, pair_bet: int, pair: Limits, pair_pays: Odds | None) -> None:
-    """A seat's pair bet, checked against the paytable and its limits."""
-    if pair_pays is None:
-        raise RuleViolation(f"seat {number}: this paytable has no pair bet")
-    if not pair.contains(pair_bet):
-        raise RuleViolation(f"seat {number}: pair bet {pair_bet!r} is outside its limits "
-                            f"{pair.minimum} to {pair.maximum}")
+def _side_bets(number: int, entry: Mapping[str, object], paytable: Paytable,
+               side_limits: Mapping[str, Limits]) -> dict[str, int]:
+    """A seat's side-bet stakes by name, in the paytable's order, each checked against the
+    paytable (which must offer it) and its limits; a stake of 0 is no bet."""
+    asked = entry.get("side_bets", {})
+    if type(asked) is not dict or not all(type(name) is str for name in asked):
+        raise RuleViolation(f"seat {number}: side_bets must map side bet names to cents, not {asked!r}")
+    if PAIR_BET_FIELD in entry:
+        if PAIR_BET_NAME in asked:
+            raise RuleViolation(f"seat {number}: the pair bet is written twice (pair_bet and side_bets.pair)")
+        asked = {**asked, PAIR_BET_NAME: entry[PAIR_BET_FIELD]}
+    for name, stake in asked.items():
+        if type(stake) is not int or stake < 0:   # 0 is no bet; null or false is no number
+            raise RuleViolation(f"seat {number}: side bet {name} must be a whole number of cents, not {stake!r}")
+        if stake and paytable.side_bet(name) is None:
+            offered = ", ".join(bet.name for bet in paytable.side_bets) or "none"
+            raise RuleViolation(f"seat {number}: this paytable has no side bet {name!r} (it offers: {offered})")
+    placed = {}
+    for bet in paytable.side_bets:
+        stake = asked.get(bet.name, 0)
+        if not stake:
+            continue
+        limits = side_limits[bet.name]
+        if not limits.contains(stake):
+            raise RuleViolation(f"seat {number}: side bet {bet.name} of {stake!r} is outside its limits "
+                                f"{limits.minimum} to {limits.maximum}")
+        placed[bet.name] = stake
+    return placed

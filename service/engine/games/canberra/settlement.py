@@ -8,7 +8,7 @@ from .rules import CanberraRules, DealerPontoonTakes
 from .seats import BUST, FORFEIT, PONTOON, STOOD, SURRENDERED, WON21, Hand, Seat
 
 # Members read for every hand settled, bound once by name rather than looked up on their class.
-_MAIN, _SPLIT, _DOUBLE, _INSURANCE, _PAIR, _SUPER_BONUS_LINE, _ENVY_LINE = BetKind
+_MAIN, _SPLIT, _DOUBLE, _INSURANCE, _SUPER_BONUS_LINE, _ENVY_LINE = BetKind
 _DEALER_PONTOON, _SUPER_BONUS = Outcome.DEALER_PONTOON, Outcome.SUPER_BONUS
 _ALL_STAKES, _PER_HAND = DealerPontoonTakes.ALL_STAKES, DealerPontoonTakes.ONE_WAGER_PER_HAND
 _WIN, _DEALER_BUST, _PUSH, _LOSE, _TWENTY_ONE = (Outcome.WIN, Outcome.DEALER_BUST, Outcome.PUSH, Outcome.LOSE,
@@ -26,7 +26,7 @@ def settle(rules: CanberraRules, pay: Paytable, seats: list[Seat], dealer: list[
     per_hand = rules.dealer_pontoon_takes == _PER_HAND
     super_winners: set[int] = set()
     for seat in seats:
-        staked, returned = _side_bets(rules, pay, seat, dealer) if seat.pair_bet or seat.insurance else (0, 0)
+        staked, returned = _side_bets(rules, pay, seat, dealer) if seat.side_bets or seat.insurance else (0, 0)
         one_wager_taken = False
         for hand in seat.hands:
             wager, doubled = hand.wager, hand.double
@@ -60,13 +60,17 @@ def settle(rules: CanberraRules, pay: Paytable, seats: list[Seat], dealer: list[
 
 
 def _side_bets(rules: CanberraRules, pay: Paytable, seat: Seat, dealer: list[str]) -> tuple[int, int]:
-    """A seat's pair bet and insurance lines, kept on the seat; (staked, returned) on them."""
+    """A seat's side-bet and insurance lines, kept on the seat; (staked, returned) on them. Each
+    side bet is settled by its kind's evaluator from the seat's first two cards and the dealer's
+    first card."""
     lines = []
-    returned = 0
-    if seat.pair_bet:
-        won = RANK_OF[seat.first_two[0]] == RANK_OF[seat.first_two[1]]
-        back = seat.pair_bet + pay.pair.winnings(seat.pair_bet, rules.rounding) if won and pay.pair else 0
-        lines.append(BetLine(seat.number, None, _PAIR, seat.pair_bet, back, Outcome.PAIR if won else Outcome.NO_PAIR))
+    staked = returned = 0
+    for name, stake in seat.side_bets.items():
+        bet = pay.side_bet(name)
+        assert bet is not None, "a seat's side bets were checked against the paytable when it opened"
+        back, outcome = bet.settle(stake, seat.first_two, dealer[0], rules.shoe.ranks, rules.rounding)
+        lines.append(BetLine(seat.number, None, name, stake, back, outcome))
+        staked += stake
         returned += back
     if seat.insurance:
         second_ten = len(dealer) > 1 and RANK_OF[dealer[1]] in TEN_VALUED
@@ -75,7 +79,7 @@ def _side_bets(rules: CanberraRules, pay: Paytable, seat: Seat, dealer: list[str
                              Outcome.INSURANCE_WON if second_ten else Outcome.INSURANCE_LOST))
         returned += back
     seat.side_lines = tuple(lines)
-    return seat.pair_bet + seat.insurance, returned
+    return staked + seat.insurance, returned
 
 
 def bet_lines(seats: list[Seat]) -> list[BetLine]:

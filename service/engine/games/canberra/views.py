@@ -21,7 +21,7 @@ class ShownRound(Protocol):
     seats: list[Seat]
     dealer: list[str]
     main_limits: Limits
-    pair_limits: Limits
+    side_limits: dict[str, Limits]
 
     @property
     def phase(self) -> str: ...
@@ -63,7 +63,7 @@ def snapshot(round_: ShownRound) -> dict[str, object]:
         "dealer": {"cards": list(round_.dealer), "total": dealer_total, "soft": dealer_soft,
                    "pontoon": round_.dealer_pontoon},
         "seats": [{
-            "seat": s.number, "wager": s.wager, "pair_bet": s.pair_bet, "insurance": s.insurance,
+            "seat": s.number, "wager": s.wager, "side_bets": dict(s.side_bets), "insurance": s.insurance,
             "hands": [{"hand": h.index, "cards": list(h.cards), "wager": h.wager, "double": h.double,
                        "stake": h.stake, "total": h.total(aces_one)[0] if h.cards else 0,
                        "status": h.status} for h in s.hands],
@@ -81,18 +81,20 @@ def transcript(round_: ShownRound, rules_ref: str | None = None,
         "cards": list(round_.cards_out),
         "actions": [action_dict(a) for a in round_.actions],
     }
-    if round_.main_limits != round_.rules.main_limits or round_.pair_limits != round_.rules.pair_limits:
+    declared = {bet.name: bet.limits for bet in round_.paytable.side_bets}
+    if round_.main_limits != round_.rules.main_limits or round_.side_limits != declared:
         out["limits"] = {kind: {"min": lim.minimum, "max": lim.maximum}
-                         for kind, lim in (("main", round_.main_limits), ("pair_bet", round_.pair_limits))}
+                         for kind, lim in (("main", round_.main_limits), *round_.side_limits.items())}
     return out
 
 
-def seat_entries(seats: list[Seat]) -> list[dict[str, int]]:
-    """The wagers the round opened with, in the transcript's `seats` form."""
-    out = []
+def seat_entries(seats: list[Seat]) -> list[dict[str, object]]:
+    """The wagers the round opened with, in the transcript's `seats` form: a seat's side bets by
+    name under `side_bets`, where it placed any."""
+    out: list[dict[str, object]] = []
     for seat in seats:
-        entry = {"seat": seat.number, "wager": seat.wager}
-        if seat.pair_bet:
-            entry["pair_bet"] = seat.pair_bet
+        entry: dict[str, object] = {"seat": seat.number, "wager": seat.wager}
+        if seat.side_bets:
+            entry["side_bets"] = dict(seat.side_bets)
         out.append(entry)
     return out
