@@ -1,6 +1,7 @@
 """Builds the house-banked game's rules and paytable objects from their YAML documents."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 
 from ..engine.games.canberra.paytable import FIXED_LINES, BonusLine, Paytable, SuperBonus, SuperBonusPrize
@@ -24,6 +25,14 @@ _CHOICES: dict[str, type[StrEnum]] = {"double_minimum": DoubleMinimum, "double_m
 
 def _choices(choice: type[StrEnum]) -> tuple[str, ...]:
     return tuple(member.value for member in choice)
+
+
+def read_rules(doc: Reader, overrides: Mapping[str, object]) -> CanberraRules | None:
+    """The game's rules as the registry reads every game's: this one takes no option overrides."""
+    if overrides:
+        doc.fail("options", "this game takes no option overrides")
+        return None
+    return read_canberra_rules(doc)
 
 
 def read_canberra_rules(doc: Reader) -> CanberraRules | None:
