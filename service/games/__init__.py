@@ -23,6 +23,15 @@ SHOE_DEALT_GAMES: tuple[str, ...] = tuple(game for game, family in FAMILIES.item
 DECISIONS: tuple[str, ...] = tuple(sorted({name for family in FAMILIES.values() for name in family.decisions}))
 
 
+# The folder of every game's own templates (the console's pages include them by the game's name).
+TEMPLATES_FOLDER = "templates"
+
+
+def game_view(game: str, part: str) -> str:
+    """The template of a game's own part of a page: `part` of the game's partials."""
+    return f"{family_named(game).templates}/{part}.html"
+
+
 class UnknownGame(LookupError):
     """A table or rules object naming a game the service does not deal: a defect, or a rules
     file for a game not installed here."""
@@ -48,5 +57,5 @@ def family_of(rules: NamesItsGame) -> Family:
     return family_named(rules.game)
 
 
-__all__ = ["DECISIONS", "FAMILIES", "Family", "SHOE_DEALT_GAMES", "GameFamily", "Note", "Opening", "RoundChange",
-           "UnknownGame", "View", "family_named", "family_of", "table_limits"]
+__all__ = ["DECISIONS", "FAMILIES", "Family", "SHOE_DEALT_GAMES", "TEMPLATES_FOLDER", "GameFamily", "Note", "Opening",
+           "RoundChange", "UnknownGame", "View", "family_named", "family_of", "game_view", "table_limits"]

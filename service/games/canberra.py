@@ -52,7 +52,7 @@ class CanberraFamily(GameFamily[CanberraRules, CanberraRound]):
     evaluates_paytables = True
     decisions = CanberraRound.DECISIONS
     amount_decisions = CanberraRound.TAKES_AMOUNT
-    round_template = "games/canberra/round_in_play.html"
+    templates = f"games/{GAME}"
 
     def read_rules(self, doc: Reader, overrides: Mapping[str, object]) -> CanberraRules | None:
         return rules_file.read_rules(doc, overrides)

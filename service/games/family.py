@@ -125,7 +125,9 @@ class GameFamily(Protocol[RulesT, RoundT]):
     evaluates_paytables: bool       # paytables measured under its rules get a house-edge evaluation
     decisions: tuple[str, ...]      # every decision a hand (or a seat) of the game may take, by name
     amount_decisions: frozenset[str]   # those of them that take an amount of cents
-    round_template: str             # the console's partial showing a round of the game in play
+    # Where the game's own partials of the console's pages are (service/games/templates/): each
+    # game has round_in_play, floor_shoe, table_facts and recall_hands.
+    templates: str
 
     def read_rules(self, doc: Reader, overrides: Mapping[str, object]) -> RulesT | None:
         """The game's rules from a rules file's fields (and a transcript's option overrides);

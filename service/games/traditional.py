@@ -43,7 +43,7 @@ class TraditionalFamily(GameFamily[TraditionalRules, TraditionalRound]):
     evaluates_paytables = False
     decisions = TraditionalRound.DECISIONS
     amount_decisions = TraditionalRound.TAKES_AMOUNT
-    round_template = "games/traditional/round_in_play.html"
+    templates = f"games/{GAME}"
 
     def read_rules(self, doc: Reader, overrides: Mapping[str, object]) -> TraditionalRules | None:
         return rules_file.read_rules(doc, overrides)

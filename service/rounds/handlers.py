@@ -290,7 +290,7 @@ class _RoundChange:
         if result is not None:   # complete
             self.note("round_completed", result)
             self.family.round_completed(self)
-            observe_round_completed(self.row.table_id, result)  # counted once the request commits
+            observe_round_completed(self.row.table_id, self.family.outcome(result))  # counted once committed
             self.uow.outbox.add(OutboxTopic.SETTLE_ROUND, self.row.round_id)
         chain = chain_for(self.row.table_id)
         if self.locked_head is not None:
