@@ -137,8 +137,8 @@ def compute(rules: CanberraRules, paytable: Paytable, precision: float = 0.0002,
 
 def _checked_wager(rules: CanberraRules, paytable: Paytable | None, precision: float, wager: int | None) -> int:
     """The wager each seat stakes (the table minimum unless given), once the arguments hold."""
-    # The simulation plays the house-banked game: other families' rules have no paytable to price.
-    if rules.game != "canberra" or paytable is None:
+    # The simulation plays the house-banked game (its rules' type says so): it prices a paytable.
+    if paytable is None:
         raise ValueError("the house edge is computed for house-banked rules (game: canberra) with a paytable")
     if not precision > 0:
         raise ValueError("precision must be a positive standard error, such as 0.0002")

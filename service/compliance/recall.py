@@ -40,7 +40,7 @@ def _recalled_round(uow: UnitOfWork, row: RoundRow, void_reason: str | None,
                     events: list[tuple[RoundEvent, datetime]], bets: list[dict], limits: dict) -> dict:
     game_rules = resolve(uow.paytables, row.rules_ref, row.paytable_ref)
     family = family_of(game_rules.rules)
-    # A Shoot round was played against a kitty; its transcript needs it to replay.
+    # A round played against a kitty needs it to replay.
     kitty = family.kitty_before(uow, row.round_id)
     game = rebuild(game_rules, row, [event for event, _ in events], limits, kitty)
     snapshot = game.snapshot()
@@ -48,14 +48,15 @@ def _recalled_round(uow: UnitOfWork, row: RoundRow, void_reason: str | None,
     staked = sum(bet["stake"] for bet in bets)
     returned = sum(bet["returned"] for bet in bets)
     return {
-        "round_id": row.round_id, "table_id": row.table_id, "shoe_id": row.shoe_id, "shoe_mode": row.shoe_mode,
+        "round_id": row.round_id, "table_id": row.table_id, "game": family.game, "shoe_id": row.shoe_id,
+        "shoe_mode": row.shoe_mode,
         "status": row.status, "rules": row.rules_ref, "paytable": row.paytable_ref,
         "opened_at": row.opened_at, "completed_at": row.completed_at, "settled_at": row.settled_at,
         "voided_at": row.voided_at, "void_reason": void_reason,
         "wagers": row.wagers,
         "events": [_event_view(event, at) for event, at in events],
         "dealer": snapshot.get("dealer"), "seats": snapshot.get("seats", []),
-        **({"banker": snapshot["banker"], "players": snapshot["players"]} if "banker" in snapshot else {}),
+        **family.recall_fields(snapshot),
         "bets": bets,
         "money": {"staked": staked, "returned": returned, "net": returned - staked} if bets else None,
         "transcript": exported_transcript(uow.paytables, family.transcript(game, game_rules.rules_ref, paytable_ref),

@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.wrappers import Response
 
 from ..config import Settings
+from ..games import TEMPLATES_FOLDER, game_view
 from ..staff.policy import StaffPolicy
 from . import format as console_format
 from . import security
@@ -41,6 +42,9 @@ def install(app: Flask) -> None:
     security.install(app, settings)
     console_format.install(app)
     app.register_blueprint(_core())
+    # Each game's own parts of the pages (its hands, its bank), found by the game's name.
+    app.register_blueprint(Blueprint("game_views", "service.games", template_folder=TEMPLATES_FOLDER))
+    app.add_template_global(game_view, "game_view")
     for page in PAGES:
         app.register_blueprint(page.blp)
     # A path no route matches belongs to no blueprint, so these are the app's handlers: the

@@ -1,25 +1,42 @@
-"""The one interface the service asks about a game: how its rounds open, deal, end, settle and show."""
+"""The one interface the service asks about a game: how it is named and read, how its rounds open,
+deal, end, settle and show, and how it replays."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Generic, Protocol, TypedDict, TypeVar
 
 from ..catalog import GameRules
 from ..engine.actions import CardDealt
+from ..engine.games.registry import GamePaytable
 from ..engine.limits import Limits
 from ..engine.shoe import PhysicalShoe
+from ..engine.transcript import Transcript
+from ..rules.reader import Reader
 from ..store.repositories.audit import AuditRecord
 from ..store.repositories.ledger import LedgerRow
 from ..store.repositories.rounds import RoundRow
 from ..store.repositories.shoes import ShoeRow
 from ..store.uow import UnitOfWork
 
-Note = tuple[str, dict]   # an audit record's kind and payload, written by the caller
+Note = tuple[str, dict[str, object]]   # an audit record's kind and payload, written by the caller
+View = dict[str, object]               # a part of a response or a page, as JSON shows it
+
+class Refund(TypedDict):
+    """What a void gives back to one seat: its bets so far and their sum."""
+
+    seat: int
+    bets: list[dict[str, object]]
+    refunded: int
 
 
-def table_limits(limits: dict[str, dict] | None) -> dict[str, Limits]:
+RulesT = TypeVar("RulesT")              # the game's rules object (the engine's frozen record)
+RoundT = TypeVar("RoundT")              # the game's round (the engine's, replayed from its events)
+RoundT_co = TypeVar("RoundT_co", covariant=True)
+
+
+def table_limits(limits: Mapping[str, Mapping[str, int]] | None) -> dict[str, Limits]:
     """The engine's Limits from a table's stored {"main": {"min", "max"}, "pair": {...}} (by bet);
     ValueError when an entry is not a limit."""
     return {kind: Limits(entry["min"], entry["max"]) for kind, entry in (limits or {}).items()}
@@ -31,25 +48,27 @@ class RoundRequest(Protocol):
     @property
     def table_id(self) -> str: ...
     @property
-    def wagers(self) -> list[dict] | None: ...           # the house-banked game
+    def wagers(self) -> list[dict[str, int]] | None: ...           # the house-banked game
     @property
-    def players(self) -> list[dict] | None: ...          # the player-banked game
+    def players(self) -> list[dict[str, int]] | None: ...          # the player-banked game
     @property
     def banker_place(self) -> int | None: ...
 
 
-class RoundChange(Protocol):
+class RoundChange(Protocol[RoundT_co]):
     """What a family sees of a request's change to a locked round (service.rounds.handlers)."""
 
     uow: UnitOfWork
     row: RoundRow
     game_rules: GameRules
-    game: Any
     actor: str | None
     shoe_position: tuple[uuid.UUID, int] | None
     shoe_past_cut_card: bool | None
 
-    def note(self, kind: str, payload: dict) -> None: ...
+    @property
+    def game(self) -> RoundT_co: ...
+
+    def note(self, kind: str, payload: dict[str, object]) -> None: ...
 
     def card(self, dealt: CardDealt) -> None: ...
 
@@ -68,10 +87,10 @@ class StoredRound(Protocol):
     @property
     def paytable_ref(self) -> str | None: ...
     @property
-    def result(self) -> dict | None: ...
+    def result(self) -> dict[str, object] | None: ...
 
 
-def lock_round_shoe(change: RoundChange) -> ShoeRow:
+def lock_round_shoe(change: RoundChange[object]) -> ShoeRow:
     """The round's shoe row, locked (every round is dealt from a shoe: none would be a defect)."""
     shoe = change.uow.shoes.lock(change.row.shoe_id) if change.row.shoe_id is not None else None
     if shoe is None:
@@ -80,54 +99,119 @@ def lock_round_shoe(change: RoundChange) -> ShoeRow:
 
 
 @dataclass(frozen=True, slots=True)
-class Opening:
+class Opening(Generic[RoundT]):
     """A round ready to be stored: its engine state, the shoe it deals from, what `rounds.wagers`
     keeps of who plays, and the audit notes that go before and into its `round_opened` record."""
 
-    game: Any
+    game: RoundT
     shoe: ShoeRow
-    entries: list[dict]
+    entries: list[dict[str, int]]
     paytable_ref: str | None
     notes: list[Note] = field(default_factory=list)
-    opened: dict = field(default_factory=dict)         # the game's own part of `round_opened`
+    opened: dict[str, object] = field(default_factory=dict)   # the game's own part of `round_opened`
     stored: Callable[[UnitOfWork, RoundRow], None] | None = None   # what the game keeps once the row exists
 
 
-@dataclass(frozen=True, slots=True)
-class GameFamily:
-    """Everything the handlers, views, settlement, compliance and operators need to know about one
-    game; a new game is a new engine package, a module here building one of these, and its YAML."""
+class GameFamily(Protocol[RulesT, RoundT]):
+    """Everything the handlers, views, settlement, compliance, operators, metrics and the console
+    need to know about one game, over its own rules and round types. A new game is a new engine
+    package, a module here with a class implementing this, its rules reader and its YAML."""
 
+    # ----- what the game is ---------------------------------------------------------------
     game: str                       # tables.game and the rules' `game`
+    display_name: str               # how staff see the game named (the console's floor)
     needs_paytable: bool            # a table of the game is created with a paytable (and takes none otherwise)
     virtual_shoe_deals: bool        # a virtual shoe deals to its rounds directly, so a decision locks it
-    evaluates_paytables: bool       # paytables measured under its rules get a house-edge simulation
-    # What a table accepts: (rules, the table's stored limits) -> {"main": {"min", "max"}, ...}.
-    effective_limits: Callable[[Any, dict | None], dict]
-    # A fresh engine round: (rules, paytable, wagers or players, table limits, kitty); Invalid if refused.
-    start: Callable[[Any, Any, list[dict], dict | None, int | None], Any]
-    # The kitty a stored round was played against (None: the game has none), for its replay.
-    kitty_before: Callable[[UnitOfWork, uuid.UUID], int | None]
-    # How a round opens on the table's locked shoe: what it needs, checks and keeps (Opening).
-    open_round: Callable[[UnitOfWork, RoundRequest, ShoeRow, GameRules, dict | None], Opening]
-    # What the table does with a shoe an operator opens (the player-banked table makes it its pack).
-    shoe_opened: Callable[[UnitOfWork, str, ShoeRow, Any], None]
-    # Invalid for a seat the game has not (seat 0 is a banker's).
-    check_seat: Callable[[int], None]
-    # Deal every card the round is owed on a virtual shoe (the shoe row when already locked).
-    deal: Callable[[RoundChange, ShoeRow | None], None]
-    # What a reported card from a physical shoe must fit, the rows it needs locked.
-    physical_shoe: Callable[[RoundChange], PhysicalShoe]
-    # What a completed round moves on at its table (bank, kitty, pack), as audit notes of the change.
-    round_completed: Callable[[RoundChange], None]
-    # (stored round, replayed round, its result) -> its ledger rows and payout records; ValueError
-    # when the result stored at completion disagrees.
-    settle: Callable[[StoredRound, Any, dict], tuple[list[LedgerRow], list[AuditRecord]]]
-    # A void: (refunds per seat, audit notes of what it changed at the table).
-    void: Callable[[UnitOfWork, RoundRow, Any], tuple[list[dict], list[Note]]]
-    # The game's own part of a round's state: (row, round, snapshot) -> fields of RoundStateSchema.
-    round_fields: Callable[[RoundRow, Any, dict], dict]
-    # The game's own part of a table's view (the bank, for the player-banked game).
-    table_fields: Callable[[UnitOfWork, str, Any], dict]
-    # The round's transcript: (round, rules_ref, paytable_ref).
-    transcript: Callable[[Any, str, str | None], dict]
+    evaluates_paytables: bool       # paytables measured under its rules get a house-edge evaluation
+    decisions: tuple[str, ...]      # every decision a hand (or a seat) of the game may take, by name
+    amount_decisions: frozenset[str]   # those of them that take an amount of cents
+    # Where the game's own partials of the console's pages are (service/games/templates/): each
+    # game has round_in_play, floor_shoe, table_facts and recall_hands.
+    templates: str
+
+    def read_rules(self, doc: Reader, overrides: Mapping[str, object]) -> RulesT | None:
+        """The game's rules from a rules file's fields (and a transcript's option overrides);
+        None, with every bad field noted on `doc`, when they are not rules of the game."""
+        ...
+
+    # ----- a table and its rounds ---------------------------------------------------------
+    def effective_limits(self, rules: RulesT, limits: dict[str, dict[str, int]] | None) -> View:
+        """What a table accepts: {"main": {"min", "max"}, ...} from the rules and its stored limits."""
+        ...
+
+    def start(self, rules: RulesT, paytable: GamePaytable | None, entries: list[dict[str, int]],
+              limits: dict[str, dict[str, int]] | None, kitty: int | None) -> RoundT:
+        """A fresh round: wagers or players under the table's limits, against a kitty where the game
+        has one; Conflict when the rules or limits refuse them."""
+        ...
+
+    def kitty_before(self, uow: UnitOfWork, round_id: uuid.UUID) -> int | None:
+        """The kitty a stored round was played against (None: the game has none), for its replay."""
+        ...
+
+    def open_round(self, uow: UnitOfWork, cmd: RoundRequest, shoe: ShoeRow, game_rules: GameRules,
+                   limits: dict[str, dict[str, int]] | None) -> Opening[RoundT]:
+        """How a round opens on the table's locked shoe: what it needs, checks and keeps."""
+        ...
+
+    def shoe_opened(self, uow: UnitOfWork, table_id: str, shoe: ShoeRow, rules: RulesT) -> None:
+        """What the table does with a shoe an operator opens."""
+        ...
+
+    def check_seat(self, seat: int) -> None:
+        """Conflict for a seat the game has not."""
+        ...
+
+    def deal(self, change: RoundChange[RoundT], shoe_row: ShoeRow | None) -> None:
+        """Deal every card the round is owed from a virtual shoe (the shoe row when already locked)."""
+        ...
+
+    def physical_shoe(self, change: RoundChange[RoundT]) -> PhysicalShoe:
+        """What a reported card from a physical shoe must fit, the rows it needs locked."""
+        ...
+
+    def round_completed(self, change: RoundChange[RoundT]) -> None:
+        """What a completed round moves on at its table, as audit notes of the change."""
+        ...
+
+    # ----- money --------------------------------------------------------------------------
+    def settle(self, round_: StoredRound, played: RoundT,
+               result: dict[str, object]) -> tuple[list[LedgerRow], list[AuditRecord]]:
+        """The replayed round's ledger rows and payout records; ValueError when the result stored
+        at completion disagrees with the replay."""
+        ...
+
+    def void(self, uow: UnitOfWork, row: RoundRow, game: RoundT) -> tuple[list[Refund], list[Note]]:
+        """A void: the refunds per seat, and audit notes of what it changed at the table."""
+        ...
+
+    def outcome(self, result: Mapping[str, object]) -> str:
+        """The words for a completed round's outcome, as the metrics count it."""
+        ...
+
+    # ----- what is shown ------------------------------------------------------------------
+    def round_fields(self, row: RoundRow, game: RoundT, snapshot: Mapping[str, object]) -> View:
+        """The game's own part of a round's state (fields of the API's RoundStateSchema)."""
+        ...
+
+    def recall_fields(self, snapshot: Mapping[str, object]) -> View:
+        """The game's own part of a recalled round: who held which hands."""
+        ...
+
+    def table_fields(self, uow: UnitOfWork, table_id: str, rules: RulesT) -> View:
+        """The game's own part of a table's view."""
+        ...
+
+    def floor_fields(self, table_state: Mapping[str, object] | None) -> View:
+        """The game's own part of a table's row on the console's floor, from what the table keeps
+        between rounds."""
+        ...
+
+    # ----- replay -------------------------------------------------------------------------
+    def transcript(self, game: RoundT, rules_ref: str, paytable_ref: str | None) -> View:
+        """The round's transcript, as it is exported and replayed."""
+        ...
+
+    def round_from_transcript(self, rules: RulesT, paytable: GamePaytable | None, transcript: Transcript) -> RoundT:
+        """A fresh round with a transcript's seats (or players); TranscriptError when it cannot start."""
+        ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .definitions import Metrics, metrics
 from .flask_hooks import install
 from .multiproc import multiprocess_dir, worker_exited
-from .observe import observe_access_refused, observe_round_completed, observe_settled, round_outcome
+from .observe import observe_access_refused, observe_round_completed, observe_settled
 
 __all__ = ["Metrics", "metrics", "install", "multiprocess_dir", "worker_exited", "observe_access_refused",
-           "observe_round_completed", "observe_settled", "round_outcome"]
+           "observe_round_completed", "observe_settled"]

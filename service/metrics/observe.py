@@ -10,21 +10,12 @@ from .definitions import metrics
 from .flask_hooks import defer_until_committed
 
 
-def round_outcome(result: dict) -> str:
-    """A house-banked round as the house sees it (house_won, players_won or push, on the seats'
-    net money); a player-banked one by the bank's net (banker_won, players_won or push)."""
-    if "banker" in result:
-        banker = result["banker"].get("net", 0)
-        return "banker_won" if banker > 0 else "players_won" if banker < 0 else "push"
-    net = sum(seat.get("net", seat.get("returned", 0) - seat.get("staked", 0)) for seat in result.get("seats", ()))
-    return "players_won" if net > 0 else "house_won" if net < 0 else "push"
-
-
-def observe_round_completed(table_id: str, result: dict) -> None:
-    """Count a completed round by table and outcome. Inside a request it counts only once the
-    request has succeeded (its transaction committed); a retried request answered from the
-    idempotency store never reaches here, so nothing counts twice."""
-    observation = partial(_count_completed, table_id, round_outcome(result))
+def observe_round_completed(table_id: str, outcome: str) -> None:
+    """Count a completed round by table and outcome, in its game's words for it (house_won,
+    banker_won, players_won, push). Inside a request it counts only once the request has succeeded
+    (its transaction committed); a retried request answered from the idempotency store never
+    reaches here, so nothing counts twice."""
+    observation = partial(_count_completed, table_id, outcome)
     if not defer_until_committed(observation):
         observation()
 

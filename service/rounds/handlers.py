@@ -11,7 +11,7 @@ from ..catalog import GameRules, rules_and_paytable
 from ..engine.actions import Action, CardDealt, RuleViolation
 from ..engine.cards import canonical
 from ..engine.shoe import ShoeError, VirtualShoe
-from ..games import SHOE_DEALT_GAMES, GameFamily, family_named, family_of, table_limits
+from ..games import SHOE_DEALT_GAMES, Family, family_named, family_of, table_limits
 from ..metrics import observe_round_completed
 from ..refusals import Conflict, Invalid, NotFound
 from ..rules import RulesError, load_paytable, load_rules
@@ -276,7 +276,7 @@ class _RoundChange:
         return cls(uow, row, game_rules, game, first_seq=next_seq, actor=actor)
 
     @property
-    def family(self) -> GameFamily:
+    def family(self) -> Family:
         return family_of(self.game_rules.rules)
 
     def note(self, kind: str, payload: dict) -> None:
@@ -301,7 +301,7 @@ class _RoundChange:
         if result is not None:   # complete
             self.note("round_completed", result)
             self.family.round_completed(self)
-            observe_round_completed(self.row.table_id, result)  # counted once the request commits
+            observe_round_completed(self.row.table_id, self.family.outcome(result))  # counted once committed
             self.uow.outbox.add(OutboxTopic.SETTLE_ROUND, self.row.round_id)
         chain = chain_for(self.row.table_id)
         if self.locked_head is not None:

@@ -1,6 +1,7 @@
 """Builds the house-banked game's rules and paytable objects from their YAML documents."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 
 from ..engine.games.canberra.paytable import FIXED_LINES, BonusLine, Paytable, SuperBonus, SuperBonusPrize
@@ -36,6 +37,14 @@ def _totals(section: Reader, key: str) -> frozenset[int] | None:
         section.fail(key, f"must be a list of totals such as [9, 10, 11], or null for any total, not {value!r}")
         return None
     return frozenset(value)
+
+
+def read_rules(doc: Reader, overrides: Mapping[str, object]) -> CanberraRules | None:
+    """The game's rules as the registry reads every game's: this one takes no option overrides."""
+    if overrides:
+        doc.fail("options", "this game takes no option overrides")
+        return None
+    return read_canberra_rules(doc)
 
 
 def read_canberra_rules(doc: Reader) -> CanberraRules | None:

@@ -2,22 +2,20 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Any
+from importlib import import_module
+from typing import Any, Protocol
 
 import yaml
 
-from ..engine.games.canberra.paytable import Paytable
-from ..engine.games.canberra.rules import CanberraRules
-from ..engine.games.traditional.rules import TraditionalRules
-from .canberra import read_canberra_rules, read_paytable
+from ..engine.games.registry import GAME_NAMES, GamePaytable, GameRules, HouseBankedRules
 from .errors import RulesError
 from .reader import Reader, tab_in_indentation
 from .refs import Ref
-from .traditional import read_traditional_rules
 
-Rules = CanberraRules | TraditionalRules
+Rules = GameRules
+Paytable = GamePaytable
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -83,21 +81,20 @@ def _file(directory: str, name: str) -> tuple[str, str]:
         raise RulesError(path, {"(file)": "does not exist"}) from None
 
 
-def _read_canberra(reader: Reader, source: str, overrides: dict[str, Any]) -> CanberraRules | None:
-    if overrides:
-        raise RulesError(source, {"options": "this game takes no option overrides"})
-    return read_canberra_rules(reader)
+class RulesReader(Protocol):
+    """A game's rules reader: the document's fields (every bad one noted on the reader) and a
+    transcript's option overrides, into the game's rules object (None when any field is bad)."""
+
+    def __call__(self, doc: Reader, overrides: Mapping[str, object], /) -> Rules | None: ...
 
 
-def _read_traditional(reader: Reader, source: str, overrides: dict[str, Any]) -> TraditionalRules | None:
-    return read_traditional_rules(reader, overrides)
-
-
-# Each game family's rules reader, by the `game` a rules file names.
-_RULES_READERS: dict[str, Callable[[Reader, str, dict[str, Any]], Rules | None]] = {
-    "canberra": _read_canberra,
-    "traditional": _read_traditional,
-}
+def rules_reader(game: object) -> RulesReader | None:
+    """The rules reader of the game a rules file names: `read_rules` in this package's module of
+    the game's name (rules/<game>.py), for the engine's games only; None for any other name."""
+    if not isinstance(game, str) or game not in GAME_NAMES:
+        return None
+    read: RulesReader = import_module(f"{__package__}.{game}").read_rules
+    return read
 
 
 def parse_rules(source: str, text_or_data: Any, overrides: dict[str, Any] | None = None) -> Rules:
@@ -106,11 +103,11 @@ def parse_rules(source: str, text_or_data: Any, overrides: dict[str, Any] | None
     if not isinstance(data, dict):
         raise RulesError(source, {"(document)": "must be a mapping of fields"})
     game = data.get("game")
-    read = _RULES_READERS.get(game) if isinstance(game, str) else None
+    read = rules_reader(game)
     if read is None:
-        raise RulesError(source, {"game": f"must be {' or '.join(_RULES_READERS)}, not {game!r}"})
+        raise RulesError(source, {"game": f"must be {' or '.join(GAME_NAMES)}, not {game!r}"})
     reader = Reader(data)
-    rules = read(reader, source, overrides or {})
+    rules = read(reader, overrides or {})
     if reader.errors or rules is None:
         raise _refusal(source, reader)
     return rules
@@ -121,32 +118,37 @@ def _refusal(source: str, reader: Reader) -> RulesError:
     return RulesError(source, reader.errors or {"(document)": "is not valid"})
 
 
+def _paytable_reader() -> Callable[[Reader], Paytable | None]:
+    """Paytables are the house-banked game's: its rules module (rules/<game>.py) reads them too."""
+    read: Callable[[Reader], Paytable | None] = import_module(f"{__package__}.{HouseBankedRules.game}").read_paytable
+    return read
+
+
 def parse_paytable(source: str, text_or_data: Any) -> Paytable:
     data = _read_yaml(source, text_or_data) if isinstance(text_or_data, str) else text_or_data
     reader = Reader(data)
-    table = read_paytable(reader)
+    table = _paytable_reader()(reader)
     if reader.errors or table is None:
         raise _refusal(source, reader)
     return table
 
 
-def load_house_banked_rules(name: str) -> CanberraRules:
+def load_house_banked_rules(name: str) -> HouseBankedRules:
     """The rules named `name`, refused unless they are the house-banked game's: the strategy and
     house-edge analyses are of that game alone."""
     return _load_house_banked_cached(rules_dir(), name)
 
 
 @lru_cache(maxsize=16)
-def _load_house_banked_cached(directory: str, name: str) -> CanberraRules:
+def _load_house_banked_cached(directory: str, name: str) -> HouseBankedRules:
     source, text = _file(directory, name)
     data = _read_yaml(source, text)
     game = data.get("game") if isinstance(data, dict) else None
-    if isinstance(data, dict) and game != "canberra":
-        raise RulesError(source, {"game": f"must be canberra (a house-banked game) here, not {game!r}"})
-    reader = Reader(data)
-    rules = read_canberra_rules(reader)
-    if reader.errors or rules is None:
-        raise _refusal(source, reader)
+    if isinstance(data, dict) and game != HouseBankedRules.game:
+        raise RulesError(source, {"game": f"must be {HouseBankedRules.game} (a house-banked game) here, not {game!r}"})
+    rules = parse_rules(source, data)
+    if not isinstance(rules, HouseBankedRules):   # the reader of the game's name builds its rules
+        raise RulesError(source, {"game": f"must be {HouseBankedRules.game} (a house-banked game) here"})
     return rules
 
 

@@ -1,6 +1,7 @@
 """Builds the player-banked game's rules from its YAML document and a transcript's option overrides."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..engine.games.traditional.rules import OPTION_DEFAULTS, TraditionalRules
@@ -46,6 +47,11 @@ def _options(doc: Reader, overrides: dict[str, Any]) -> tuple[dict[str, object],
         if name in overrides:
             values[name], paths[name] = _option(override_reader, name), f"options.{name}"
     return values, paths
+
+
+def read_rules(doc: Reader, overrides: Mapping[str, object]) -> TraditionalRules | None:
+    """The game's rules as the registry reads every game's, a transcript's option overrides applied."""
+    return read_traditional_rules(doc, dict(overrides) if isinstance(overrides, Mapping) else {})
 
 
 def read_traditional_rules(doc: Reader, overrides: dict[str, Any]) -> TraditionalRules | None:

@@ -6,8 +6,7 @@ import orjson
 from flask import Response
 
 from ...engine.cards import CardError, parse_card
-from ...engine.games.canberra import CanberraRound
-from ...engine.games.traditional import TraditionalRound
+from ...games import DECISIONS
 from ...store.repositories.rounds import RoundStatus
 from ...web.schemas.base import MAX_CENTS, Pattern, RequestSchema, cents
 from .tables import table_limits_field
@@ -18,7 +17,6 @@ MAX_SEAT = 9
 MAX_HAND = 15
 # A card as the terminal reports it: rank A 2-9 T (or 10) J Q K, then suit S H D C, in one case.
 CARD_PATTERN = r"^(?:[A2-9TJQK][SHDC]|[a2-9tjqk][shdc]|10[SHDCshdc])$"
-DECISIONS = tuple(sorted({*CanberraRound.DECISIONS, *TraditionalRound.DECISIONS}))
 
 
 def _is_card(value: str) -> None:

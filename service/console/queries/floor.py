@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 from ...catalog import resolve
 from ...config import Settings
+from ...games import View, family_named
 from ...reports.gaming_day import gaming_day_of, parse_day_start, period
 from ...reports.tables import hold_percent
 from ...rounds import views
@@ -18,9 +19,6 @@ from ...store.repositories.floor import FloorDay, FloorRound, FloorTableRow
 from ...store.repositories.rounds import RoundRow, RoundStatus
 from ...store.repositories.tables import TableRow
 from ...store.uow import UnitOfWork
-from ...traditional.bank_state import BankState
-
-GAME_NAMES = {"canberra": "Pontoon (Canberra)", "traditional": "Traditional Pontoon"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +79,7 @@ class FloorTable:
     pending_paytable: str | None    # name@version waiting for the next round
     shoe_mode: str | None
     cards_dealt: int | None
-    banker_place: int | None        # the player-banked game: who holds the bank
-    kitty: int | None
+    game_fields: View               # the game's own part of the row (who holds the bank, the kitty)
     round: RoundInPlay | None
     today: DayFigures
 
@@ -111,19 +108,20 @@ def floor(uow: UnitOfWork, settings: Settings, *, table_id: str | None = None, n
 
 def _table(uow: UnitOfWork, row: FloorTableRow) -> FloorTable:
     table = row.table
-    bank = BankState.of(row.state) if table.game == "traditional" else None
+    family = family_named(table.game)
     shoe = row.shoe
     return FloorTable(
-        table_id=table.table_id, game=table.game, game_name=GAME_NAMES.get(table.game, table.game),
+        table_id=table.table_id, game=table.game, game_name=family.display_name,
         rules=str(Ref(table.rules, table.rules_version)),
         paytable=str(Ref(table.paytable, table.paytable_version or 1)) if table.paytable else None,
         pending_paytable=str(Ref(table.paytable, table.pending_paytable_version))
         if table.paytable and table.pending_paytable_version else None,
         shoe_mode=shoe.mode if shoe else None,
-        # A player-banked table's virtual pack goes round from round to round: only a physical
-        # shoe's reported cards, or a house-banked virtual shoe's position, count what has left it.
-        cards_dealt=shoe.cards_dealt if shoe and not (bank and shoe.mode == "virtual") else None,
-        banker_place=bank.banker_place if bank else None, kitty=bank.kitty if bank else None,
+        # A virtual pack that goes round from round to round counts nothing: only a physical
+        # shoe's reported cards, or the position of a virtual shoe dealing to the rounds, count
+        # what has left it.
+        cards_dealt=shoe.cards_dealt if shoe and (shoe.mode != "virtual" or family.virtual_shoe_deals) else None,
+        game_fields=family.floor_fields(row.state),
         round=_in_play(uow, table, row.open_round) if row.open_round else None, today=DayFigures.of(row.day))
 
 

@@ -22,10 +22,11 @@ LAST_ROUNDS = 10
 
 @dataclass(frozen=True, slots=True)
 class RoundShown:
-    """The round in play: the REST round state (dealer and seats, or banker and players; what is
-    awaited and the decisions open), and the cards and decisions so far in the order they came."""
+    """The round in play: the REST round state (the game's hands; what is awaited and the
+    decisions open), its game, and the cards and decisions so far in the order they came."""
 
     state: dict[str, Any]
+    game: str                       # tables.game: whose partial shows its hands
     cards: list[str]
     decisions: list[dict[str, Any]]
 
@@ -64,8 +65,8 @@ def table_page(uow: UnitOfWork, settings: Settings, table_id: str, *, with_payta
     in_play = None
     if summary.round is not None and summary.round.fault is None:
         transcript = rounds.round_transcript(uow, summary.round.round_id)
-        in_play = RoundShown(rounds.round_state(uow, summary.round.round_id), list(transcript["cards"]),
-                             list(transcript["actions"]))
+        in_play = RoundShown(rounds.round_state(uow, summary.round.round_id), summary.game,
+                             list(transcript["cards"]), list(transcript["actions"]))
     last, fault = [], None
     try:
         recalled = recall(uow, table_id, LAST_ROUNDS + 1)["rounds"]
@@ -104,7 +105,8 @@ def round_on_table(uow: UnitOfWork, table_id: str, round_id: uuid.UUID) -> Round
     if state["table_id"] != table_id:
         raise NotFound(f"no round {round_id} at table {table_id!r}")
     transcript = rounds.round_transcript(uow, round_id)
-    return RoundShown(state, list(transcript["cards"]), list(transcript["actions"]))
+    return RoundShown(state, rounds.table(uow, table_id)["game"], list(transcript["cards"]),
+                      list(transcript["actions"]))
 
 
 def stakes_on_table(state: dict[str, Any]) -> list[tuple[int, int]]:

@@ -12,7 +12,7 @@ from flask import Flask
 
 from service.app import create_app
 from service.config import Settings
-from service.metrics import round_outcome
+from service.games import family_named
 from service.metrics.flask_hooks import defer_until_committed, install
 from service.terminal.simulator import SimulatorConfig
 from service.terminal.simulator import run as simulate
@@ -132,6 +132,8 @@ def test_worker_host_exposition_reads_the_same_files(stack, processes):
 
 
 def test_round_outcomes_for_both_kinds_of_game():
+    round_outcome = family_named("canberra").outcome
+
     def seats(*nets: int) -> dict:
         return {"seats": [{"seat": n, "net": net} for n, net in enumerate(nets, 1)]}
 
@@ -142,4 +144,5 @@ def test_round_outcomes_for_both_kinds_of_game():
     def banked(net: int) -> dict:
         return {"banker": {"net": net}, "players": [{"seat": 1, "net": -net}]}
 
-    assert [round_outcome(banked(n)) for n in (300, -300, 0)] == ["banker_won", "players_won", "push"]
+    banked_outcome = family_named("traditional").outcome
+    assert [banked_outcome(banked(n)) for n in (300, -300, 0)] == ["banker_won", "players_won", "push"]

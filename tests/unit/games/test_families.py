@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from service.engine.play import play_transcript
+from service.engine.play import play_transcript, start_round
 from service.engine.transcript import parse_transcript
 from service.games import FAMILIES, SHOE_DEALT_GAMES, UnknownGame, family_named, family_of
 from service.refusals import Conflict
@@ -111,3 +111,73 @@ def test_transcripts_name_a_paytable_only_in_the_house_banked_game():
         shown = family.transcript(played, "x@1", "p@2" if family.needs_paytable else None)
         assert shown["rules"] == "x@1"
         assert shown["paytable"] == ("p@2" if family.needs_paytable else None)
+
+
+def test_a_request_may_name_every_games_decisions_and_only_them():
+    from service.engine.games.canberra import CanberraRound
+    from service.engine.games.traditional import TraditionalRound
+    from service.games import DECISIONS
+
+    assert set(DECISIONS) == {*CanberraRound.DECISIONS, *TraditionalRound.DECISIONS}
+    for family in FAMILIES.values():
+        assert family.amount_decisions <= set(family.decisions)
+
+
+@pytest.mark.parametrize("game", sorted(FAMILIES))
+def test_every_game_has_each_of_its_own_parts_of_the_consoles_pages(game):
+    from service.games import game_view
+
+    templates = ROOT / "service" / "games" / "templates"
+    for part in ("round_in_play", "floor_shoe", "table_facts", "recall_hands"):
+        assert (templates / game_view(game, part)).is_file(), f"{game} has no {part}"
+
+
+def test_a_rules_file_is_read_by_its_games_family_as_by_the_registry():
+    from service.rules.reader import Reader
+    from service.rules.registry import parse_yaml
+
+    for name in ("canberra", "british-traditional"):
+        rules = load_rules(name)
+        document = parse_yaml((ROOT / "rules_config" / f"{name}.yaml").read_text())
+        reader = Reader(document)
+        assert family_of(rules).read_rules(reader, {}) == rules and not reader.errors
+
+
+def test_the_house_banked_family_refuses_option_overrides_naming_them():
+    from service.rules.reader import Reader
+    from service.rules.registry import parse_yaml
+
+    reader = Reader(parse_yaml((ROOT / "rules_config" / "canberra.yaml").read_text()))
+    assert family_named("canberra").read_rules(reader, {"burn": 13}) is None
+    assert "options" in reader.errors
+
+
+def test_the_words_for_an_outcome_are_each_games_own():
+    canberra, traditional = family_named("canberra"), family_named("traditional")
+    assert canberra.outcome({"seats": [{"seat": 1, "staked": 1000, "returned": 0}]}) == "house_won"
+    assert canberra.outcome({"seats": [{"seat": 1, "staked": 1000, "returned": 2000}]}) == "players_won"
+    assert traditional.outcome({"banker": {"net": 0}, "players": []}) == "push"
+    assert traditional.outcome({"banker": {"net": 500}, "players": []}) == "banker_won"
+
+
+def test_recall_and_the_floor_show_the_bank_only_where_a_player_holds_it():
+    played = _played(TRANSCRIPTS / "traditional" / "banker-five-card-trick.json")
+    snapshot = played.snapshot()
+    assert family_named("traditional").recall_fields(snapshot) == {"banker": snapshot["banker"],
+                                                                    "players": snapshot["players"]}
+    assert family_named("traditional").floor_fields({"banker_place": 3, "kitty": 500}) == {"banker_place": 3,
+                                                                                          "kitty": 500}
+    assert family_named("traditional").floor_fields(None) == {"banker_place": 0, "kitty": 0}
+    house = _played(TRANSCRIPTS / "dealer-bust.json")
+    assert family_named("canberra").recall_fields(house.snapshot()) == {}
+    assert family_named("canberra").floor_fields(None) == {}
+
+
+@pytest.mark.parametrize("path", [TRANSCRIPTS / "dealer-bust.json",
+                                  TRANSCRIPTS / "traditional" / "banker-five-card-trick.json"], ids=lambda p: p.stem)
+def test_a_family_starts_a_transcripts_round_as_the_engine_does(path):
+    parsed = parse_transcript(json.loads(path.read_text()))
+    rules = load_rules(parsed.rules.split("@")[0], parsed.options or None)
+    paytable = load_paytable(parsed.paytable.split("@")[0]) if parsed.paytable else None
+    started = family_of(rules).round_from_transcript(rules, paytable, parsed)
+    assert started.snapshot() == start_round(rules, paytable, parsed).snapshot()
