@@ -3,9 +3,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.games.canberra.paytable import Paytable
-from ..engine.games.canberra.rules import CanberraRules
-from ..rules import RulesError, load_house_banked_rules, load_paytable, parse_paytable, parse_rules
+from ..rules import (
+    HouseBankedRules,
+    Paytable,
+    RulesError,
+    load_house_banked_rules,
+    load_paytable,
+    parse_house_banked_rules,
+    parse_paytable,
+)
 
 
 def _path(argument: str) -> Path | None:
@@ -22,15 +28,10 @@ def _text(path: Path) -> str:
         raise RulesError(str(path), {"(file)": f"cannot be read: {exc.strerror or exc}"}) from None
 
 
-def house_banked_rules(argument: str) -> CanberraRules:
+def house_banked_rules(argument: str) -> HouseBankedRules:
     """The house-banked rules a stem or a file path names (the analyses are of that game alone)."""
     path = _path(argument)
-    if path is None:
-        return load_house_banked_rules(argument)
-    rules = parse_rules(str(path), _text(path))
-    if not isinstance(rules, CanberraRules):
-        raise RulesError(str(path), {"game": f"must be canberra (a house-banked game) here, not {rules.game!r}"})
-    return rules
+    return load_house_banked_rules(argument) if path is None else parse_house_banked_rules(str(path), _text(path))
 
 
 def paytable(argument: str) -> Paytable:

@@ -16,6 +16,8 @@ from .refs import Ref
 
 Rules = GameRules
 Paytable = GamePaytable
+__all__ = ["HouseBankedRules", "Paytable", "Rules", "load_house_banked_rules", "load_paytable", "load_rules",
+           "parse_house_banked_rules", "parse_paytable", "parse_rules"]
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -142,6 +144,12 @@ def load_house_banked_rules(name: str) -> HouseBankedRules:
 @lru_cache(maxsize=16)
 def _load_house_banked_cached(directory: str, name: str) -> HouseBankedRules:
     source, text = _file(directory, name)
+    return parse_house_banked_rules(source, text)
+
+
+def parse_house_banked_rules(source: str, text: str) -> HouseBankedRules:
+    """Rules from a document's text (`source` names it in errors), refused unless they are the
+    house-banked game's."""
     data = _read_yaml(source, text)
     game = data.get("game") if isinstance(data, dict) else None
     if isinstance(data, dict) and game != HouseBankedRules.game:
