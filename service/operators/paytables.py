@@ -14,7 +14,6 @@ from .commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersi
 from .documents import NAME, changes, read_submitted
 from .errors import Forbidden
 from .evaluation import evaluate_paytable
-from .seed import seed_file_versions
 
 APPLIES_FROM = "the table's next round (never a round already in play)"
 HOUSE_EDGE_PERCENT_BOUND = 10_000   # what the versions' numeric(9, 4) holds, and far past any real game
@@ -24,11 +23,12 @@ HOUSE_EDGE_PERCENT_BOUND = 10_000   # what the versions' numeric(9, 4) holds, an
 def submit_version(cmd: SubmitPaytableVersion, uow: UnitOfWork) -> dict:
     """A new draft, numbered after the paytable's last version and validated as the engine reads it."""
     store = uow.paytables
-    _known_name(uow, cmd.name)
+    _known_name(cmd.name)
     store.lock_numbering(cmd.name)
     latest = store.latest_number(cmd.name)
     if latest is None:
-        raise NotFound(f"no paytable {cmd.name!r}: a new paytable starts as a file in paytables/")
+        raise NotFound(f"no paytable {cmd.name!r}: a new paytable starts as a file in paytables/, "
+                       "seeded by `pontoon migrate`")
     document = read_submitted(cmd.name, latest + 1, yaml_text=cmd.yaml_text, content=cmd.content)
     base = store.latest_approved(cmd.name)
     row = store.add(name=cmd.name, version=latest + 1, content=document.content, source=document.source,
@@ -44,7 +44,7 @@ def submit_version(cmd: SubmitPaytableVersion, uow: UnitOfWork) -> dict:
 def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
     """Approve (not one's own draft; the house edge is measured and kept) or reject a draft."""
     store = uow.paytables
-    _known_name(uow, cmd.name)
+    _known_name(cmd.name)
     draft = store.get(cmd.name, cmd.version)
     if draft is None:
         raise NotFound(f"no version {cmd.version} of paytable {cmd.name!r}")
@@ -93,7 +93,6 @@ def assign_paytable(cmd: AssignPaytable, uow: UnitOfWork) -> dict:
     if table.paytable is None:
         raise Conflict(f"table {cmd.table_id!r} plays a game without a paytable", code="no_paytable")
     store = uow.paytables
-    seed_file_versions(uow.paytables, uow.audit, [table.paytable])
     target = store.get(table.paytable, cmd.version)
     if target is None:
         raise Invalid(f"no version {cmd.version} of paytable {table.paytable!r}", code="invalid_request",
@@ -124,16 +123,15 @@ def assign_paytable(cmd: AssignPaytable, uow: UnitOfWork) -> dict:
     return table_paytable_view(uow, cmd.table_id)
 
 
-def _known_name(uow: UnitOfWork, name: str) -> None:
-    """A well-formed name, with its file's version 1 in the database if there is a file."""
+def _known_name(name: str) -> None:
+    """A well-formed name: any other is no paytable's (a file's version 1 is in the database from
+    `pontoon migrate` on)."""
     if not NAME.fullmatch(name):
         raise NotFound(f"no paytable {name!r}")
-    seed_file_versions(uow.paytables, uow.audit, [name])
 
 
 # ----- queries --------------------------------------------------------------------------------
 def list_paytables(uow: UnitOfWork) -> list[dict]:
-    seed_file_versions(uow.paytables, uow.audit)
     by_name: dict[str, list[dict]] = {}
     for row in uow.paytables.all():
         by_name.setdefault(row.name, []).append(version_summary(row))
@@ -141,7 +139,7 @@ def list_paytables(uow: UnitOfWork) -> list[dict]:
 
 
 def list_versions(uow: UnitOfWork, name: str) -> dict:
-    _known_name(uow, name)
+    _known_name(name)
     rows = uow.paytables.all(name)
     if not rows:
         raise NotFound(f"no paytable {name!r}")
@@ -149,7 +147,7 @@ def list_versions(uow: UnitOfWork, name: str) -> dict:
 
 
 def version(uow: UnitOfWork, name: str, number: int) -> dict:
-    _known_name(uow, name)
+    _known_name(name)
     row = uow.paytables.get(name, number)
     if row is None:
         raise NotFound(f"no version {number} of paytable {name!r}")

@@ -2,18 +2,12 @@
 (drafts, four-eyes approval, assignment to a table from its next round)."""
 from __future__ import annotations
 
-import logging
-
-import psycopg
 from flask.views import MethodView
-from psycopg_pool import PoolTimeout
 
 from ...operators import paytables
 from ...operators.commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
 from ...operators.errors import Forbidden
-from ...operators.seed import seed_file_versions
 from ...store.repositories.paytables import VersionStatus
-from ...store.uow import unit_of_work
 from ..auth import READERS, access, principal, require, table_in_path
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
@@ -28,29 +22,10 @@ from ..schemas.paytables import (
 )
 from ..transactions import command, request_uow
 
-log = logging.getLogger(__name__)
 blp = Blueprint("paytables", __name__, url_prefix="/v1",
                 description="Paytable versions: drafts, four-eyes approval, assignment to tables")
 
 PAYTABLE_READERS = ("admin", "operator", "supervisor", "compliance")
-SEED_TIMEOUT = 2.0      # seconds to wait for the database at start-up before leaving the seed to first use
-
-
-@blp.record_once
-def _seed_paytable_files(state) -> None:
-    """Version 1 of each paytable file into the database as the app starts. A database not
-    reachable yet is no reason to refuse to start: every paytable command seeds what it needs."""
-    pool = state.app.extensions.get("pontoon.pool")
-    if pool is None:
-        return
-    try:
-        with unit_of_work(pool, timeout=SEED_TIMEOUT) as uow:
-            seeded = seed_file_versions(uow.paytables, uow.audit)
-            uow.commit()
-        if seeded:
-            log.info("paytable versions seeded from files: %s", ", ".join(seeded))
-    except (PoolTimeout, psycopg.OperationalError, psycopg.errors.UndefinedTable) as exc:
-        log.warning("paytable seed left to first use: %s", type(exc).__name__)
 
 
 @blp.app_errorhandler(Forbidden)

@@ -9,6 +9,7 @@ import psycopg
 import pytest
 import yaml
 
+from service.commands.migrate import Prepared, prepare_database
 from service.operators.seed import seed_file_versions
 from service.rules.registry import paytables_dir
 from service.settlement.connection import connect
@@ -99,6 +100,15 @@ def test_seeding_is_idempotent_and_safe_from_many_processes_at_once():
                 assert seed_file_versions(PaytablesRepository(conn), AuditRepository(conn)) == []
         assert rows and all(count == 1 for _, count in rows)
         assert dict(seeded) == dict(rows)
+        assert prepare_database(url) == Prepared(applied=[], seeded=[])
+
+
+def test_reading_paytables_writes_nothing(operator, db):
+    before = db.execute("SELECT count(*), max(id) FROM audit_log").fetchone()
+    ok(operator.get("/v1/paytables"), 200)
+    ok(operator.get(f"/v1/paytables/{NAME}/versions"), 200)
+    ok(operator.get(f"/v1/paytables/{NAME}/versions/1"), 200)
+    assert db.execute("SELECT count(*), max(id) FROM audit_log").fetchone() == before
 
 
 def test_a_bad_document_is_refused_naming_each_bad_field(operator):
