@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
-from ...operators import paytables
-from ...operators.commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
+from ...operators import evaluation_jobs, paytables
+from ...operators.commands import (
+    AssignPaytable,
+    DecidePaytableVersion,
+    EvaluatePaytableVersion,
+    SubmitPaytableVersion,
+)
 from ...operators.errors import Forbidden
 from ...store.repositories.paytables import VersionStatus
 from ..auth import READERS, access, principal, require, table_in_path
@@ -15,6 +20,7 @@ from ..errors import body
 from ..schemas.paytables import (
     AssignPaytableSchema,
     DecisionSchema,
+    EvaluationSchema,
     PaytableVersionsSchema,
     SubmitVersionSchema,
     TablePaytableSchema,
@@ -77,6 +83,27 @@ class Version(MethodView):
         return paytables.version(request_uow(), name, version)
 
 
+@blp.route("/paytables/<paytable_name:name>/versions/<int:version>/evaluation")
+class Evaluation(MethodView):
+    @require(*PAYTABLE_READERS)
+    @blp.response(200, EvaluationSchema)
+    @documented(blp, 404)
+    def get(self, name, version):
+        """The version's evaluation: queued for a worker, running, done with its house edge and RTP
+        (the figures its approval keeps), or failed saying why. A draft's submission asks for it."""
+        return evaluation_jobs.evaluation_of(request_uow(), name, version)
+
+    @command(access("operator"))
+    @blp.response(202, EvaluationSchema)
+    @documented(blp, 404, headers=(IDEMPOTENCY_KEY,))
+    def post(self, name, version):
+        """Ask a worker for the version's evaluation: one never asked for (a version seeded from
+        its file), failed, or gone quiet for five minutes is queued again; one under way or done
+        stands and is returned as it is."""
+        return evaluation_jobs.evaluate_version(EvaluatePaytableVersion(name, version, principal().actor),
+                                                request_uow())
+
+
 def _decide(decision: VersionStatus, body: dict, name: str, version: int) -> dict:
     return paytables.decide_version(DecidePaytableVersion(name, version, decision, body["reason"], principal().actor),
                                     request_uow())
@@ -89,8 +116,9 @@ class Approve(MethodView):
     @blp.response(200, VersionSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, name, version):
-        """Approve a draft: never its own author's (403 own_draft). Its house edge and RTP are
-        measured and kept with the approval (a second or two)."""
+        """Approve a draft: never its own author's (403 own_draft), and only once its evaluation is
+        done (409 evaluation_under_way, evaluation_failed or not_evaluated, in words): the house
+        edge and RTP it measured are kept with the approval."""
         return _decide(VersionStatus.APPROVED, body, name, version)
 
 

@@ -1,13 +1,11 @@
 """/console/paytables: paytables and their versions; an operator drafts a version as YAML and sees
-each bad field at its line, the draft's difference from the version in force and its house edge,
-and another operator approves or rejects it."""
+each bad field at its line, the draft's difference from the version in force and its house edge as
+a worker measures it, and another operator approves or rejects it once it is measured."""
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from http import HTTPStatus
 
 import yaml
@@ -16,14 +14,13 @@ from werkzeug.wrappers import Response
 
 from ...api.request_scope import request_uow
 from ...api.schemas.paytables import DecisionSchema, SubmitVersionSchema
-from ...catalog import ref
+from ...operators import evaluation_jobs
 from ...operators import paytables as handlers
-from ...operators.commands import DecidePaytableVersion, SubmitPaytableVersion
+from ...operators.commands import DecidePaytableVersion, EvaluatePaytableVersion, SubmitPaytableVersion
 from ...operators.errors import Forbidden
-from ...operators.evaluation import Evaluation, evaluate_paytable
 from ...refusals import CommandRefused, Conflict, Invalid, NotFound
-from ...rules import parse_paytable
 from ...store.repositories.audit import chain_for
+from ...store.repositories.evaluations import UNDER_WAY
 from ...store.repositories.paytables import VersionRow, VersionStatus
 from ...store.uow import UnitOfWork
 from ..auth import current_staff, error_page, is_htmx, staff_required
@@ -108,23 +105,32 @@ def version(name: str, number: int) -> str | tuple[str, int]:
     return _version_page(request_uow(), name, number)
 
 
-@blp.get("/paytables/<name>/<int:number>/analysis")
+@blp.get("/paytables/<name>/<int:number>/evaluation")
 @staff_required(*READERS)
-def analysis(name: str, number: int) -> str | tuple[str, int]:
-    """The house edge, RTP and each paid line's share of it, computed as approval computes them
-    (the exact analysis: the figures approval keeps are these). A fragment the version page loads
-    after it is shown, since an analysis not yet cached takes seconds."""
-    row = request_uow().paytables.get(name, number)
+def evaluation(name: str, number: int) -> str | tuple[str, int]:
+    """Where the version's evaluation stands: a fragment the version page asks for every two
+    seconds while a worker has it (htmx), and a page of its own for a link followed without htmx."""
+    uow = request_uow()
+    row = uow.paytables.get(name, number)
     if row is None:
         return error_page(404, "No such version", f"no version {number} of paytable {name!r}")
-    # The version page swaps the fragment in; a link followed without htmx gets a page of its own.
-    template = "console/_paytable_analysis.html" if is_htmx() else "console/paytable_analysis.html"
+    template = "console/_paytable_evaluation.html" if is_htmx() else "console/paytable_evaluation.html"
+    return render_template(template, row=row, measurement=_measurement(uow, row),
+                           may_ask=current_staff().role in WRITERS)
+
+
+@blp.post("/paytables/<name>/<int:number>/evaluation")
+@staff_required(*WRITERS)
+def ask_for_evaluation(name: str, number: int) -> Response | tuple[str, int]:
+    """Ask a worker to measure the version: one never measured (seeded from its file), failed, or
+    lost on its way. One under way or done stands."""
+    uow = request_uow()
     try:
-        measured = _measure(row.name, row.version, json.dumps(row.content, sort_keys=True))
-    except Invalid as exc:
-        return render_template(template, row=row, problem=exc.message), 422
-    return render_template(template, row=row, measured_now=True, evaluation=_evaluation_view(
-        measured.house_edge_percent, measured.rtp_percent, measured.detail))
+        evaluation_jobs.evaluate_version(EvaluatePaytableVersion(name, number, current_staff().actor), uow)
+    except NotFound as exc:
+        return error_page(404, "No such version", exc.message)
+    uow.commit()
+    return redirect(url_for(".version", name=name, number=number) + "#house-edge", 303)
 
 
 @blp.post("/paytables/<name>/<int:number>/decision")
@@ -168,7 +174,8 @@ def _version_page(uow: UnitOfWork, name: str, number: int, *, field_errors: list
     return render_template(
         "console/paytable_version.html", view=view, row=row, in_force=in_force, compared=compared,
         diff=line_diff(version_text(compared), version_text(row)) if compared else [],
-        evaluation=evaluation, may_decide=staff.role in WRITERS and row.status == VersionStatus.DRAFT,
+        evaluation=evaluation, measurement=None if evaluation else _measurement(uow, row),
+        may_ask=staff.role in WRITERS, may_decide=staff.role in WRITERS and row.status == VersionStatus.DRAFT,
         own_draft=row.author == staff.actor, field_errors={e.field: e.message for e in field_errors or []},
         refusal=refusal, reason=reason), status
 
@@ -231,10 +238,15 @@ def _located(errors: list[FieldError], locations: dict[str, dict[str, int]], tex
     return {"lines": text.splitlines(), "at_line": at_line, "form_errors": form_fields, "elsewhere": elsewhere}
 
 
-@lru_cache(maxsize=32)
-def _measure(name: str, number: int, content: str) -> Evaluation:
-    """A version's figures, kept per version and content: a version never changes."""
-    return evaluate_paytable(parse_paytable(ref(name, number), json.loads(content)))
+def _measurement(uow: UnitOfWork, row: VersionRow) -> dict:
+    """The version's evaluation as it stands, with its figures in the form the analysis fragment
+    shows them once it is done, and whether it has gone quiet for longer than a live one would."""
+    found = evaluation_jobs.evaluation_of(uow, row.name, row.version)
+    figures = (_evaluation_view(found["house_edge_percent"], found["rtp_percent"], found["detail"] or {})
+               if found["house_edge_percent"] is not None else None)
+    under_way = found["status"] in UNDER_WAY
+    return {**found, "figures": figures, "under_way": under_way,
+            "stalled": under_way and found["quiet_for"] > evaluation_jobs.STALE_AFTER}
 
 
 def _evaluation_view(house_edge: float, rtp: float, detail: dict) -> dict:

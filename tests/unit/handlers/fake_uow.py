@@ -9,6 +9,7 @@ from typing import Any
 
 from service.store.audit_hash import GENESIS
 from service.store.repositories.audit import AuditRecord, LockedHead
+from service.store.repositories.evaluations import Evaluation, EvaluationStatus
 from service.store.repositories.paytables import VersionRow
 from service.store.repositories.rounds import LockedRound, RoundEvent, RoundRow
 from service.store.repositories.shoes import ShoeRow
@@ -156,6 +157,23 @@ class FakePaytables:
     def __init__(self) -> None:
         self.rows: dict[tuple[str, int], VersionRow] = {}
 
+    def lock_numbering(self, name: str) -> None:
+        pass   # one handler at a time in memory
+
+    def latest_number(self, name: str) -> int | None:
+        return max((version for (row_name, version) in self.rows if row_name == name), default=1)
+
+    def latest_approved(self, name: str) -> VersionRow | None:
+        approved = [row for (row_name, _), row in self.rows.items() if row_name == name and row.status == "approved"]
+        return max(approved, key=lambda row: row.version, default=None)
+
+    def add(self, *, name: str, version: int, content: dict, source: str, source_format: str,
+            based_on_version: int | None, author: str, reason: str) -> VersionRow:
+        row = VersionRow(name, version, content, source, source_format, based_on_version, "draft", author, reason,
+                         datetime.now(UTC), None, None, None, None, None, None)
+        self.rows[(name, version)] = row
+        return row
+
     def database(self) -> tuple[str, int, str]:
         return "fake", id(self), "fake"   # the catalog keeps approved versions per database
 
@@ -185,6 +203,36 @@ class FakePaytables:
         return []
 
 
+class FakeEvaluations:
+    """Evaluations by (paytable, version); a test plays the worker by calling finish()."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[str, int], Evaluation] = {}
+
+    def request(self, paytable: str, version: int, requested_by: str, stale_after: float) -> Evaluation | None:
+        standing = self.rows.get((paytable, version))
+        if standing is not None and standing.status != EvaluationStatus.FAILED:
+            return None
+        self.rows[(paytable, version)] = Evaluation(paytable, version, requested_by, datetime.now(UTC),
+                                                    EvaluationStatus.QUEUED, 0, None, None, None, None, None,
+                                                    None, 0.0)
+        return self.rows[(paytable, version)]
+
+    def get(self, paytable: str, version: int) -> Evaluation | None:
+        return self.rows.get((paytable, version))
+
+    def finish(self, paytable: str, version: int, *, house_edge_percent: float, rtp_percent: float,
+               detail: dict[str, Any]) -> None:
+        self.rows[(paytable, version)] = dataclasses.replace(
+            self.rows[(paytable, version)], status=EvaluationStatus.DONE, attempts=1, finished_at=datetime.now(UTC),
+            house_edge_percent=house_edge_percent, rtp_percent=rtp_percent, detail=detail)
+
+    def fail(self, paytable: str, version: int, error: str) -> None:
+        self.rows[(paytable, version)] = dataclasses.replace(
+            self.rows[(paytable, version)], status=EvaluationStatus.FAILED, attempts=1, finished_at=datetime.now(UTC),
+            error=error)
+
+
 class FakeLedger:
     def __init__(self) -> None:
         self.refunds: list[tuple[uuid.UUID, int, int, str]] = []
@@ -198,7 +246,7 @@ class FakeOutbox:
         self.items: list[tuple[str, Any]] = []
 
     def add(self, topic: str, round_id: uuid.UUID | None = None, payload: dict | None = None) -> None:
-        self.items.append((topic, round_id))
+        self.items.append((topic, round_id if payload is None else payload))
 
 
 class FakeUnitOfWork:
@@ -209,6 +257,7 @@ class FakeUnitOfWork:
         self.audit = FakeAudit(self.tables)
         self.rounds = FakeRounds(self.tables, self.shoes, self.audit)
         self.paytables, self.ledger, self.outbox = FakePaytables(), FakeLedger(), FakeOutbox()
+        self.evaluations = FakeEvaluations()
         self.commits = 0
 
     def commit(self) -> None:
