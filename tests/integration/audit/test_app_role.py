@@ -62,6 +62,18 @@ def test_the_application_may_use_the_ordinary_tables(app_conn):
         app_conn.execute("DELETE FROM tables WHERE table_id = 'T1'")
 
 
+def test_the_application_asks_for_and_keeps_paytable_evaluations_but_never_deletes_one(admin, app_conn):
+    with app_conn.transaction():
+        app_conn.execute("INSERT INTO paytable_evaluations (paytable, version, requested_by) "
+                         "VALUES ('canberra-standard', 1, 'staff:olive')")
+        app_conn.execute("UPDATE paytable_evaluations SET status = 'running', started_at = now()")
+    for statement in ("DELETE FROM paytable_evaluations", "TRUNCATE paytable_evaluations"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            with app_conn.transaction():
+                app_conn.execute(statement)
+    assert admin.execute("SELECT status FROM paytable_evaluations").fetchall() == [("running",)]
+
+
 def test_the_role_survives_a_rollback_and_refuses_a_busy_connection(db_url):
     with psycopg.connect(app_conninfo(db_url)) as conn:   # not autocommit, as a pool's connections may be
         configure_connection(conn)
