@@ -11,7 +11,7 @@ import psycopg
 from ..catalog import ref
 from ..refusals import Invalid, NotFound
 from ..rules import parse_paytable
-from ..store.repositories.evaluations import Evaluation, EvaluationsRepository, EvaluationStatus
+from ..store.repositories.evaluations import EvaluationRow, EvaluationsRepository, EvaluationStatus
 from ..store.repositories.outbox import OutboxTopic
 from ..store.repositories.paytables import PaytablesRepository
 from ..store.uow import UnitOfWork
@@ -36,7 +36,7 @@ class UnderWayElsewhere(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Requested:
-    evaluation: Evaluation
+    evaluation: EvaluationRow
     sent: bool          # False: one was live or done already, and stands
 
 
@@ -73,7 +73,7 @@ def evaluation_of(uow: UnitOfWork, name: str, version: int) -> dict:
     return evaluation_view(found)
 
 
-def evaluation_view(found: Evaluation) -> dict[str, Any]:
+def evaluation_view(found: EvaluationRow) -> dict[str, Any]:
     return {"paytable": found.paytable, "version": found.version, "status": found.status,
             "requested_by": found.requested_by, "requested_at": found.requested_at, "attempts": found.attempts,
             "started_at": found.started_at, "finished_at": found.finished_at,

@@ -8,7 +8,7 @@ from ..catalog import ref
 from ..refusals import Conflict, Invalid, NotFound
 from ..rules import parse_paytable
 from ..store.repositories.audit import AuditRecord, chain_for
-from ..store.repositories.evaluations import Evaluation, EvaluationStatus
+from ..store.repositories.evaluations import EvaluationRow, EvaluationStatus
 from ..store.repositories.paytables import AssignmentRow, VersionRow, VersionStatus
 from ..store.uow import UnitOfWork
 from .commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
@@ -80,7 +80,7 @@ def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
     return version_view(uow, decided)
 
 
-def _finished_evaluation(uow: UnitOfWork, name: str, version: int) -> Evaluation:
+def _finished_evaluation(uow: UnitOfWork, name: str, version: int) -> EvaluationRow:
     """The draft's finished evaluation, whose figures its approval keeps: approval waits for one,
     and refuses figures no paytable may have."""
     found = uow.evaluations.get(name, version)

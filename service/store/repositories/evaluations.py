@@ -27,7 +27,9 @@ UNDER_WAY = (EvaluationStatus.QUEUED, EvaluationStatus.RUNNING)
 
 
 @dataclass(frozen=True, slots=True)
-class Evaluation:
+class EvaluationRow:
+    """A paytable version's evaluation as its row holds it."""
+
     paytable: str
     version: int
     requested_by: str
@@ -55,11 +57,11 @@ class EvaluationsRepository:
     def __init__(self, db: Statements) -> None:
         self.db = db
 
-    def request(self, paytable: str, version: int, requested_by: str, stale_after: float) -> Evaluation | None:
+    def request(self, paytable: str, version: int, requested_by: str, stale_after: float) -> EvaluationRow | None:
         """A queued evaluation of the version: a new one, or one asked for again because it failed
         or has shown no life for `stale_after` seconds (its message or its worker was lost). None
         while one is live or done: it stands."""
-        with self.db.cursor(row_factory=class_row(Evaluation)) as cur:
+        with self.db.cursor(row_factory=class_row(EvaluationRow)) as cur:
             return cur.execute(
                 "INSERT INTO paytable_evaluations AS e (paytable, version, requested_by) VALUES (%(paytable)s, "
                 "%(version)s, %(requested_by)s) "
@@ -74,18 +76,18 @@ class EvaluationsRepository:
                 {"paytable": paytable, "version": version, "requested_by": requested_by,
                  "stale_after": stale_after}).fetchone()
 
-    def get(self, paytable: str, version: int) -> Evaluation | None:
-        with self.db.cursor(row_factory=class_row(Evaluation)) as cur:
+    def get(self, paytable: str, version: int) -> EvaluationRow | None:
+        with self.db.cursor(row_factory=class_row(EvaluationRow)) as cur:
             return cur.execute(
                 "SELECT paytable, version, requested_by, requested_at, status, attempts, started_at, finished_at, "
                 "house_edge_percent, rtp_percent, detail, error, "
                 "extract(epoch FROM now() - coalesce(started_at, requested_at))::float8 AS quiet_for "
                 "FROM paytable_evaluations WHERE paytable = %s AND version = %s", (paytable, version)).fetchone()
 
-    def claim(self, paytable: str, version: int, stale_after: float) -> Evaluation | None:
+    def claim(self, paytable: str, version: int, stale_after: float) -> EvaluationRow | None:
         """Take the evaluation up: it is queued, or running with no sign of life for `stale_after`
         seconds (its worker died). None when it is done, failed, unknown, or in another worker's hands."""
-        with self.db.cursor(row_factory=class_row(Evaluation)) as cur:
+        with self.db.cursor(row_factory=class_row(EvaluationRow)) as cur:
             return cur.execute(
                 "UPDATE paytable_evaluations SET status = 'running', attempts = attempts + 1, started_at = now() "
                 "WHERE paytable = %s AND version = %s AND (status = 'queued' OR (status = 'running' "

@@ -9,7 +9,7 @@ from typing import Any
 
 from service.store.audit_hash import GENESIS
 from service.store.repositories.audit import AuditRecord, LockedHead
-from service.store.repositories.evaluations import Evaluation, EvaluationStatus
+from service.store.repositories.evaluations import EvaluationRow, EvaluationStatus
 from service.store.repositories.paytables import VersionRow
 from service.store.repositories.rounds import LockedRound, RoundEvent, RoundRow
 from service.store.repositories.shoes import ShoeRow
@@ -207,18 +207,18 @@ class FakeEvaluations:
     """Evaluations by (paytable, version); a test plays the worker by calling finish()."""
 
     def __init__(self) -> None:
-        self.rows: dict[tuple[str, int], Evaluation] = {}
+        self.rows: dict[tuple[str, int], EvaluationRow] = {}
 
-    def request(self, paytable: str, version: int, requested_by: str, stale_after: float) -> Evaluation | None:
+    def request(self, paytable: str, version: int, requested_by: str, stale_after: float) -> EvaluationRow | None:
         standing = self.rows.get((paytable, version))
         if standing is not None and standing.status != EvaluationStatus.FAILED:
             return None
-        self.rows[(paytable, version)] = Evaluation(paytable, version, requested_by, datetime.now(UTC),
+        self.rows[(paytable, version)] = EvaluationRow(paytable, version, requested_by, datetime.now(UTC),
                                                     EvaluationStatus.QUEUED, 0, None, None, None, None, None,
                                                     None, 0.0)
         return self.rows[(paytable, version)]
 
-    def get(self, paytable: str, version: int) -> Evaluation | None:
+    def get(self, paytable: str, version: int) -> EvaluationRow | None:
         return self.rows.get((paytable, version))
 
     def finish(self, paytable: str, version: int, *, house_edge_percent: float, rtp_percent: float,
