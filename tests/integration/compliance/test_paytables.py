@@ -387,14 +387,16 @@ def test_a_draft_is_rejected_without_waiting_for_its_evaluation(operator, second
 
 
 def test_a_seeded_version_is_measured_when_an_operator_asks(operator, compliance, evaluate):
-    never = ok(compliance.get(f"/v1/paytables/{NAME}/versions/1/evaluation"), 200)
+    # The blackjack file's version 1: no other test here asks for its evaluation (the role matrix
+    # asks for canberra-standard's).
+    never = ok(compliance.get("/v1/paytables/blackjack/versions/1/evaluation"), 200)
     assert never["status"] is None and never["house_edge_percent"] is None
-    assert compliance.post(f"/v1/paytables/{NAME}/versions/1/evaluation", {}).status == 403
-    asked = ok(operator.post(f"/v1/paytables/{NAME}/versions/1/evaluation", {}), 202)
+    assert compliance.post("/v1/paytables/blackjack/versions/1/evaluation", {}).status == 403
+    asked = ok(operator.post("/v1/paytables/blackjack/versions/1/evaluation", {}), 202)
     assert asked["status"] == "queued"
-    assert evaluate(NAME, 1) == "done"
-    assert evaluate(NAME, 1) is None, "a second delivery of the message finds it done"
-    done = ok(compliance.get(f"/v1/paytables/{NAME}/versions/1/evaluation"), 200)
+    assert evaluate("blackjack", 1) == "done"
+    assert evaluate("blackjack", 1) is None, "a second delivery of the message finds it done"
+    done = ok(compliance.get("/v1/paytables/blackjack/versions/1/evaluation"), 200)
     assert done["status"] == "done" and done["house_edge_percent"] + done["rtp_percent"] == pytest.approx(100)
     assert operator.get(f"/v1/paytables/{NAME}/versions/99999/evaluation").status == 404
 
