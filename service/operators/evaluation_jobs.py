@@ -16,7 +16,6 @@ from ..store.repositories.outbox import OutboxTopic
 from ..store.repositories.paytables import PaytablesRepository
 from ..store.uow import UnitOfWork
 from .commands import EvaluatePaytableVersion
-from .evaluation import evaluate_paytable
 
 # Seconds an evaluation may show no sign of life (queued and not taken up, or running) before it
 # counts as lost: its message went missing or its worker died. The exact analysis of a paytable
@@ -88,6 +87,10 @@ def run_evaluation(conn: psycopg.Connection, name: str, version: int) -> Evaluat
     the measuring is done. None when there is nothing to do: done already, or unknown.
     UnderWayElsewhere while another worker has it; a lost database hands it back to the queue and
     raises, for a retry."""
+    # The analysis (numba and its compiled kernels) is loaded by the worker that takes an
+    # evaluation, when it takes one: a worker that only settles rounds starts without it.
+    from .evaluation import evaluate_paytable
+
     jobs = EvaluationsRepository(conn)
     claimed = jobs.claim(name, version, STALE_AFTER)
     if claimed is None:
