@@ -22,13 +22,15 @@ access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(L)ss pid=%(p)s'
 
 
 def on_starting(server):
-    """Migrate once, in the master, before any worker serves a request."""
+    """Migrate (and seed the paytable files) once, in the master, before any worker serves a request."""
+    from service.commands.migrate import prepare_database
     from service.config import Settings
-    from service.store.migrate import migrate
 
-    applied = migrate(Settings.from_env().owner_database_url)
-    if applied:
-        server.log.info("migrations applied: %s", ", ".join(applied))
+    prepared = prepare_database(Settings.from_env().owner_database_url)
+    if prepared.applied:
+        server.log.info("migrations applied: %s", ", ".join(prepared.applied))
+    if prepared.seeded:
+        server.log.info("paytables seeded from their files: %s", ", ".join(prepared.seeded))
 
 
 # Liveness on a port of its own (PONTOON_HEALTH_PORT), answered by this master process whatever the

@@ -1,5 +1,6 @@
-"""`pontoon settle relay|sweep|queue`: the outbox relay process (and its sweep and daily verification), a
-one-off sweep of stale rounds, the queue's name."""
+"""`pontoon settle relay|sweep|queue`: the outbox relay process (rounds, verifications and paytable
+evaluations to the workers; its sweep and daily verification), a one-off sweep of stale rounds,
+the queue's name."""
 from __future__ import annotations
 
 import argparse
@@ -23,6 +24,7 @@ from ..settlement.sweep import sweep_stale_rounds
 from ..store.uow import UnitOfWork
 from ..worker.celery_app import (
     PUBLISH_ERRORS,
+    celery_evaluation_sender,
     celery_publisher,
     celery_verification_sender,
     make_celery,
@@ -67,7 +69,7 @@ def _relay(args: argparse.Namespace) -> int:
 
     record_service_start(settings.database_url, "settle-relay")
     run_relay(lambda: connect(settings.database_url, "pontoon-relay"), celery_publisher(app), interval=args.interval,
-              send_verification=celery_verification_sender(app),
+              send_verification=celery_verification_sender(app), send_evaluation=celery_evaluation_sender(app),
               housekeeping=housekeeping, every=args.sweep_every,
               publish_errors=PUBLISH_ERRORS, should_stop=lambda: bool(stopping))
     return 0

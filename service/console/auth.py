@@ -19,6 +19,7 @@ from ..staff.commands import TouchSession
 from ..staff.policy import StaffPolicy
 from ..staff.sessions import staff_actor, touch_session
 from ..store.repositories.audit import AuditRecord, chain_for
+from ..store.uow import unit_of_work
 from ..web import access
 from ..web.access import Task, roles_for
 from ..web.request_scope import request_uow
@@ -70,11 +71,13 @@ def signed_in() -> CurrentStaff | None:
     token = request.cookies.get(SESSION_COOKIE, "")
     staff = None
     if token:
-        uow = request_uow()
-        # A page polling for itself (htmx's GET) is not the person at the screen.
-        holder = touch_session(TouchSession(token, activity=not (is_htmx() and request.method == "GET")), uow,
-                               policy())
-        uow.commit()
+        # The session's check is committed in a unit of work of its own: committing the request's
+        # would also commit whatever the page had written but not yet decided to keep.
+        with unit_of_work(current_app.extensions["pontoon.pool"]) as uow:
+            # A page polling for itself (htmx's GET) is not the person at the screen.
+            holder = touch_session(TouchSession(token, activity=not (is_htmx() and request.method == "GET")), uow,
+                                   policy())
+            uow.commit()
         if holder is not None:
             staff = CurrentStaff(holder.user_id, holder.username, holder.display_name, holder.role,
                                  staff_actor(holder.username), holder.session_id, holder.totp_enrolled,

@@ -27,6 +27,14 @@ class DecidePaytableVersion:
 
 
 @dataclass(frozen=True, slots=True)
+class EvaluatePaytableVersion:
+    """Ask (again) for a version's evaluation: one never asked for, failed, or lost on its way."""
+    name: str
+    version: int
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
 class AssignPaytable:
     table_id: str
     version: int

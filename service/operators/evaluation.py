@@ -1,5 +1,6 @@
-"""The house edge and RTP recorded when a paytable version is approved: the exact analysis
-(service.analysis.exact), cached by content, or the simulation where the analysis does not reach."""
+"""The house edge and RTP a paytable version's evaluation measures (and its approval keeps): the
+exact analysis (service.analysis.exact), cached by content, or the simulation where the analysis
+does not reach."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -28,12 +29,10 @@ class Evaluation:
     detail: dict[str, Any]
 
 
-def evaluate_paytable(paytable: Any) -> Evaluation:
-    """The paytable's figures under the house-banked rules it names as its own (`measured_under`,
-    the Canberra game's unless it says otherwise), at the table minimum, one seat: exact where the
-    analysis covers the rules and paytable (a paytable analysed before is read from the cache at
-    once), simulated otherwise. Other errors propagate: an approval without its figures is not an
-    approval."""
+def measuring_rules(paytable: Any) -> CanberraRules:
+    """The house-banked rules the paytable names as its own (`measured_under`, the Canberra game's
+    unless it says otherwise): what its figures are measured under. Invalid when they are none: a
+    paytable no evaluation could measure is refused as it is submitted."""
     rules = None
     if NAME.fullmatch(paytable.measured_under):   # a file's stem: no version, no path
         try:
@@ -44,6 +43,16 @@ def evaluate_paytable(paytable: Any) -> Evaluation:
         raise Invalid(f"{paytable.name}: measured_under must name the house-banked rules it is dealt under, "
                       f"not {paytable.measured_under!r}", code="paytable_unmeasurable",
                       errors={"measured_under": ["a house-banked rules file in rules_config/"]})
+    return rules
+
+
+def evaluate_paytable(paytable: Any) -> Evaluation:
+    """The paytable's figures under its measuring rules, at the table minimum, one seat: exact
+    where the analysis covers the rules and paytable (a paytable analysed before is read from the
+    cache at once), simulated otherwise. Seconds to a minute of numba: a worker's job
+    (evaluation_jobs), never a web request's. Other errors propagate: figures that could not be
+    had are no figures."""
+    rules = measuring_rules(paytable)
     try:
         report = analyse(rules, paytable)
     except ValueError:

@@ -7,13 +7,14 @@ from typing import Any
 from ..refusals import Conflict, Invalid, NotFound
 from ..rules import Ref, parse_paytable
 from ..store.repositories.audit import AuditRecord, chain_for
+from ..store.repositories.evaluations import EvaluationRow, EvaluationStatus
 from ..store.repositories.paytables import AssignmentRow, VersionRow, VersionStatus
 from ..store.uow import UnitOfWork
 from .commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
 from .documents import NAME, changes, read_submitted
 from .errors import Forbidden
-from .evaluation import evaluate_paytable
-from .seed import seed_file_versions
+from .evaluation import measuring_rules
+from .evaluation_jobs import request_evaluation
 
 APPLIES_FROM = "the table's next round (never a round already in play)"
 HOUSE_EDGE_PERCENT_BOUND = 10_000   # what the versions' numeric(9, 4) holds, and far past any real game
@@ -21,14 +22,17 @@ HOUSE_EDGE_PERCENT_BOUND = 10_000   # what the versions' numeric(9, 4) holds, an
 
 # ----- commands -------------------------------------------------------------------------------
 def submit_version(cmd: SubmitPaytableVersion, uow: UnitOfWork) -> dict:
-    """A new draft, numbered after the paytable's last version and validated as the engine reads it."""
+    """A new draft, numbered after the paytable's last version and validated as the engine reads
+    it, and the evaluation of its house edge asked of a worker: approval waits for its figures."""
     store = uow.paytables
-    _known_name(uow, cmd.name)
+    _known_name(cmd.name)
     store.lock_numbering(cmd.name)
     latest = store.latest_number(cmd.name)
     if latest is None:
-        raise NotFound(f"no paytable {cmd.name!r}: a new paytable starts as a file in paytables/")
+        raise NotFound(f"no paytable {cmd.name!r}: a new paytable starts as a file in paytables/, "
+                       "seeded by `pontoon migrate`")
     document = read_submitted(cmd.name, latest + 1, yaml_text=cmd.yaml_text, content=cmd.content)
+    measuring_rules(document.paytable)   # a draft no evaluation could measure could never be approved
     base = store.latest_approved(cmd.name)
     row = store.add(name=cmd.name, version=latest + 1, content=document.content, source=document.source,
                     source_format=document.source_format, based_on_version=base.version if base else None,
@@ -37,13 +41,15 @@ def submit_version(cmd: SubmitPaytableVersion, uow: UnitOfWork) -> dict:
         "paytable": row.name, "version": row.version, "status": VersionStatus.DRAFT, "reason": cmd.reason,
         "based_on_version": row.based_on_version, "before": base.content if base else None, "after": row.content,
         "changes": changes(base.content if base else None, row.content)}, actor=cmd.actor)])
+    request_evaluation(uow, row.name, row.version, cmd.actor)
     return version_view(uow, row)
 
 
 def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
-    """Approve (not one's own draft; the house edge is measured and kept) or reject a draft."""
+    """Approve (not one's own draft, and once its evaluation is done: its figures are kept with
+    the version) or reject a draft."""
     store = uow.paytables
-    _known_name(uow, cmd.name)
+    _known_name(cmd.name)
     draft = store.get(cmd.name, cmd.version)
     if draft is None:
         raise NotFound(f"no version {cmd.version} of paytable {cmd.name!r}")
@@ -55,16 +61,7 @@ def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
                         code="own_draft", audit=AuditRecord("paytable_approval_refused", {
                             "paytable": cmd.name, "version": cmd.version, "reason": "own_draft",
                             "author": draft.author}, actor=cmd.actor))
-    evaluation = None
-    if cmd.decision == VersionStatus.APPROVED:
-        # Measured before the guarded UPDATE, so the row is locked for milliseconds, not seconds;
-        # the content it measures never changes.
-        evaluation = evaluate_paytable(parse_paytable(str(Ref(cmd.name, cmd.version)), draft.content))
-        if not abs(evaluation.house_edge_percent) < HOUSE_EDGE_PERCENT_BOUND:
-            raise Invalid(f"{Ref(cmd.name, cmd.version)} measures a house edge of "
-                          f"{evaluation.house_edge_percent:.4f}%: no paytable may pay like that",
-                          code="paytable_out_of_bounds",
-                          errors={"house_edge_percent": [f"must lie within ±{HOUSE_EDGE_PERCENT_BOUND}%"]})
+    evaluation = _finished_evaluation(uow, cmd.name, cmd.version) if cmd.decision == VersionStatus.APPROVED else None
     decided = store.decide(name=cmd.name, version=cmd.version, status=cmd.decision, decided_by=cmd.actor,
                            reason=cmd.reason,
                            house_edge_percent=evaluation.house_edge_percent if evaluation else None,
@@ -82,6 +79,26 @@ def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
     return version_view(uow, decided)
 
 
+def _finished_evaluation(uow: UnitOfWork, name: str, version: int) -> EvaluationRow:
+    """The draft's finished evaluation, whose figures its approval keeps: approval waits for one,
+    and refuses figures no paytable may have."""
+    found = uow.evaluations.get(name, version)
+    if found is None:
+        raise Conflict(f"{Ref(name, version)} has no evaluation of its house edge: ask for one, and approve it "
+                       "once its figures are in", code="not_evaluated")
+    if found.status in (EvaluationStatus.QUEUED, EvaluationStatus.RUNNING):
+        raise Conflict(f"{Ref(name, version)}'s house edge is still being measured (its evaluation is "
+                       f"{found.status}): approve it once the figures are in", code="evaluation_under_way")
+    if found.status == EvaluationStatus.FAILED or found.house_edge_percent is None or found.rtp_percent is None:
+        raise Conflict(f"{Ref(name, version)}'s evaluation could not finish ({found.error}): ask for it again, "
+                       "or reject the draft", code="evaluation_failed")
+    if not abs(found.house_edge_percent) < HOUSE_EDGE_PERCENT_BOUND:
+        raise Invalid(f"{Ref(name, version)} measures a house edge of {found.house_edge_percent:.4f}%: "
+                      "no paytable may pay like that", code="paytable_out_of_bounds",
+                      errors={"house_edge_percent": [f"must lie within ±{HOUSE_EDGE_PERCENT_BOUND}%"]})
+    return found
+
+
 def assign_paytable(cmd: AssignPaytable, uow: UnitOfWork) -> dict:
     """Give the table an approved version of its paytable. It waits as the table's pending
     version and becomes current when the next round opens; assigning the version already in
@@ -92,7 +109,6 @@ def assign_paytable(cmd: AssignPaytable, uow: UnitOfWork) -> dict:
     if table.paytable is None:
         raise Conflict(f"table {cmd.table_id!r} plays a game without a paytable", code="no_paytable")
     store = uow.paytables
-    seed_file_versions(uow.paytables, uow.audit, [table.paytable])
     target = store.get(table.paytable, cmd.version)
     if target is None:
         raise Invalid(f"no version {cmd.version} of paytable {table.paytable!r}", code="invalid_request",
@@ -123,16 +139,15 @@ def assign_paytable(cmd: AssignPaytable, uow: UnitOfWork) -> dict:
     return table_paytable_view(uow, cmd.table_id)
 
 
-def _known_name(uow: UnitOfWork, name: str) -> None:
-    """A well-formed name, with its file's version 1 in the database if there is a file."""
+def _known_name(name: str) -> None:
+    """A well-formed name: any other is no paytable's (a file's version 1 is in the database from
+    `pontoon migrate` on)."""
     if not NAME.fullmatch(name):
         raise NotFound(f"no paytable {name!r}")
-    seed_file_versions(uow.paytables, uow.audit, [name])
 
 
 # ----- queries --------------------------------------------------------------------------------
 def list_paytables(uow: UnitOfWork) -> list[dict]:
-    seed_file_versions(uow.paytables, uow.audit)
     by_name: dict[str, list[dict]] = {}
     for row in uow.paytables.all():
         by_name.setdefault(row.name, []).append(version_summary(row))
@@ -140,7 +155,7 @@ def list_paytables(uow: UnitOfWork) -> list[dict]:
 
 
 def list_versions(uow: UnitOfWork, name: str) -> dict:
-    _known_name(uow, name)
+    _known_name(name)
     rows = uow.paytables.all(name)
     if not rows:
         raise NotFound(f"no paytable {name!r}")
@@ -148,7 +163,7 @@ def list_versions(uow: UnitOfWork, name: str) -> dict:
 
 
 def version(uow: UnitOfWork, name: str, number: int) -> dict:
-    _known_name(uow, name)
+    _known_name(name)
     row = uow.paytables.get(name, number)
     if row is None:
         raise NotFound(f"no version {number} of paytable {name!r}")
@@ -193,11 +208,13 @@ def version_view(uow: UnitOfWork, row: VersionRow) -> dict:
     # Every stored version was read this way when it went in; a RulesError here is a defect.
     odds = odds_view(parse_paytable(str(Ref(row.name, row.version)), row.content))
     base = store.get(row.name, row.based_on_version) if row.based_on_version else None
+    evaluation = uow.evaluations.get(row.name, row.version)
     return {"name": row.name, "version": row.version, "status": row.status, **odds,
             "content": row.content, "source_format": row.source_format, "based_on_version": row.based_on_version,
             "changes": changes(base.content, row.content) if base else [],
             "house_edge_percent": _percent(row.house_edge_percent), "rtp_percent": _percent(row.rtp_percent),
-            "evaluation": row.evaluation, "trail": _trail(row, store.assignments_of_version(row.name, row.version)),
+            "evaluation": row.evaluation, "evaluation_status": evaluation.status if evaluation else None,
+            "trail": _trail(row, store.assignments_of_version(row.name, row.version)),
             "tables": store.tables_running(row.name, row.version)}
 
 

@@ -1,5 +1,5 @@
 """The outbox relay: publishes unpublished outbox rows to Celery (rounds to settle, verifications of the
-audit log to run), and keeps them when it cannot."""
+audit log and paytable evaluations to run), and keeps them when it cannot."""
 from __future__ import annotations
 
 import logging
@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 
 Publish = Callable[[list[str]], None]            # one message settling these rounds
 SendVerification = Callable[[str], None]         # one message running this verification
+SendEvaluation = Callable[[str, int], None]      # one message evaluating this paytable version
 
 
 class BrokerUnavailable(RuntimeError):
@@ -91,14 +92,36 @@ def relay_verifications(conn: psycopg.Connection, send: SendVerification,
     return len(sent)
 
 
+def relay_evaluations(conn: psycopg.Connection, send: SendEvaluation,
+                      publish_errors: tuple[type[BaseException], ...] = (OSError,)) -> int:
+    """Send each unpublished paytable evaluation as a message of its own, as relay_verifications
+    does; one sent twice runs once (its worker claims it first). Rows sent."""
+    outbox = OutboxRepository(conn)
+    with conn.transaction():
+        claimed = outbox.claim_evaluations()
+        sent: list[int] = []
+        failure: BaseException | None = None
+        for row_id, paytable, version in claimed:
+            try:
+                send(paytable, version)
+            except publish_errors as exc:
+                failure = exc
+                break
+            sent.append(row_id)
+        outbox.mark([row_id for row_id, _, _ in claimed], sent)
+    if failure is not None:
+        raise BrokerUnavailable(f"sent {len(sent)} of {len(claimed)} evaluations: {failure}") from failure
+    return len(sent)
+
+
 def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, interval: float = 1.0,
-              send_verification: SendVerification | None = None,
+              send_verification: SendVerification | None = None, send_evaluation: SendEvaluation | None = None,
               housekeeping: Sequence[Callable[[psycopg.Connection], object]] = (), every: float = 10.0,
               publish_errors: tuple[type[BaseException], ...] = (OSError,),
               should_stop: Callable[[], bool] = lambda: False) -> None:
     """Relay forever (until `should_stop`): publish the outbox every `interval` (verifications
-    too, given `send_verification`), back off while the broker or the database is away
-    (reconnecting to the database), and run the `housekeeping` jobs (the sweep, the day's
+    and evaluations too, given `send_verification` and `send_evaluation`), back off while the
+    broker or the database is away (reconnecting to the database), and run the `housekeeping` jobs (the sweep, the day's
     verification request) in turn every `every` seconds. A failed pass leaves its rows
     unpublished for the next one."""
     conn: psycopg.Connection | None = None
@@ -112,6 +135,8 @@ def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, in
             done = relay_outbox(conn, publish, publish_errors=publish_errors)
             if send_verification is not None:
                 relay_verifications(conn, send_verification, publish_errors)
+            if send_evaluation is not None:
+                relay_evaluations(conn, send_evaluation, publish_errors)
             backoff = interval
         except BrokerUnavailable as exc:
             log.warning("broker unavailable, outbox kept for the next pass: %s", exc)

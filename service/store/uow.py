@@ -10,6 +10,7 @@ from psycopg_pool import ConnectionPool
 
 from .repositories.audit import AuditRepository
 from .repositories.audit_search import AuditSearchRepository
+from .repositories.evaluations import EvaluationsRepository
 from .repositories.floor import FloorRepository
 from .repositories.idempotency import IdempotencyRepository
 from .repositories.keys import KeysRepository
@@ -49,6 +50,7 @@ class UnitOfWork:
         self.staff = StaffRepository(tx)
         self.floor = FloorRepository(tx)
         self.verifications = VerificationsRepository(tx)
+        self.evaluations = EvaluationsRepository(tx)
 
     @property
     def transaction(self) -> Transaction:

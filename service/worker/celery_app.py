@@ -1,4 +1,4 @@
-"""The Celery application that settles rounds and verifies the audit log:
+"""The Celery application that settles rounds, verifies the audit log and evaluates paytables:
 `celery -A service.worker.celery_app worker`."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from kombu.exceptions import OperationalError as KombuOperationalError
 from ..config import Settings
 from ..settlement.queues import settlement_queue
 from ..settlement.startup import record_service_start
-from .tasks import SETTLE_ROUNDS, UNKNOWN_ROUNDS_PAUSE, VERIFY_AUDIT, register_tasks
+from .tasks import EVALUATE_PAYTABLE, SETTLE_ROUNDS, UNKNOWN_ROUNDS_PAUSE, VERIFY_AUDIT, register_tasks
 
 # Seconds before Redis hands a message whose worker vanished without acking (SIGKILL, lost
 # machine) to another worker. Settling a batch takes well under a second, so minutes are safe;
@@ -93,6 +93,13 @@ def celery_verification_sender(app: Celery):
     """send(verification_id): one verify_audit message, raising at once when the broker is away."""
     def send(verification_id: str) -> None:
         app.send_task(VERIFY_AUDIT, args=[verification_id], retry=False)
+    return send
+
+
+def celery_evaluation_sender(app: Celery):
+    """send(paytable, version): one evaluate_paytable message, raising at once when the broker is away."""
+    def send(paytable: str, version: int) -> None:
+        app.send_task(EVALUATE_PAYTABLE, args=[paytable, version], retry=False)
     return send
 
 

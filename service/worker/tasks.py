@@ -1,5 +1,5 @@
-"""The Celery tasks: settle a batch of rounds (from the relay), the sweep for lost messages, and a
-verification of the whole audit log asked for in the console."""
+"""The Celery tasks: settle a batch of rounds (from the relay), the sweep for lost messages, a
+verification of the whole audit log asked for in the console, and a paytable version's evaluation."""
 from __future__ import annotations
 
 import logging
@@ -12,6 +12,7 @@ from celery import Celery, Task
 from celery.exceptions import Reject
 
 from ..audit.jobs import TakenUp, run_verification
+from ..operators.evaluation_jobs import UnderWayElsewhere, run_evaluation
 from ..settlement.connection import process_connection
 from ..settlement.queues import database_identity
 from ..settlement.settle import SettlementRefused, normalise_ids, settle_rounds
@@ -22,6 +23,7 @@ from ..store.repositories.settlement import SettlementRepository
 SETTLE_ROUNDS = "pontoon.settle_rounds"
 SWEEP = "pontoon.sweep"
 VERIFY_AUDIT = "pontoon.verify_audit"
+EVALUATE_PAYTABLE = "pontoon.evaluate_paytable"
 LOCKED_RETRY_SECONDS = 5
 LOCKED_RETRIES = 12   # a minute of waiting on another settler; after that the sweep owns the rounds
 # Looks at a verification another worker is running before leaving it to that worker for good:
@@ -87,6 +89,19 @@ def verify_audit_task(task: Task, verification_id: str) -> dict:
     return {"verification_id": verification_id, "verdict": verdict}
 
 
+def evaluate_paytable_task(task: Task, paytable: str, version: int) -> dict:
+    """Measure a paytable version's house edge and RTP and keep them for its approval. A second
+    delivery of one that is done returns at once; of one another worker has, it looks again when
+    that worker would have gone quiet (and takes it over if it has)."""
+    conn = process_connection(task.app.conf.pontoon_database_url)
+    try:
+        status = run_evaluation(conn, paytable, version)
+    except UnderWayElsewhere as taken:
+        raise task.retry(countdown=taken.look_again_in, max_retries=TAKEN_UP_RETRIES) from None
+    log.info("evaluation of %s@%s: %s", paytable, version, status or "taken up elsewhere or done already")
+    return {"paytable": paytable, "version": version, "status": status}
+
+
 def register_tasks(app: Celery) -> None:
     """Attach the tasks to `app` by name (the relay publishes by name, never importing them)."""
     common = {"bind": True, "acks_late": True, "reject_on_worker_lost": True, "ignore_result": True,
@@ -95,3 +110,4 @@ def register_tasks(app: Celery) -> None:
     app.task(name=SETTLE_ROUNDS, **common)(settle_rounds_task)
     app.task(name=SWEEP, **common)(sweep_task)
     app.task(name=VERIFY_AUDIT, **common)(verify_audit_task)
+    app.task(name=EVALUATE_PAYTABLE, **common)(evaluate_paytable_task)

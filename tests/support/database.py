@@ -1,4 +1,4 @@
-"""A scratch database for one test session: uniquely named, migrated, dropped at the end."""
+"""A scratch database for one test session: uniquely named, migrated and seeded, dropped at the end."""
 from __future__ import annotations
 
 import contextlib
@@ -10,17 +10,18 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from service.store.migrate import migrate
+from service.commands.migrate import prepare_database
 
 BASE_URL = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/pontoon")
 
 
 @contextlib.contextmanager
 def scratch_database(prefix: str = "pontoon_t") -> Iterator[str]:
-    """A new, migrated database named `prefix_<random>`, dropped afterwards whatever happened."""
+    """A new database named `prefix_<random>`, migrated and seeded as `pontoon migrate` does it,
+    dropped afterwards whatever happened."""
     name = f"{prefix}_{secrets.token_hex(4)}"
     url = make_conninfo(BASE_URL, dbname=name)
-    migrate(url)  # creates it
+    prepare_database(url)  # creates it
     try:
         yield url
     finally:

@@ -2,49 +2,29 @@
 (drafts, four-eyes approval, assignment to a table from its next round)."""
 from __future__ import annotations
 
-import logging
-
-import psycopg
 from flask.views import MethodView
-from psycopg_pool import PoolTimeout
 
-from ...operators import paytables
-from ...operators.commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
+from ...operators import evaluation_jobs, paytables
+from ...operators.commands import (
+    AssignPaytable,
+    DecidePaytableVersion,
+    EvaluatePaytableVersion,
+    SubmitPaytableVersion,
+)
 from ...operators.errors import Forbidden
-from ...operators.seed import seed_file_versions
 from ...store.repositories.paytables import VersionStatus
-from ...store.uow import unit_of_work
 from ...web.access import Task, roles_for
 from ...web.schemas.paytables import AssignPaytableSchema, DecisionSchema, SubmitVersionSchema
 from ..auth import access, principal, require, table_in_path
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
 from ..errors import body
-from ..schemas.paytables import PaytableVersionsSchema, TablePaytableSchema, VersionSchema
+from ..schemas.paytables import EvaluationSchema, PaytableVersionsSchema, TablePaytableSchema, VersionSchema
 from ..transactions import command, request_uow
 
-log = logging.getLogger(__name__)
 blp = Blueprint("paytables", __name__, url_prefix="/v1",
                 description="Paytable versions: drafts, four-eyes approval, assignment to tables")
 
-SEED_TIMEOUT = 2.0      # seconds to wait for the database at start-up before leaving the seed to first use
-
-
-@blp.record_once
-def _seed_paytable_files(state) -> None:
-    """Version 1 of each paytable file into the database as the app starts. A database not
-    reachable yet is no reason to refuse to start: every paytable command seeds what it needs."""
-    pool = state.app.extensions.get("pontoon.pool")
-    if pool is None:
-        return
-    try:
-        with unit_of_work(pool, timeout=SEED_TIMEOUT) as uow:
-            seeded = seed_file_versions(uow.paytables, uow.audit)
-            uow.commit()
-        if seeded:
-            log.info("paytable versions seeded from files: %s", ", ".join(seeded))
-    except (PoolTimeout, psycopg.OperationalError, psycopg.errors.UndefinedTable) as exc:
-        log.warning("paytable seed left to first use: %s", type(exc).__name__)
 
 
 @blp.app_errorhandler(Forbidden)
@@ -96,6 +76,27 @@ class Version(MethodView):
         return paytables.version(request_uow(), name, version)
 
 
+@blp.route("/paytables/<paytable_name:name>/versions/<int:version>/evaluation")
+class Evaluation(MethodView):
+    @require(*roles_for(Task.SEE_PAYTABLES))
+    @blp.response(200, EvaluationSchema)
+    @documented(blp, 404)
+    def get(self, name, version):
+        """The version's evaluation: queued for a worker, running, done with its house edge and RTP
+        (the figures its approval keeps), or failed saying why. A draft's submission asks for it."""
+        return evaluation_jobs.evaluation_of(request_uow(), name, version)
+
+    @command(access(*roles_for(Task.CHANGE_PAYTABLES)))
+    @blp.response(202, EvaluationSchema)
+    @documented(blp, 404, headers=(IDEMPOTENCY_KEY,))
+    def post(self, name, version):
+        """Ask a worker for the version's evaluation: one never asked for (a version seeded from
+        its file), failed, or gone quiet for five minutes is queued again; one under way or done
+        stands and is returned as it is."""
+        return evaluation_jobs.evaluate_version(EvaluatePaytableVersion(name, version, principal().actor),
+                                                request_uow())
+
+
 def _decide(decision: VersionStatus, body: dict, name: str, version: int) -> dict:
     return paytables.decide_version(DecidePaytableVersion(name, version, decision, body["reason"], principal().actor),
                                     request_uow())
@@ -108,8 +109,9 @@ class Approve(MethodView):
     @blp.response(200, VersionSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, name, version):
-        """Approve a draft: never its own author's (403 own_draft). Its house edge and RTP are
-        measured and kept with the approval (a second or two)."""
+        """Approve a draft: never its own author's (403 own_draft), and only once its evaluation is
+        done (409 evaluation_under_way, evaluation_failed or not_evaluated, in words): the house
+        edge and RTP it measured are kept with the approval."""
         return _decide(VersionStatus.APPROVED, body, name, version)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 
+from ...store.repositories.evaluations import EvaluationStatus
 from ...store.repositories.paytables import VersionStatus
 
 
@@ -84,9 +85,32 @@ class VersionSchema(ma.Schema):
                                          metadata={"description": "measured at approval"})
     rtp_percent = ma.fields.Float(allow_none=True, required=True)
     evaluation = ma.fields.Dict(allow_none=True, required=True, metadata={"description": "how it was measured"})
+    evaluation_status = ma.fields.String(
+        allow_none=True, required=True, validate=ma.validate.OneOf([status.value for status in EvaluationStatus]),
+        metadata={"description": "where its evaluation stands (GET .../evaluation); null: never asked for"})
     trail = ma.fields.List(ma.fields.Nested(TrailStepSchema), required=True,
                            metadata={"description": "submission, decision, assignments, in time order"})
     tables = ma.fields.List(ma.fields.String(), required=True, metadata={"description": "tables running it now"})
+
+
+class EvaluationSchema(ma.Schema):
+    paytable = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    status = ma.fields.String(
+        allow_none=True, required=True, validate=ma.validate.OneOf([status.value for status in EvaluationStatus]),
+        metadata={"description": "queued for a worker, running, done (its figures are in) or failed (error says "
+                                 "why); null when never asked for"})
+    requested_by = ma.fields.String(allow_none=True, required=True)
+    requested_at = ma.fields.DateTime(allow_none=True, required=True)
+    attempts = ma.fields.Integer(required=True, metadata={"description": "times a worker took it up"})
+    started_at = ma.fields.DateTime(allow_none=True, required=True)
+    finished_at = ma.fields.DateTime(allow_none=True, required=True)
+    house_edge_percent = ma.fields.Float(allow_none=True, required=True,
+                                         metadata={"description": "once done: what approval keeps"})
+    rtp_percent = ma.fields.Float(allow_none=True, required=True)
+    method = ma.fields.String(allow_none=True, required=True, validate=ma.validate.OneOf(["exact", "simulation"]))
+    detail = ma.fields.Dict(allow_none=True, required=True, metadata={"description": "how it was measured"})
+    error = ma.fields.String(allow_none=True, required=True)
 
 
 class AssignmentSchema(ma.Schema):

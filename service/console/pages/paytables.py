@@ -1,26 +1,24 @@
 """/console/paytables: paytables and their versions; an operator drafts a version as YAML and sees
-each bad field at its line, the draft's difference from the version in force and its house edge,
-and another operator approves or rejects it."""
+each bad field at its line, the draft's difference from the version in force and its house edge as
+a worker measures it, and another operator approves or rejects it once it is measured."""
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from http import HTTPStatus
 
 import yaml
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ...operators import evaluation_jobs
 from ...operators import paytables as handlers
-from ...operators.commands import DecidePaytableVersion, SubmitPaytableVersion
+from ...operators.commands import DecidePaytableVersion, EvaluatePaytableVersion, SubmitPaytableVersion
 from ...operators.errors import Forbidden
-from ...operators.evaluation import Evaluation, evaluate_paytable
 from ...refusals import CommandRefused, Conflict, Invalid, NotFound
-from ...rules import Ref, parse_paytable
 from ...store.repositories.audit import chain_for
+from ...store.repositories.evaluations import UNDER_WAY
 from ...store.repositories.paytables import VersionRow, VersionStatus
 from ...store.uow import UnitOfWork
 from ...web.access import Task
@@ -106,23 +104,32 @@ def version(name: str, version: int) -> str | tuple[str, int]:
     return _version_page(request_uow(), name, version)
 
 
-@blp.get("/paytables/<name>/<int:version>/analysis")
+@blp.get("/paytables/<name>/<int:version>/evaluation")
 @staff_required(Task.SEE_PAYTABLES)
-def analysis(name: str, version: int) -> str | tuple[str, int]:
-    """The house edge, RTP and each paid line's share of it, computed as approval computes them
-    (the exact analysis: the figures approval keeps are these). A fragment the version page loads
-    after it is shown, since an analysis not yet cached takes seconds."""
-    row = request_uow().paytables.get(name, version)
+def evaluation(name: str, version: int) -> str | tuple[str, int]:
+    """Where the version's evaluation stands: a fragment the version page asks for every two
+    seconds while a worker has it (htmx), and a page of its own for a link followed without htmx."""
+    uow = request_uow()
+    row = uow.paytables.get(name, version)
     if row is None:
         return error_page(404, "No such version", f"no version {version} of paytable {name!r}")
-    # The version page swaps the fragment in; a link followed without htmx gets a page of its own.
-    template = "console/_paytable_analysis.html" if is_htmx() else "console/paytable_analysis.html"
+    template = "console/_paytable_evaluation.html" if is_htmx() else "console/paytable_evaluation.html"
+    return render_template(template, row=row, measurement=_measurement(uow, row),
+                           may_ask=may(Task.CHANGE_PAYTABLES))
+
+
+@blp.post("/paytables/<name>/<int:version>/evaluation")
+@staff_required(Task.CHANGE_PAYTABLES)
+def ask_for_evaluation(name: str, version: int) -> Response | tuple[str, int]:
+    """Ask a worker to measure the version: one never measured (seeded from its file), failed, or
+    lost on its way. One under way or done stands."""
+    uow = request_uow()
     try:
-        measured = _measure(row.name, row.version, json.dumps(row.content, sort_keys=True))
-    except Invalid as exc:
-        return render_template(template, row=row, problem=exc.message), 422
-    return render_template(template, row=row, measured_now=True, evaluation=_evaluation_view(
-        measured.house_edge_percent, measured.rtp_percent, measured.detail))
+        evaluation_jobs.evaluate_version(EvaluatePaytableVersion(name, version, current_staff().actor), uow)
+    except NotFound as exc:
+        return error_page(404, "No such version", exc.message)
+    uow.commit()
+    return redirect(url_for(".version", name=name, version=version) + "#house-edge", 303)
 
 
 @blp.post("/paytables/<name>/<int:version>/decision")
@@ -166,7 +173,8 @@ def _version_page(uow: UnitOfWork, name: str, version: int, *, field_errors: lis
     return render_template(
         "console/paytable_version.html", view=view, row=row, in_force=in_force, compared=compared,
         diff=line_diff(version_text(compared), version_text(row)) if compared else [],
-        evaluation=evaluation, may_decide=may(Task.CHANGE_PAYTABLES) and row.status == VersionStatus.DRAFT,
+        evaluation=evaluation, measurement=None if evaluation else _measurement(uow, row),
+        may_ask=may(Task.CHANGE_PAYTABLES), may_decide=may(Task.CHANGE_PAYTABLES) and row.status == VersionStatus.DRAFT,
         own_draft=row.author == staff.actor, field_errors={e.field: e.message for e in field_errors or []},
         refusal=refusal, reason=reason), status
 
@@ -229,10 +237,15 @@ def _located(errors: list[FieldError], locations: dict[str, dict[str, int]], tex
     return {"lines": text.splitlines(), "at_line": at_line, "form_errors": form_fields, "elsewhere": elsewhere}
 
 
-@lru_cache(maxsize=32)
-def _measure(name: str, version: int, content: str) -> Evaluation:
-    """A version's figures, kept per version and content: a version never changes."""
-    return evaluate_paytable(parse_paytable(str(Ref(name, version)), json.loads(content)))
+def _measurement(uow: UnitOfWork, row: VersionRow) -> dict:
+    """The version's evaluation as it stands, with its figures in the form the analysis fragment
+    shows them once it is done, and whether it has gone quiet for longer than a live one would."""
+    found = evaluation_jobs.evaluation_of(uow, row.name, row.version)
+    figures = (_evaluation_view(found["house_edge_percent"], found["rtp_percent"], found["detail"] or {})
+               if found["house_edge_percent"] is not None else None)
+    under_way = found["status"] in UNDER_WAY
+    return {**found, "figures": figures, "under_way": under_way,
+            "stalled": under_way and found["quiet_for"] > evaluation_jobs.STALE_AFTER}
 
 
 def _evaluation_view(house_edge: float, rtp: float, detail: dict) -> dict:

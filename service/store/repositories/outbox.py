@@ -15,6 +15,7 @@ class OutboxTopic(StrEnum):
 
     SETTLE_ROUND = "settle_round"     # settle the round the row names
     VERIFY_AUDIT = "verify_audit"     # check the whole audit log for the verification its payload names
+    EVALUATE_PAYTABLE = "evaluate_paytable"   # measure the paytable version its payload names
 
 
 class OutboxRepository:
@@ -39,6 +40,14 @@ class OutboxRepository:
         return self.db.execute(
             "SELECT id, payload->>'verification_id' FROM outbox WHERE published_at IS NULL AND topic = %s "
             "ORDER BY id FOR UPDATE SKIP LOCKED", (OutboxTopic.VERIFY_AUDIT,)).fetchall()
+
+    def claim_evaluations(self) -> list[tuple[int, str, int]]:
+        """(outbox id, paytable, version) of unpublished evaluations, oldest first, locked for the
+        caller's transaction."""
+        return self.db.execute(
+            "SELECT id, payload->>'paytable', (payload->>'version')::int FROM outbox "
+            "WHERE published_at IS NULL AND topic = %s ORDER BY id FOR UPDATE SKIP LOCKED",
+            (OutboxTopic.EVALUATE_PAYTABLE,)).fetchall()
 
     def mark(self, claimed: list[int], published: list[int]) -> None:
         """Every claimed row counts an attempt; only those whose message went out are marked published."""

@@ -14,6 +14,7 @@ pytestmark = pytest.mark.integration
 
 
 def test_the_application_appends_but_cannot_update_or_delete_audit_rows(admin, app_conn):
+    before = admin.execute("SELECT count(*), array_agg(actor ORDER BY id) FROM audit_log").fetchone()  # the seeds
     with app_conn.transaction():
         AuditRepository(app_conn).append(chain_for("T1"), [AuditRecord("key_created", {"key_id": "k1"}, "admin")])
     assert app_conn.execute("SELECT current_user").fetchone() == ("pontoon_app",)
@@ -24,7 +25,8 @@ def test_the_application_appends_but_cannot_update_or_delete_audit_rows(admin, a
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             with app_conn.transaction():
                 app_conn.execute(statement)
-    assert admin.execute("SELECT count(*), min(actor) FROM audit_log").fetchone() == (1, "admin")
+    assert admin.execute("SELECT count(*), array_agg(actor ORDER BY id) FROM audit_log").fetchone() == (
+        before[0] + 1, [*(before[1] or []), "admin"])
 
 
 def test_the_application_appends_to_the_ledger_but_cannot_change_a_row(admin, app_conn, casino):
@@ -58,6 +60,18 @@ def test_the_application_may_use_the_ordinary_tables(app_conn):
         app_conn.execute("UPDATE tables SET state = '{\"x\": 1}' WHERE table_id = 'T1'")
         app_conn.execute("INSERT INTO outbox (topic) VALUES ('settle_round')")   # sequence usage
         app_conn.execute("DELETE FROM tables WHERE table_id = 'T1'")
+
+
+def test_the_application_asks_for_and_keeps_paytable_evaluations_but_never_deletes_one(admin, app_conn):
+    with app_conn.transaction():
+        app_conn.execute("INSERT INTO paytable_evaluations (paytable, version, requested_by) "
+                         "VALUES ('canberra-standard', 1, 'staff:olive')")
+        app_conn.execute("UPDATE paytable_evaluations SET status = 'running', started_at = now()")
+    for statement in ("DELETE FROM paytable_evaluations", "TRUNCATE paytable_evaluations"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            with app_conn.transaction():
+                app_conn.execute(statement)
+    assert admin.execute("SELECT status FROM paytable_evaluations").fetchall() == [("running",)]
 
 
 def test_the_role_survives_a_rollback_and_refuses_a_busy_connection(db_url):

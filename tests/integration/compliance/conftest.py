@@ -13,6 +13,7 @@ from service.settlement.settle import settle_rounds
 from tests.support.api_client import Api, ok
 from tests.support.app_fixtures import admin, app, as_key, client, db, make_key  # noqa: F401  (shared fixtures)
 from tests.support.database import scratch_database
+from tests.support.evaluations import evaluate_now
 
 pytestmark = pytest.mark.integration
 
@@ -70,3 +71,9 @@ def settle(database_url):
             outcome = settle_rounds(conn, list(round_ids))
         assert not outcome.refused, outcome.refused
     return run
+
+
+@pytest.fixture
+def evaluate(database_url):
+    """evaluate(name, version): run the evaluation worker's code on the version now."""
+    return lambda name, version: evaluate_now(database_url, name, version)

@@ -41,6 +41,8 @@ ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/v1/paytables/<paytable_name:name>/versions/<int:version>"): STAFF,
     ("POST", "/v1/paytables/<paytable_name:name>/versions/<int:version>/approve"): frozenset({"operator"}),
     ("POST", "/v1/paytables/<paytable_name:name>/versions/<int:version>/reject"): frozenset({"operator"}),
+    ("GET", "/v1/paytables/<paytable_name:name>/versions/<int:version>/evaluation"): STAFF,
+    ("POST", "/v1/paytables/<paytable_name:name>/versions/<int:version>/evaluation"): frozenset({"operator"}),
     ("GET", "/v1/tables/<table_id:table_id>/paytable"): EVERYONE,
     ("POST", "/v1/tables/<table_id:table_id>/paytable"): frozenset({"operator"}),
     ("GET", "/v1/audit/export"): frozenset({"compliance"}),

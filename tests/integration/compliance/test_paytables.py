@@ -9,6 +9,7 @@ import psycopg
 import pytest
 import yaml
 
+from service.commands.migrate import Prepared, prepare_database
 from service.operators.seed import seed_file_versions
 from service.rules.registry import paytables_dir
 from service.settlement.connection import connect
@@ -42,11 +43,13 @@ def submit(operator, document: dict, reason: str = "pair bet promotion") -> dict
 PAIR_AND_EIGHTEEN = ["9H", "7D", "9C", {"seat": 1, "hand": 0, "action": "stand"}, "KD"]
 
 
-def settled_under_pair_odds(odds: str, operator, second_operator, new_table, settle) -> tuple[str, Any, int, dict]:
-    """A table given a new version paying the pair at `odds` (approved by a second operator) and
-    one round settled under it: (table, its terminal, the version, the round's last state)."""
+def settled_under_pair_odds(odds: str, operator, second_operator, new_table, settle, evaluate
+                            ) -> tuple[str, Any, int, dict]:
+    """A table given a new version paying the pair at `odds` (evaluated, and approved by a second
+    operator) and one round settled under it: (table, its terminal, the version, the round's last state)."""
     table_id, terminal = new_table()
     version = submit(operator, with_pair_odds(odds))["version"]
+    evaluate(NAME, version)
     ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "ok"}), 200)
     ok(operator.post(f"/v1/tables/{table_id}/paytable", {"version": version, "reason": "promotion"}), 200)
     state = play_script(terminal, table_id, [{"seat": 1, "wager": 1000, "pair_bet": 500}], PAIR_AND_EIGHTEEN)
@@ -101,6 +104,15 @@ def test_seeding_is_idempotent_and_safe_from_many_processes_at_once():
                 assert seed_file_versions(PaytablesRepository(conn), AuditRepository(conn)) == []
         assert rows and all(count == 1 for _, count in rows)
         assert dict(seeded) == dict(rows)
+        assert prepare_database(url) == Prepared(applied=[], seeded=[])
+
+
+def test_reading_paytables_writes_nothing(operator, db):
+    before = db.execute("SELECT count(*), max(id) FROM audit_log").fetchone()
+    ok(operator.get("/v1/paytables"), 200)
+    ok(operator.get(f"/v1/paytables/{NAME}/versions"), 200)
+    ok(operator.get(f"/v1/paytables/{NAME}/versions/1"), 200)
+    assert db.execute("SELECT count(*), max(id) FROM audit_log").fetchone() == before
 
 
 def test_a_bad_document_is_refused_naming_each_bad_field(operator):
@@ -141,7 +153,7 @@ def test_an_unknown_paytable_is_404(operator):
     assert operator.get(f"/v1/paytables/{NAME}/versions/999").status == 404
 
 
-def test_four_eyes_approval_and_the_trail(operator, second_operator, db):
+def test_four_eyes_approval_and_the_trail(operator, second_operator, db, evaluate):
     draft = submit(operator, with_pair_odds("12:1"))
     assert draft["status"] == "draft" and draft["side_bets"]["pair"]["pays"] == {"pair": "12:1"}
     assert draft["changes"] == [{"path": "side_bets.pair.pays.pair", "change": "changed", "before": "11:1",
@@ -153,11 +165,19 @@ def test_four_eyes_approval_and_the_trail(operator, second_operator, db):
     assert audit_of(db, "paytable_approval_refused", version), "the refusal is audited"
     assert ok(operator.get(f"/v1/paytables/{NAME}/versions/{version}"), 200)["status"] == "draft"
 
+    early = second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "too soon"})
+    assert early.status == 409 and early.body["code"] == "evaluation_under_way", early.body
+    assert "still being measured" in early.body["message"]
+    assert evaluate(NAME, version) == "done"
+    measured = ok(operator.get(f"/v1/paytables/{NAME}/versions/{version}/evaluation"), 200)
+    assert measured["status"] == "done" and measured["method"] == "exact" and measured["attempts"] == 1
+
     approved = ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve",
                                        {"reason": "checked against the promotion sheet"}), 200)
     assert approved["status"] == "approved"
     assert approved["house_edge_percent"] is not None and approved["rtp_percent"] is not None
     assert approved["house_edge_percent"] + approved["rtp_percent"] == pytest.approx(100)
+    assert approved["house_edge_percent"] == measured["house_edge_percent"], "approval keeps what was measured"
     assert approved["evaluation"]["method"] == "exact" and approved["evaluation"]["bonus_lines"]
     # The pair bet at 12:1 is kept with the approval as what it is: the player's edge, 4/191.
     assert approved["evaluation"]["side_bets"]["pair"]["house_edge"] == "-4/191"
@@ -198,9 +218,10 @@ def test_only_approved_versions_can_be_assigned(operator, second_operator, new_t
     assert same.status == 409 and same.body["code"] == "already_assigned"
 
 
-def test_an_assignment_waits_for_the_next_round(operator, second_operator, new_table, db):
+def test_an_assignment_waits_for_the_next_round(operator, second_operator, new_table, db, evaluate):
     table_id, terminal = new_table()
     version = submit(operator, with_pair_odds("12:1"), reason="pair promotion")["version"]
+    evaluate(NAME, version)
     ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", {"reason": "ok"}), 200)
     wagers = [{"seat": 1, "wager": 1000, "pair_bet": 500}]
     pair_round = PAIR_AND_EIGHTEEN
@@ -264,17 +285,19 @@ def test_versions_are_never_edited_or_deleted(database_url, operator):
     assert ok(operator.get(f"/v1/paytables/{NAME}/versions/1"), 200)["content"].get("x") is None
 
 
-def test_a_round_under_an_assigned_version_settles_at_its_odds(operator, second_operator, new_table, settle, db):
-    _, _, _, state = settled_under_pair_odds("15:1", operator, second_operator, new_table, settle)
+def test_a_round_under_an_assigned_version_settles_at_its_odds(operator, second_operator, new_table, settle, db,
+                                                               evaluate):
+    _, _, _, state = settled_under_pair_odds("15:1", operator, second_operator, new_table, settle, evaluate)
     assert db.execute("SELECT returned FROM ledger_entries WHERE round_id = %s AND kind = 'pair'",
                       (state["round_id"],)).fetchone()[0] == 500 + 15 * 500
 
 
 def test_a_round_under_a_stored_version_replays_and_verifies_at_its_odds(
-        operator, second_operator, new_table, settle, database_url, monkeypatch):
+        operator, second_operator, new_table, settle, database_url, monkeypatch, evaluate):
     from service.audit.verify import verify_database
     from service.replay import replay_data
-    _, terminal, version, state = settled_under_pair_odds("13:1", operator, second_operator, new_table, settle)
+    _, terminal, version, state = settled_under_pair_odds("13:1", operator, second_operator, new_table, settle,
+                                                          evaluate)
     transcript = ok(terminal.get(f"/v1/rounds/{state['round_id']}/transcript"), 200)
     assert transcript["paytable"] == f"{NAME}@{version}"
     monkeypatch.setenv("DATABASE_URL", database_url)
@@ -305,10 +328,11 @@ def test_numbers_past_what_a_paytable_may_hold_are_refused_at_submission(operato
     assert any(key.endswith(field) or field in key for key in reply.body["errors"]), reply.body
 
 
-def test_a_draft_whose_house_edge_no_game_could_have_is_not_approved(operator, second_operator, db):
+def test_a_draft_whose_house_edge_no_game_could_have_is_not_approved(operator, second_operator, db, evaluate):
     document = with_pair_odds("12:1")
     document["odds"]["pontoon"] = "10000:1"
     draft = submit(operator, document, reason="every pontoon pays ten thousand to one")
+    assert evaluate(NAME, draft["version"]) == "done"
     reply = second_operator.post(f"/v1/paytables/{NAME}/versions/{draft['version']}/approve",
                                  {"reason": "looks fine"})
     assert reply.status == 422 and reply.body["code"] == "paytable_out_of_bounds", reply.body
@@ -324,23 +348,64 @@ def _blackjack_draft(operator, **fields) -> dict:
     return ok(operator.post("/v1/paytables/blackjack/versions", {"reason": "6:5 blackjack", "content": document}), 201)
 
 
-def test_a_paytable_is_measured_under_the_rules_it_is_dealt_under(operator, second_operator):
+def test_a_paytable_is_measured_under_the_rules_it_is_dealt_under(operator, second_operator, evaluate):
     """The blackjack paytable names the blackjack rules: its house edge is theirs, not Canberra's
     (where a 6:5 blackjack would be measured against another shoe, dealer and set of bonuses)."""
     draft = _blackjack_draft(operator)
+    evaluate("blackjack", draft["version"])
     approved = ok(second_operator.post(f"/v1/paytables/blackjack/versions/{draft['version']}/approve",
                                        {"reason": "checked"}), 200)
     assert approved["evaluation"]["rules"] == "blackjack-enhc"
 
 
 @pytest.mark.parametrize("rules", ["british-traditional", "no-such-rules", "canberra@7", "a" * 300])
-def test_a_paytable_measured_under_rules_that_are_no_house_banked_game_is_not_approved(
-        operator, second_operator, rules):
-    draft = _blackjack_draft(operator, measured_under=rules)
-    reply = second_operator.post(f"/v1/paytables/blackjack/versions/{draft['version']}/approve",
-                                 {"reason": "checked"})
+def test_a_paytable_measured_under_rules_that_are_no_house_banked_game_is_refused_as_submitted(operator, db, rules):
+    """No evaluation could measure it, so it could never be approved: it is not taken as a draft."""
+    before = db.execute("SELECT max(version) FROM paytable_versions WHERE name = 'blackjack'").fetchone()
+    with open(f"{paytables_dir()}/blackjack.yaml", encoding="utf-8") as handle:
+        document = yaml.safe_load(handle)
+    document.pop("version")
+    document["measured_under"] = rules
+    reply = operator.post("/v1/paytables/blackjack/versions", {"reason": "6:5 blackjack", "content": document})
     assert reply.status == 422 and reply.body["code"] == "paytable_unmeasurable", reply.body
-    assert ok(operator.get(f"/v1/paytables/blackjack/versions/{draft['version']}"), 200)["status"] == "draft"
+    assert "measured_under" in reply.body["errors"]
+    assert db.execute("SELECT max(version) FROM paytable_versions WHERE name = 'blackjack'").fetchone() == before
+
+
+def test_a_submission_queues_its_evaluation_for_a_worker(operator, db):
+    draft = submit(operator, with_pair_odds("16:1"))
+    assert draft["evaluation_status"] == "queued" and draft["house_edge_percent"] is None
+    queued = ok(operator.get(f"/v1/paytables/{NAME}/versions/{draft['version']}/evaluation"), 200)
+    assert queued["status"] == "queued" and queued["requested_by"] == draft["trail"][0]["by"]
+    assert queued["house_edge_percent"] is None and queued["attempts"] == 0
+    sent = db.execute("SELECT count(*) FROM outbox WHERE topic = 'evaluate_paytable' AND published_at IS NULL "
+                      "AND payload = %s::jsonb", (f'{{"paytable": "{NAME}", "version": {draft["version"]}}}',)
+                      ).fetchone()
+    assert sent == (1,), "one message for the workers, in the submission's own transaction"
+    again = ok(operator.post(f"/v1/paytables/{NAME}/versions/{draft['version']}/evaluation", {}), 202)
+    assert again["status"] == "queued" and again["requested_at"] == queued["requested_at"], "the one queued stands"
+
+
+def test_a_draft_is_rejected_without_waiting_for_its_evaluation(operator, second_operator):
+    draft = submit(operator, with_pair_odds("17:1"))
+    rejected = ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{draft['version']}/reject",
+                                       {"reason": "not this one"}), 200)
+    assert rejected["status"] == "rejected" and rejected["house_edge_percent"] is None
+
+
+def test_a_seeded_version_is_measured_when_an_operator_asks(operator, compliance, evaluate):
+    # The blackjack file's version 1: no other test here asks for its evaluation (the role matrix
+    # asks for canberra-standard's).
+    never = ok(compliance.get("/v1/paytables/blackjack/versions/1/evaluation"), 200)
+    assert never["status"] is None and never["house_edge_percent"] is None
+    assert compliance.post("/v1/paytables/blackjack/versions/1/evaluation", {}).status == 403
+    asked = ok(operator.post("/v1/paytables/blackjack/versions/1/evaluation", {}), 202)
+    assert asked["status"] == "queued"
+    assert evaluate("blackjack", 1) == "done"
+    assert evaluate("blackjack", 1) is None, "a second delivery of the message finds it done"
+    done = ok(compliance.get("/v1/paytables/blackjack/versions/1/evaluation"), 200)
+    assert done["status"] == "done" and done["house_edge_percent"] + done["rtp_percent"] == pytest.approx(100)
+    assert operator.get(f"/v1/paytables/{NAME}/versions/99999/evaluation").status == 404
 
 
 def test_a_yaml_draft_writing_a_key_twice_is_refused(operator):

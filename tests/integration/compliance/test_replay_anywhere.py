@@ -26,9 +26,9 @@ def replay_offline(tmp_path, transcript: dict) -> subprocess.CompletedProcess:
 
 
 def test_a_round_under_a_stored_version_replays_with_no_database_reachable(
-        operator, second_operator, supervisor, new_table, settle, tmp_path):
+        operator, second_operator, supervisor, new_table, settle, evaluate, tmp_path):
     table_id, terminal, version, state = settled_under_pair_odds("13:1", operator, second_operator, new_table,
-                                                                 settle)
+                                                                 settle, evaluate)
     transcript = ok(terminal.get(f"/v1/rounds/{state['round_id']}/transcript"), 200)
     assert transcript["paytable"] == f"{NAME}@{version}"
     assert transcript["paytable_document"]["side_bets"]["pair"]["pays"]["pair"] == "13:1"
@@ -47,8 +47,8 @@ def test_a_round_under_a_stored_version_replays_with_no_database_reachable(
 
 
 def test_an_export_replays_rounds_under_a_stored_version_from_its_chained_document(
-        operator, second_operator, compliance, new_table, settle, tmp_path):
-    settled_under_pair_odds("14:1", operator, second_operator, new_table, settle)
+        operator, second_operator, compliance, new_table, settle, evaluate, tmp_path):
+    settled_under_pair_odds("14:1", operator, second_operator, new_table, settle, evaluate)
     reply = compliance.get("/v1/audit/export?format=jsonl")
     assert reply.status == 200
     export = tmp_path / "audit.jsonl"

@@ -13,6 +13,7 @@ from service.staff.commands import CreateStaff
 from service.store.uow import unit_of_work
 from tests.support.app_fixtures import app, client, db, make_key  # noqa: F401  (shared fixtures)
 from tests.support.database import scratch_database
+from tests.support.evaluations import evaluate_now
 
 from .console_client import ConsoleClient, StaffLogin
 
@@ -58,3 +59,9 @@ def signed_in(make_staff, browser):
         assert console.sign_in(login.username, login.password, role=role).status_code == 302
         return console
     return sign
+
+
+@pytest.fixture
+def evaluate(database_url):
+    """evaluate(name, version): run the evaluation worker's code on the version now."""
+    return lambda name, version: evaluate_now(database_url, name, version)

@@ -1,6 +1,6 @@
 """/console/paytables: an operator drafts a version in YAML and sees each bad field at its line, the
-draft's difference from the version in force and its house edge; its author cannot approve it, a
-second operator does; other roles read only."""
+draft's difference from the version in force and its house edge as a worker measures it; its author
+cannot approve it, a second operator does once it is measured; other roles read only."""
 from __future__ import annotations
 
 import html
@@ -8,17 +8,10 @@ import re
 
 import pytest
 
-from service.operators import evaluation
 from tests.support.api_client import Api, flask_sender, ok
 
 NAME = "canberra-standard"
 DRAFT_PATH = f"/console/paytables/{NAME}/draft"
-
-
-@pytest.fixture(autouse=True)
-def quick_measurement(monkeypatch):
-    """The house-edge simulation at a coarse precision: the same code, a fraction of the rounds."""
-    monkeypatch.setattr(evaluation, "PRECISION", 0.02)
 
 
 def prefilled(console) -> str:
@@ -93,69 +86,91 @@ def test_a_draft_without_a_reason_is_refused_at_the_reason(signed_in):
     assert re.search(r'data-field="reason">[^<]*must say why', refused.get_data(as_text=True))
 
 
-def test_a_draft_shows_its_difference_and_its_house_edge_before_approval(signed_in):
+def fragment(console, path: str) -> str:
+    """What the version page's polling gets: the evaluation's fragment, to swap in."""
+    shown = console.get(f"{path}/evaluation", headers={"HX-Request": "true"})
+    assert shown.status_code == 200
+    return shown.get_data(as_text=True)
+
+
+def test_a_draft_shows_its_difference_and_its_house_edge_once_a_worker_measured_it(signed_in, evaluate):
     console = signed_in("operator")
     text = edit(prefilled(console), rf"678_mixed: {ODDS}", '678_mixed: "2:1"')
     number = submitted_version(submit(console, text))
-    page = console.get(f"/console/paytables/{NAME}/{number}").get_data(as_text=True)
+    path = f"/console/paytables/{NAME}/{number}"
+    page = console.get(path).get_data(as_text=True)
     assert 'data-status="draft"' in page
     assert re.search(r'data-diff="removed">- +678_mixed: (&#34;|&#39;)?[\d:]+', page), "the line as in force"
     assert re.search(r'data-diff="added">\+ +678_mixed: &#34;2:1&#34;', page), "the line as drafted"
-    assert f"/console/paytables/{NAME}/{number}/analysis" in page, "the figures load with the page"
+    assert 'data-evaluation="queued"' in page and "Waiting for a worker" in page
+    assert f'hx-get="{path}/evaluation" hx-trigger="every 2s"' in page, "the page asks after it while it waits"
+    assert "data-house-edge>" not in page
+    waiting = fragment(console, path)
+    assert "<html" not in waiting and 'data-evaluation="queued"' in waiting and 'hx-trigger="every 2s"' in waiting
 
-    analysis = console.get(f"/console/paytables/{NAME}/{number}/analysis", headers={"HX-Request": "true"})
-    assert analysis.status_code == 200
-    shown = analysis.get_data(as_text=True)
-    assert "<html" not in shown, "a fragment for the page to swap in"
+    assert evaluate(NAME, number) == "done"
+    shown = fragment(console, path)
+    assert 'data-evaluation="done"' in shown and "hx-trigger" not in shown, "done: it stops asking"
     edge = float(re.search(r"data-house-edge>(-?[\d.]+)%", shown).group(1))
     rtp = float(re.search(r"data-rtp>(-?[\d.]+)%", shown).group(1))
     assert edge + rtp == pytest.approx(100, abs=1e-3)
+    assert "approval keeps these figures" in shown
     lines = re.findall(r'<tr data-line="([^"]+)">', shown)
     assert {"678_mixed", "5_card_21", "super_bonus"} <= set(lines), "each bonus line's part of the RTP"
-    page_of_its_own = console.get(f"/console/paytables/{NAME}/{number}/analysis").get_data(as_text=True)
+    page_of_its_own = console.get(f"{path}/evaluation").get_data(as_text=True)
     assert "<html" in page_of_its_own and "data-house-edge>" in page_of_its_own
     assert edge < 0 and "data-player-edge" in shown, "a paytable that gives the player the edge says so"
+    assert "data-house-edge>" in console.get(path).get_data(as_text=True), "and the page shows them at once"
 
 
-def test_a_draft_raising_the_pair_bet_shows_the_side_bets_own_edge_beside_the_main_games(signed_in):
+def test_a_draft_raising_the_pair_bet_shows_the_side_bets_own_edge_beside_the_main_games(signed_in, evaluate):
     console = signed_in("operator")
     number = submitted_version(submit(console, edit(prefilled(console), rf"pair: {ODDS}", 'pair: "12:1"')))
-    shown = console.get(f"/console/paytables/{NAME}/{number}/analysis",
-                        headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert evaluate(NAME, number) == "done"
+    shown = fragment(console, f"/console/paytables/{NAME}/{number}")
     # 15/191 of first two cards are a pair: at 12:1 the bet returns 13 * 15/191 = 195/191 a stake.
     pair = re.search(r'<tr data-side-bet="pair">(.*?)</tr>', shown, re.S)
     assert pair, shown
     assert "<code>-4/191</code>" in pair.group(1) and "player's edge 2.0942%" in pair.group(1)
     assert re.search(r'<tr data-side-bet="insurance">.*?<code>1199/4879</code>', shown, re.S)
-    in_force = console.get(f"/console/paytables/{NAME}/1/analysis",
-                           headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert console.post(f"/console/paytables/{NAME}/1/evaluation", {}).status_code == 303
+    assert evaluate(NAME, 1) == "done"
+    in_force = fragment(console, f"/console/paytables/{NAME}/1")
     main_figure = re.compile(r"data-house-edge>(-?[\d.]+)%")
     assert main_figure.search(shown).group(1) == main_figure.search(in_force).group(1), "the main game's, unchanged"
 
 
-def test_a_version_seeded_from_its_file_shows_its_house_edge_without_a_click(signed_in):
+def test_a_version_seeded_from_its_file_is_measured_when_an_operator_asks(signed_in, evaluate):
     # Version 1 comes from paytables/<name>.yaml and was never approved here, so no figures were
-    # kept; the page measures it as approval would, as it does a draft.
-    console = signed_in("supervisor")
-    page = console.get(f"/console/paytables/{NAME}/1").get_data(as_text=True)
-    assert re.search(rf'hx-get="/console/paytables/{NAME}/1/analysis" hx-trigger="load"', page)
-    assert "Measure it now" not in page
-    shown = console.get(f"/console/paytables/{NAME}/1/analysis", headers={"HX-Request": "true"}).get_data(as_text=True)
+    # kept; an operator has a worker measure it, as a draft's submission does.
+    path = f"/console/paytables/{NAME}/1"
+    reader = signed_in("supervisor")
+    page = reader.get(path).get_data(as_text=True)
+    assert 'data-evaluation="none"' in page and "seeded from its file" in page
+    assert "Measure it" not in page, "only an operator asks"
+    assert reader.post(f"{path}/evaluation", {}).status_code == 403
+    operator = signed_in("operator")
+    assert "Measure it" in operator.get(path).get_data(as_text=True)
+    asked = operator.post(f"{path}/evaluation", {})
+    assert asked.status_code == 303 and asked.headers["Location"].endswith(f"{path}#house-edge")
+    assert 'data-evaluation="queued"' in reader.get(path).get_data(as_text=True)
+    assert evaluate(NAME, 1) == "done"
+    shown = fragment(reader, path)
     assert "data-house-edge>" in shown and "the exact analysis" in shown
     assert "seeded from its file" in shown and "approval keeps these figures" not in shown
 
 
-def test_a_paytable_that_keeps_the_house_edge_raises_no_warning(signed_in):
+def test_a_paytable_that_keeps_the_house_edge_raises_no_warning(signed_in, evaluate):
     console = signed_in("operator")
     text = edit(prefilled(console), rf"pontoon: {ODDS}", 'pontoon: "1:1"')
     number = submitted_version(submit(console, text, "Pontoon paid even money"))
-    shown = console.get(f"/console/paytables/{NAME}/{number}/analysis",
-                        headers={"HX-Request": "true"}).get_data(as_text=True)
+    evaluate(NAME, number)
+    shown = fragment(console, f"/console/paytables/{NAME}/{number}")
     assert float(re.search(r"data-house-edge>(-?[\d.]+)%", shown).group(1)) > 0
     assert "data-player-edge" not in shown
 
 
-def test_the_author_cannot_approve_and_a_second_operator_does(signed_in, db):
+def test_the_author_cannot_approve_and_a_second_operator_does_once_it_is_measured(signed_in, db, evaluate):
     author = signed_in("operator")
     number = submitted_version(submit(author, edit(prefilled(author), rf"6_card_21: {ODDS}", '6_card_21: "5:2"')))
     version_path = f"/console/paytables/{NAME}/{number}"
@@ -172,12 +187,17 @@ def test_the_author_cannot_approve_and_a_second_operator_does(signed_in, db):
     assert kept == [(f"staff:{author.login.username}",)], "the refusal is recorded under the author's name"
 
     approver = signed_in("operator")
-    assert 'value="approve"' in approver.get(version_path).get_data(as_text=True)
+    before = approver.get(version_path).get_data(as_text=True)
+    assert 'value="approve"' in before and "data-awaiting-evaluation" in before
+    early = approver.post(f"{version_path}/decision", {"decision": "approve", "reason": "checked the sheet"})
+    assert early.status_code == 409 and "still being measured" in early.get_data(as_text=True)
+    assert evaluate(NAME, number) == "done"
+    assert "data-awaiting-evaluation" not in approver.get(version_path).get_data(as_text=True)
     approved = approver.post(f"{version_path}/decision", {"decision": "approve", "reason": "checked the sheet"})
     assert approved.status_code == 303
     page = approver.get(version_path).get_data(as_text=True)
     assert 'data-status="approved"' in page and f"data-approver>staff:{approver.login.username}<" in page
-    assert "data-house-edge>" in page, "the figures approval measured"
+    assert "data-house-edge>" in page, "the figures approval kept"
     listing = approver.get("/console/paytables").get_data(as_text=True)
     row = re.search(rf'<tr data-version="{number}" data-status="approved">(.*?)</tr>', listing, re.S)
     assert row, "the list shows the version approved"

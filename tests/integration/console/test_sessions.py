@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import secrets
 
 import pyotp
 import pytest
+from service.api.request_scope import request_uow
+
+from service.console.auth import signed_in as holder_of_the_session
+from service.store.repositories.audit import AuditRecord, chain_for
 
 from .console_client import ConsoleClient
 
@@ -139,3 +144,15 @@ def test_a_page_refreshing_itself_does_not_keep_an_unattended_session_alive(sign
     idle = db.execute(f"SELECT now() - last_seen_at FROM staff_sessions WHERE user_id = {who}",
                       (console.login.username,)).fetchone()[0]
     assert idle.total_seconds() < 60
+
+
+def test_checking_the_session_commits_nothing_the_request_has_written(app, signed_in, db):
+    console = signed_in("operator")
+    cookie = console.client.get_cookie("pontoon_console_session", path="/console").value
+    marker = secrets.token_hex(8)
+    with app.test_request_context("/console/account", headers={"Cookie": f"pontoon_console_session={cookie}"}):
+        uow = request_uow()
+        uow.audit.append(chain_for(None), [AuditRecord("access_denied", {"marker": marker}, actor="test")])
+        assert holder_of_the_session().username == console.login.username
+    # The request ended without committing: its write went with it, though the session was checked.
+    assert db.execute("SELECT count(*) FROM audit_log WHERE payload->>'marker' = %s", (marker,)).fetchone() == (0,)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from service.operators import paytables
-from service.operators.evaluation import Evaluation
 from tests.support.api_client import ok
 from tests.support.scripted_rounds import AFTER_SPLIT, SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play
 
@@ -133,15 +131,15 @@ def test_only_a_supervisor_voids(signed_in, new_table, db, role):
 
 
 @pytest.fixture
-def approved_version(api, monkeypatch):
-    """A second approved version of canberra-standard (four eyes through the REST API); the
-    house-edge simulation an approval runs is replaced by fixed figures to keep the test short."""
-    monkeypatch.setattr(paytables, "evaluate_paytable", lambda paytable: Evaluation(1.5, 98.5, {}))
+def approved_version(api, evaluate):
+    """A second approved version of canberra-standard (four eyes through the REST API), measured
+    by the evaluation worker's code as its approval needs."""
     author, approver = api("operator"), api("operator")
     document = ok(author.get("/v1/paytables/canberra-standard/versions/1"), 200)["content"]
     document = {key: value for key, value in document.items() if key not in ("name", "version")}
     draft = ok(author.post("/v1/paytables/canberra-standard/versions", {"reason": "console test", "content": document}),
                201)
+    evaluate("canberra-standard", draft["version"])
     ok(approver.post(f"/v1/paytables/canberra-standard/versions/{draft['version']}/approve", {"reason": "checked"}),
        200)
     return draft["version"]

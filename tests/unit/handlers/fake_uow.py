@@ -14,6 +14,7 @@ import yaml
 from service.rules.registry import paytables_dir
 from service.store.audit_hash import GENESIS
 from service.store.repositories.audit import AuditRecord, LockedHead
+from service.store.repositories.evaluations import EvaluationRow, EvaluationStatus
 from service.store.repositories.keys import KeyRow
 from service.store.repositories.paytables import AssignmentRow, VersionRow, VersionStatus
 from service.store.repositories.rounds import LockedRound, RoundEvent, RoundRow
@@ -185,6 +186,23 @@ class FakePaytables:
                                           None, None)
         return self.rows[(name, 1)]
 
+    def lock_numbering(self, name: str) -> None:
+        pass   # one handler at a time in memory
+
+    def latest_number(self, name: str) -> int | None:
+        return max((version for (row_name, version) in self.rows if row_name == name), default=1)
+
+    def latest_approved(self, name: str) -> VersionRow | None:
+        approved = [row for (row_name, _), row in self.rows.items() if row_name == name and row.status == "approved"]
+        return max(approved, key=lambda row: row.version, default=None)
+
+    def add(self, *, name: str, version: int, content: dict, source: str, source_format: str,
+            based_on_version: int | None, author: str, reason: str) -> VersionRow:
+        row = VersionRow(name, version, content, source, source_format, based_on_version, "draft", author, reason,
+                         datetime.now(UTC), None, None, None, None, None, None)
+        self.rows[(name, version)] = row
+        return row
+
     def database(self) -> tuple[str, int, str]:
         return "fake", id(self), "fake"   # the catalog keeps approved versions per database
 
@@ -195,29 +213,11 @@ class FakePaytables:
     def seeded_names(self, names: list[str]) -> set[str]:
         return set(names)   # nothing to seed in a handler: the files stand for version 1
 
-    def lock_numbering(self, name: str) -> None:
-        return None   # one test, one thread: nothing submits beside it
-
     def get(self, name: str, version: int) -> VersionRow | None:
         return self.rows.get((name, version))
 
     def all(self, name: str | None = None) -> list[VersionRow]:
         return [row for key, row in sorted(self.rows.items()) if name is None or row.name == name]
-
-    def latest_number(self, name: str) -> int | None:
-        return max((version for (each, version) in self.rows if each == name), default=None)
-
-    def latest_approved(self, name: str) -> VersionRow | None:
-        approved = [row for row in self.all(name) if row.status == VersionStatus.APPROVED]
-        return approved[-1] if approved else None
-
-    def add(self, *, name: str, version: int, content: dict, source: str, source_format: str,
-            based_on_version: int | None, author: str, reason: str) -> VersionRow:
-        assert (name, version) not in self.rows, "the numbering lock lets one submission take a number"
-        self.rows[(name, version)] = VersionRow(name, version, content, source, source_format, based_on_version,
-                                                VersionStatus.DRAFT, author, reason, datetime.now(UTC), None, None,
-                                                None, None, None, None)
-        return self.rows[(name, version)]
 
     def decide(self, *, name: str, version: int, status: str, decided_by: str, reason: str, **measured: Any
                ) -> VersionRow | None:
@@ -257,6 +257,36 @@ class FakePaytables:
                       if (t.paytable, t.paytable_version or 1) == (name, version))
 
 
+class FakeEvaluations:
+    """Evaluations by (paytable, version); a test plays the worker by calling finish()."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[str, int], EvaluationRow] = {}
+
+    def request(self, paytable: str, version: int, requested_by: str, stale_after: float) -> EvaluationRow | None:
+        standing = self.rows.get((paytable, version))
+        if standing is not None and standing.status != EvaluationStatus.FAILED:
+            return None
+        self.rows[(paytable, version)] = EvaluationRow(paytable, version, requested_by, datetime.now(UTC),
+                                                    EvaluationStatus.QUEUED, 0, None, None, None, None, None,
+                                                    None, 0.0)
+        return self.rows[(paytable, version)]
+
+    def get(self, paytable: str, version: int) -> EvaluationRow | None:
+        return self.rows.get((paytable, version))
+
+    def finish(self, paytable: str, version: int, *, house_edge_percent: float, rtp_percent: float,
+               detail: dict[str, Any]) -> None:
+        self.rows[(paytable, version)] = dataclasses.replace(
+            self.rows[(paytable, version)], status=EvaluationStatus.DONE, attempts=1, finished_at=datetime.now(UTC),
+            house_edge_percent=house_edge_percent, rtp_percent=rtp_percent, detail=detail)
+
+    def fail(self, paytable: str, version: int, error: str) -> None:
+        self.rows[(paytable, version)] = dataclasses.replace(
+            self.rows[(paytable, version)], status=EvaluationStatus.FAILED, attempts=1, finished_at=datetime.now(UTC),
+            error=error)
+
+
 class FakeLedger:
     def __init__(self) -> None:
         self.refunds: list[tuple[uuid.UUID, int, int, str]] = []
@@ -271,7 +301,7 @@ class FakeOutbox:
         self.payloads: list[tuple[str, dict | None]] = []
 
     def add(self, topic: str, round_id: uuid.UUID | None = None, payload: dict | None = None) -> None:
-        self.items.append((topic, round_id))
+        self.items.append((topic, round_id if payload is None else payload))
         self.payloads.append((topic, payload))
 
 
@@ -376,6 +406,7 @@ class FakeUnitOfWork:
         self.paytables, self.ledger, self.outbox = FakePaytables(self.tables), FakeLedger(), FakeOutbox()
         self.keys, self.traditional, self.table_transfers = FakeKeys(), FakeTraditional(), FakeTableTransfers()
         self.verifications = FakeVerifications(now)
+        self.evaluations = FakeEvaluations()
         self.commits = 0
 
     def commit(self) -> None:

@@ -11,10 +11,11 @@ import yaml
 
 from service.compliance.commands import VoidRound
 from service.compliance.void import REFUND_KIND, void_round
-from service.operators.commands import DecidePaytableVersion
+from service.operators.commands import DecidePaytableVersion, EvaluatePaytableVersion, SubmitPaytableVersion
 from service.operators.errors import Forbidden
-from service.operators.paytables import decide_version
-from service.refusals import Conflict
+from service.operators.evaluation_jobs import evaluate_version
+from service.operators.paytables import decide_version, submit_version
+from service.refusals import Conflict, Invalid, NotFound
 from service.rounds import handlers
 from service.rounds.commands import CreateTable, OpenRound, OpenShoe, PostAction
 from service.rules.registry import paytables_dir
@@ -120,15 +121,82 @@ def _draft(uow: FakeUnitOfWork, author: str) -> VersionRow:
     return draft
 
 
-def test_a_paytable_draft_is_approved_by_another_operator_with_its_house_edge():
+def _measured(uow: FakeUnitOfWork, house_edge: float = 2.5) -> None:
+    """What the evaluation's worker leaves: the draft's figures."""
+    uow.evaluations.request(PAYTABLE, 2, "op-1", 300.0)
+    uow.evaluations.finish(PAYTABLE, 2, house_edge_percent=house_edge, rtp_percent=100 - house_edge,
+                           detail={"method": "exact"})
+
+
+def test_a_paytable_draft_is_approved_by_another_operator_with_its_evaluations_figures():
     uow = FakeUnitOfWork()
     _draft(uow, author="op-1")
+    _measured(uow)
     with pytest.raises(Forbidden) as own:
         decide_version(DecidePaytableVersion(PAYTABLE, 2, "approved", "mine", "op-1"), uow)
     assert own.value.code == "own_draft" and uow.paytables.rows[(PAYTABLE, 2)].status == "draft"
     approved = decide_version(DecidePaytableVersion(PAYTABLE, 2, "approved", "checked", "op-2"), uow)
-    assert approved["status"] == "approved" and approved["house_edge_percent"] is not None
+    assert approved["status"] == "approved" and approved["house_edge_percent"] == 2.5
+    assert approved["rtp_percent"] == 97.5 and approved["evaluation"] == {"method": "exact"}
     assert uow.audit.kinds("system") == ["paytable_version_approved"]
     with pytest.raises(Conflict) as decided:
         decide_version(DecidePaytableVersion(PAYTABLE, 2, "rejected", "too late", "op-3"), uow)
     assert decided.value.code == "not_a_draft"
+
+
+@pytest.mark.parametrize("how, code, words", [
+    ("never asked", "not_evaluated", "no evaluation"),
+    ("queued", "evaluation_under_way", "still being measured"),
+    ("failed", "evaluation_failed", "could not finish (ZeroDivisionError"),
+])
+def test_approval_waits_for_a_finished_evaluation(how, code, words):
+    uow = FakeUnitOfWork()
+    _draft(uow, author="op-1")
+    if how != "never asked":
+        uow.evaluations.request(PAYTABLE, 2, "op-1", 300.0)
+    if how == "failed":
+        uow.evaluations.fail(PAYTABLE, 2, "ZeroDivisionError: no rounds")
+    with pytest.raises(Conflict) as waiting:
+        decide_version(DecidePaytableVersion(PAYTABLE, 2, "approved", "checked", "op-2"), uow)
+    assert waiting.value.code == code and words in waiting.value.message
+    assert uow.paytables.rows[(PAYTABLE, 2)].status == "draft" and not uow.audit.kinds("system")
+    rejected = decide_version(DecidePaytableVersion(PAYTABLE, 2, "rejected", "not now", "op-2"), uow)
+    assert rejected["status"] == "rejected", "a rejection waits for nothing"
+
+
+def test_figures_no_paytable_may_have_are_not_approved():
+    uow = FakeUnitOfWork()
+    _draft(uow, author="op-1")
+    _measured(uow, house_edge=-250_000.0)
+    with pytest.raises(Invalid) as refused:
+        decide_version(DecidePaytableVersion(PAYTABLE, 2, "approved", "checked", "op-2"), uow)
+    assert refused.value.code == "paytable_out_of_bounds"
+
+
+def test_a_submitted_draft_queues_its_evaluation_and_asking_again_changes_nothing():
+    uow = FakeUnitOfWork()
+    document = yaml.safe_load((Path(paytables_dir()) / f"{PAYTABLE}.yaml").read_text())
+    document.pop("version")
+    draft = submit_version(SubmitPaytableVersion(PAYTABLE, "a promotion", "op-1", content=document), uow)
+    assert draft["version"] == 2 and draft["evaluation_status"] == "queued"
+    assert ("evaluate_paytable", {"paytable": PAYTABLE, "version": 2}) in uow.outbox.items
+    assert uow.audit.kinds("system") == ["paytable_version_submitted"]
+    again = evaluate_version(EvaluatePaytableVersion(PAYTABLE, 2, "op-2"), uow)
+    assert again["status"] == "queued" and again["requested_by"] == "op-1"
+    assert len(uow.outbox.items) == 1, "one under way stands: no second message"
+    uow.evaluations.fail(PAYTABLE, 2, "the worker's analysis broke")
+    asked = evaluate_version(EvaluatePaytableVersion(PAYTABLE, 2, "op-2"), uow)
+    assert asked["status"] == "queued" and asked["requested_by"] == "op-2" and len(uow.outbox.items) == 2
+    with pytest.raises(NotFound):
+        evaluate_version(EvaluatePaytableVersion(PAYTABLE, 9, "op-2"), uow)
+
+
+def test_a_draft_no_evaluation_could_measure_is_refused_as_submitted():
+    uow = FakeUnitOfWork()
+    document = yaml.safe_load((Path(paytables_dir()) / f"{PAYTABLE}.yaml").read_text())
+    document.pop("version")
+    document["measured_under"] = "british-traditional"
+    with pytest.raises(Invalid) as refused:
+        submit_version(SubmitPaytableVersion(PAYTABLE, "a promotion", "op-1", content=document), uow)
+    assert refused.value.code == "paytable_unmeasurable" and "measured_under" in refused.value.errors
+    assert (PAYTABLE, 2) not in uow.paytables.rows and not uow.outbox.items
