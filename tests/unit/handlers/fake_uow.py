@@ -190,7 +190,7 @@ class FakePaytables:
         pass   # one handler at a time in memory
 
     def latest_number(self, name: str) -> int | None:
-        return max((version for (row_name, version) in self.rows if row_name == name), default=1)
+        return max((version for (row_name, version) in self.rows if row_name == name), default=None)
 
     def latest_approved(self, name: str) -> VersionRow | None:
         approved = [row for (row_name, _), row in self.rows.items() if row_name == name and row.status == "approved"]

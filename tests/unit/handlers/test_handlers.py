@@ -175,6 +175,7 @@ def test_figures_no_paytable_may_have_are_not_approved():
 
 def test_a_submitted_draft_queues_its_evaluation_and_asking_again_changes_nothing():
     uow = FakeUnitOfWork()
+    uow.paytables.seed_file(PAYTABLE)   # as `pontoon migrate` does
     document = yaml.safe_load((Path(paytables_dir()) / f"{PAYTABLE}.yaml").read_text())
     document.pop("version")
     draft = submit_version(SubmitPaytableVersion(PAYTABLE, "a promotion", "op-1", content=document), uow)
@@ -193,6 +194,7 @@ def test_a_submitted_draft_queues_its_evaluation_and_asking_again_changes_nothin
 
 def test_a_draft_no_evaluation_could_measure_is_refused_as_submitted():
     uow = FakeUnitOfWork()
+    uow.paytables.seed_file(PAYTABLE)   # as `pontoon migrate` does
     document = yaml.safe_load((Path(paytables_dir()) / f"{PAYTABLE}.yaml").read_text())
     document.pop("version")
     document["measured_under"] = "british-traditional"

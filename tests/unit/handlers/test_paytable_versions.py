@@ -36,6 +36,8 @@ def uow() -> FakeUnitOfWork:
 
 def _approved_version_two(uow: FakeUnitOfWork) -> None:
     submit_version(SubmitPaytableVersion(PAYTABLE, "next season", "op-1", content=_file_content()), uow)
+    # A worker measures the draft (its submission asked for it): approval waits for the figures.
+    uow.evaluations.finish(PAYTABLE, 2, house_edge_percent=-0.291, rtp_percent=100.291, detail={})
     decide_version(DecidePaytableVersion(PAYTABLE, 2, "approved", "checked", "op-2"), uow)
 
 
