@@ -11,8 +11,8 @@ import time
 
 import requests
 
+from bench.processes import scratch_database
 from tests.conftest import ROOT
-from tests.support.database import scratch_database
 from tests.support.terminal import ctrl_c_reaches_it
 
 from .conftest import free_port
