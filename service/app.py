@@ -39,8 +39,8 @@ def create_app(settings: Settings | None = None, *, connect: bool = True) -> Fla
     register_error_handlers(app)
     request_scope.install(app)
     console.install(app)   # after the API's error handlers: its own 404 and 405 pages win in /console
-    metrics.install(app, backlog=_settlement_backlog)
-    logs.install(app)
+    metrics.install(app, backlog=_settlement_backlog, token=settings.metrics_token)
+    logs.install(app, settings.log_level)
     app.after_request(_served_by)
     return app
 
