@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: install services chromium test run demo bench openapi clean
+.PHONY: install services chromium test run demo bench openapi settings-table clean
 
 # Bytecode is written here, once per change, because the service's processes may run where
 # Python is told not to write it (then every start would compile every module again).
@@ -60,6 +60,10 @@ bench: install services
 # Written aside and moved into place: a failed export leaves the document as it was.
 openapi: install
 	$(PY) -m service.api.openapi_export > openapi.yaml.new && mv openapi.yaml.new openapi.yaml || { rm -f openapi.yaml.new; exit 1; }
+
+# The README's table of settings, from service/config.py (a test fails when it has drifted).
+settings-table: install
+	$(PY) ops/settings_table.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

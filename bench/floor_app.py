@@ -1,26 +1,30 @@
-"""The benchmark's own app: the product API plus the floor endpoint, which the product does not serve.
+"""The benchmark's own app: the product's app as its factory builds it, with the floor endpoint,
+which the product does not serve, registered on its API afterwards.
 
-The floor, `POST /v1/ops/floor`, is one authenticated INSERT and its commit: the least a durable
-request costs in the same gunicorn, pool and key check as the terminal's endpoints, which
-`make bench` measures beside them. Its table, `bench_floor`, is the benchmark's, made when this app
-starts; no product migration knows it. `ops/bench.sh` runs the stack with this app:
-`PONTOON_WSGI_APP='bench.floor_app:create_app()' bash ops/stack.sh`.
+The floor, `POST /v1/ops/floor`, is the least a durable request costs in the same gunicorn and
+connection pool as the terminal's endpoints: one transaction that looks the bearer key up, INSERTs
+one row and commits, and nothing a game needs. `make bench` measures the terminal beside it. Its
+table, `bench_floor`, is the benchmark's, made when this app starts; no product migration knows it.
+`ops/bench.sh` runs the stack with this app: `PONTOON_WSGI_APP='bench.floor_app:create_app()' bash ops/stack.sh`.
 """
 from __future__ import annotations
 
 import marshmallow as ma
 import psycopg
-from flask import Flask
+from flask import Flask, current_app, request
 from flask.views import MethodView
+from flask_smorest import Api
+from psycopg_pool import ConnectionPool
 
-from service.api.auth import principal, require
 from service.api.blueprint import Blueprint
-from service.api.docs import documented
-from service.api.transactions import request_uow
+from service.api.errors import fail
 from service.app import create_app as create_product_app
 from service.config import Settings
+from service.store.repositories.keys import hash_secret
 
 FLOOR_PATH = "/v1/ops/floor"
+# Keys the floor serves: the staff's, as the terminal's own endpoints serve the tables' keys.
+FLOOR_ROLES = ["admin", "operator"]
 
 # Workers start together and each makes sure of the table: one at a time, under a lock of the
 # benchmark's own (not the migrations'), so two never race to create it.
@@ -44,18 +48,21 @@ class FloorRowSchema(ma.Schema):
 
 @blp.route("/floor")
 class Floor(MethodView):
-    @require("admin", "operator")
     @blp.response(201, FloorRowSchema)
-    @documented(blp)
     def post(self):
-        """One row into `bench_floor`, committed: the key check, the INSERT and the COMMIT, and
-        nothing a game needs."""
-        uow = request_uow()
-        row_id = uow.transaction.execute("INSERT INTO bench_floor (key_id) VALUES (%s) RETURNING id",
-                                  (principal().key_id,)).fetchone()[0]
-        uow.commit()
+        """One row into `bench_floor` for a live staff key, committed: BEGIN, the key looked up,
+        the INSERT and the COMMIT."""
+        scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
+        if scheme.lower() != "bearer":
+            fail(401, "unauthorized", "this key is not valid")
+        pool: ConnectionPool = current_app.extensions["pontoon.pool"]
+        with pool.connection() as conn, conn.transaction():
+            key = conn.execute("SELECT key_id FROM api_keys WHERE key_hash = %s AND revoked_at IS NULL "
+                               "AND role = ANY (%s)", (hash_secret(secret.strip()), FLOOR_ROLES)).fetchone()
+            if key is None:
+                fail(401, "unauthorized", "this key is not valid")
+            (row_id,) = conn.execute("INSERT INTO bench_floor (key_id) VALUES (%s) RETURNING id", (key[0],)).fetchone()
         return {"id": row_id}
-
 
 def ensure_floor_table(database_url: str) -> None:
     """Create the floor's table (and grant it to the application role) unless it is there."""
@@ -67,7 +74,10 @@ def ensure_floor_table(database_url: str) -> None:
 
 
 def create_app(settings: Settings | None = None) -> Flask:
-    """The product's app with the floor registered beside its resources, its table made first."""
+    """The product's app with the floor registered on its API, the floor's table made first."""
     settings = settings or Settings.from_env()
     ensure_floor_table(settings.owner_database_url)
-    return create_product_app(settings, extra_blueprints=(blp,))
+    app = create_product_app(settings)
+    api: Api = app.extensions["pontoon.api"]
+    api.register_blueprint(blp)
+    return app

@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from service.analysis import reference  # noqa: E402
+from bench import reference_player  # noqa: E402
 from service.analysis.fastsim import FastGame, card_names  # noqa: E402
 from service.analysis.strategy import derive  # noqa: E402
 from service.engine.games.canberra.rules import CanberraRules  # noqa: E402
@@ -50,7 +50,7 @@ def same_shoes(game: FastGame, rounds: int, seed: int) -> dict:
         nets: list[int] = []
         for k, order in enumerate(shoes):
             count = int(np.count_nonzero(round_shoe == k))
-            nets += reference.play_shoe(game.strategy, game.seats, game.model.wager, card_names(order), game.cut,
+            nets += reference_player.play_shoe(game.strategy, game.seats, game.model.wager, card_names(order), game.cut,
                                         rounds=None if k < last else count)
         reference_seconds = min(reference_seconds, time.perf_counter() - started)
         identical = identical and nets == round_net.tolist()
@@ -78,12 +78,13 @@ def throughput(game: FastGame, rounds: int, threads: int, seed: int) -> tuple[fl
     return best_wall, best_cpu
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--reference-rounds", type=int, default=5000)
     parser.add_argument("--fast-rounds", type=int, default=10_000_000)
     parser.add_argument("--seats", type=int, default=1)
-    args = parser.parse_args()
+    parser.add_argument("--out", type=Path, default=RESULTS, help="where the figures are written (JSON)")
+    args = parser.parse_args(argv)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     rows = []
     for rules_name, paytable_name in GAMES:
@@ -107,18 +108,18 @@ def main() -> int:
         print(f"{row['rules']:<16}{row['reference_rounds_per_s']:>11,.0f}{row['fast_rounds_per_s']:>18,.0f}"
               f"{row['fast_1_thread_rounds_per_s']:>15,.0f}{row['fast_rounds_per_cpu_s']:>12,.0f}"
               f"{row[f'fast_{cores}_threads_rounds_per_s']:>16,.0f}{'yes' if row['identical_money'] else 'NO':>12}")
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({
         "benchmark": "house_edge",
         "when": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"cores": cores, "python": platform.python_version(), "platform": platform.platform(),
                     "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None},
-        "note": "the reference engine is CanberraRound driven by service.analysis.reference; the fast path is "
+        "note": "the reference engine is CanberraRound driven by bench/reference_player.py; the fast path is "
                 "service.analysis.fastsim; 'same shoes' times both on the shoes the fast path recorded; "
                 "each figure is the best of a few runs (the machine is shared)",
         "results": rows,
     }, indent=2) + "\n")
-    print(f"written {RESULTS.relative_to(ROOT)}")
+    print(f"written {args.out}")
     return 0 if all(row["identical_money"] for row in rows) else 1
 
 

@@ -4,9 +4,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
+from pathlib import Path
 
-from service.engine.random_play import play_random_round
-from service.rules import load_paytable, load_rules
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.random_play import play_random_round  # noqa: E402
+from service.rules import load_paytable, load_rules  # noqa: E402
 
 
 def main() -> None:

@@ -58,7 +58,7 @@ def make_rounds(path: str, rounds: int) -> None:
 
 
 def replay_commands(path: str) -> dict[str, list[str]]:
-    pontoon = str(ROOT / ".venv" / "bin" / "pontoon")
+    pontoon = str(Path(sys.executable).parent / "pontoon")   # the command as installed beside this Python
     return {
         "engine": [pontoon, "replay", "--batch", path, "--workers", "2"],
         "engine_one": [pontoon, "replay", "--batch", path, "--workers", "1"],
@@ -92,9 +92,9 @@ def figures_from(times: dict[str, list[float]], rounds: int) -> dict:
     }
 
 
-def instruction_figures(tmp: str) -> dict:
+def instruction_figures(tmp: str, rounds: int) -> dict:
     path = os.path.join(tmp, "short.jsonl")
-    make_rounds(path, INSTRUCTION_ROUNDS)
+    make_rounds(path, rounds)
     empty = os.path.join(tmp, "empty.jsonl")
     Path(empty).write_text("")
     counted = count_instructions(replay_commands(path), path, empty)
@@ -102,35 +102,45 @@ def instruction_figures(tmp: str) -> dict:
         return {}
     engine_count, floor_count = counted["engine_one"], counted["floor"]
     return {
-        "rounds": INSTRUCTION_ROUNDS,
+        "rounds": rounds,
         "engine_one_process": engine_count["instructions"], "floor_naive": floor_count["instructions"],
         "engine_start_up": engine_count["start_up_instructions"],
         "floor_start_up": floor_count["start_up_instructions"],
         "engine_per_round": round(
-            (engine_count["instructions"] - engine_count["start_up_instructions"]) / INSTRUCTION_ROUNDS),
+            (engine_count["instructions"] - engine_count["start_up_instructions"]) / rounds),
         "floor_per_round": round(
-            (floor_count["instructions"] - floor_count["start_up_instructions"]) / INSTRUCTION_ROUNDS),
+            (floor_count["instructions"] - floor_count["start_up_instructions"]) / rounds),
     }
 
 
-def main(rounds: int = GAMING_DAY_ROUNDS, runs: int = 5) -> dict:
+def measure(rounds: int, runs: int, instruction_rounds: int) -> dict:
+    """The timed figures on a file of `rounds`, and the instruction counts on one of
+    `instruction_rounds` (none when 0, or without valgrind)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "rounds.jsonl")
         make_rounds(path, rounds)
         figures = figures_from(time_in_turn(replay_commands(path), runs), rounds)
-        counted = instruction_figures(tmp)
+        counted = instruction_figures(tmp, instruction_rounds) if instruction_rounds else {}
     if counted:
         figures["instructions"] = counted
     return figures
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=GAMING_DAY_ROUNDS, help="rounds in the file (default 200,000)")
     parser.add_argument("--runs", type=int, default=5, help="timed runs of each command (default 5)")
-    options = parser.parse_args()
-    result = main(options.rounds, options.runs)
+    parser.add_argument("--instruction-rounds", type=int, default=INSTRUCTION_ROUNDS,
+                        help=f"rounds valgrind counts instructions on (default {INSTRUCTION_ROUNDS}; 0: none)")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "replay.json",
+                        help="where the figures are written (JSON)")
+    options = parser.parse_args(argv)
+    result = measure(options.rounds, options.runs, options.instruction_rounds)
     print(json.dumps(result, indent=2))
-    out = ROOT / "bench" / "results"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "replay.json").write_text(json.dumps(result, indent=2) + "\n")
+    options.out.parent.mkdir(parents=True, exist_ok=True)
+    options.out.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

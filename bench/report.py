@@ -14,9 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 
 
-def _load(name: str, since: float) -> dict | None:
+def _load(results: Path, name: str, since: float) -> dict | None:
     """A benchmark's JSON, if it was written by this run (at or after `since`, epoch seconds)."""
-    path = RESULTS / name
+    path = results / name
     if not path.exists() or path.stat().st_mtime < since:
         return None
     return json.loads(path.read_text())
@@ -154,29 +154,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--since", type=float, default=0.0,
                         help="ignore results written before this time (epoch seconds): figures from one run only")
+    parser.add_argument("--results", type=Path, default=RESULTS,
+                        help="where the benchmarks wrote their JSON, and bench.json goes (default bench/results)")
     args = parser.parse_args(argv)
     sources = {"terminal": ("terminal.json", terminal_rows), "settlement": ("settlement.json", settlement_rows),
                "replay": ("replay.json", replay_rows), "house_edge": ("house_edge.json", house_edge_rows)}
     rows: list[dict] = []
     raw: dict = {}
     for name, (file_name, to_rows) in sources.items():
-        data = _load(file_name, args.since)
+        data = _load(args.results, file_name, args.since)
         if data is None:
             print(f"({file_name}: not measured in this run)", file=sys.stderr)
             continue
         raw[name] = data
         rows.extend(to_rows(data))
     if not rows:
-        print("no benchmark results under bench/results/", file=sys.stderr)
+        print(f"no benchmark results under {args.results}", file=sys.stderr)
         return 1
     table = render(rows)
     print(table)
-    (RESULTS / "bench.json").write_text(json.dumps({
+    (args.results / "bench.json").write_text(json.dumps({
         "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                     "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None},
         "table": rows, "sources": raw}, indent=2) + "\n")
-    print(f"\nwritten {(RESULTS / 'bench.json').relative_to(ROOT)}")
+    print(f"\nwritten {args.results / 'bench.json'}")
     return 0
 
 

@@ -17,11 +17,11 @@ sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
 
+from bench.casino import PAYTABLE_REF, RULES_REF, Casino  # noqa: E402
+from bench.processes import RedisServer, SettlementProcesses, process_env, scratch_database, wait_for  # noqa: E402
 from service.ledger.bets import rows_for_bets  # noqa: E402
 from service.settlement.batches import BATCH_SIZE  # noqa: E402
 from service.store.repositories.ledger import LEDGER_COLUMNS  # noqa: E402
-from tests.integration.settlement.simulate import PAYTABLE_REF, RULES_REF, Casino  # noqa: E402
-from tests.integration.settlement.support import Processes, RedisServer, fresh_database, process_env, wait_for  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "settlement.json"
 
@@ -46,7 +46,7 @@ def copy_floor(db_url: str, rows: list[tuple]) -> float:
         return time.perf_counter() - started
 
 
-def settle_backlog(db_url: str, redis: RedisServer, processes: Processes, count: int, workers: int,
+def settle_backlog(db_url: str, redis: RedisServer, processes: SettlementProcesses, count: int, workers: int,
                    concurrency: int | None) -> float:
     """Seconds from the backlog appearing in the outbox to its last round settled."""
     processes.env = process_env(db_url, redis.url)
@@ -71,20 +71,18 @@ def run(args) -> dict:
     casino = Casino(random.Random(args.seed))
     rounds = casino.play(args.rounds, [f"T{n}" for n in range(1, args.tables + 1)])
     rows = ledger_rows(rounds)
-    redis = RedisServer()
     Path(args.log_dir).mkdir(parents=True, exist_ok=True)
-    processes = Processes({}, Path(args.log_dir))
-    with fresh_database("bench") as db_url:
+    processes = SettlementProcesses({}, Path(args.log_dir))
+    with scratch_database("pontoon_bench_settlement") as db_url:
         with psycopg.connect(db_url, autocommit=True) as conn:
             casino.write(conn)
             # Hidden from the relay until the clock starts.
             conn.execute("UPDATE outbox SET published_at = now()")
-        redis.start()
         try:
+            redis = RedisServer(processes).start()
             settle_seconds = settle_backlog(db_url, redis, processes, len(rounds), args.workers, args.concurrency)
         finally:
             processes.kill_all()
-            redis.stop()
         with psycopg.connect(db_url) as conn:
             (booked,) = conn.execute("SELECT count(*) FROM ledger_entries").fetchone() or (0,)
         if booked != len(rows):
@@ -128,13 +126,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="pool processes per worker (default: Celery's, the CPU count)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log-dir", default=None, help="where the workers' and relay's logs go (default: a temp dir)")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="where the figures are written (JSON)")
     args = parser.parse_args(argv)
     args.log_dir = args.log_dir or tempfile.mkdtemp(prefix="settlement-bench-")
     result = run(args)
     print_table(result)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {args.out}")
     return 0
 
 

@@ -198,6 +198,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--admin-key", default=os.environ.get("PONTOON_ADMIN_KEY"))
     parser.add_argument("--concurrency", default="1,2,4,8,12", help="the sweep's terminal counts")
     parser.add_argument("--seconds", type=float, default=6.0, help="per measurement")
+    parser.add_argument("--warm-up", type=float, default=3.0, help="seconds of load before the first measurement")
     parser.add_argument("--repeats", type=int, default=2, help="measurements per step; the best one counts")
     parser.add_argument("--pairs", type=int, default=4,
                         help="terminal and floor windows taken in turn at their peaks, after the sweep")
@@ -265,11 +266,11 @@ def main(argv: list[str] | None = None) -> int:
     load_before = [round(x, 2) for x in os.getloadavg()]
 
     print("warming up", file=sys.stderr)
-    terminal_load(args, 2, 3.0)
+    terminal_load(args, 2, args.warm_up)
     floor_keys = issue_keys(args, "operator", max(levels))
     try:
         check_floor(args, floor_keys[0])
-        floor_load(args, floor_keys[:2], 2.0)
+        floor_load(args, floor_keys[:2], args.warm_up)
         sweep, errors = [], 0
         for concurrency in levels:
             row, step_errors = sweep_step(args, concurrency, floor_keys)

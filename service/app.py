@@ -3,13 +3,11 @@ serving the dealer terminals' API and the staff console."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 
 import psycopg
 from flask import Flask, Response
 
 from . import console, metrics
-from .api.blueprint import Blueprint
 from .api.errors import register_error_handlers
 from .api.install import install as install_api
 from .api.resources import health
@@ -22,10 +20,8 @@ from .store.repositories.settlement import SettlementBacklog, SettlementReposito
 from .web import request_scope
 
 
-def create_app(settings: Settings | None = None, *, connect: bool = True,
-               extra_blueprints: Sequence[Blueprint] = ()) -> Flask:
-    """The WSGI app. `connect=False` builds it without a pool (to list its routes);
-    `extra_blueprints` are served beside the API's resources (the benchmark's floor, bench/)."""
+def create_app(settings: Settings | None = None, *, connect: bool = True) -> Flask:
+    """The WSGI app. `connect=False` builds it without a pool (to list its routes)."""
     settings = settings or Settings.from_env()
     # A gaming day that cannot start is a configuration error: refused at start, not per report.
     check_day_start(parse_day_start(settings.gaming_day_starts), settings.timezone)
@@ -38,13 +34,13 @@ def create_app(settings: Settings | None = None, *, connect: bool = True,
     if connect:
         app.extensions["pontoon.pool"] = open_pool(settings.database_url)
 
-    install_api(app, extra_blueprints)
+    install_api(app)
     app.register_blueprint(health.blueprint())
     register_error_handlers(app)
     request_scope.install(app)
     console.install(app)   # after the API's error handlers: its own 404 and 405 pages win in /console
-    metrics.install(app, backlog=_settlement_backlog)
-    logs.install(app)
+    metrics.install(app, backlog=_settlement_backlog, token=settings.metrics_token)
+    logs.install(app, settings.log_level)
     app.after_request(_served_by)
     return app
 

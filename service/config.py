@@ -1,9 +1,11 @@
-"""Configuration from the environment, with defaults that work on a developer's machine."""
+"""Every setting the service reads from the environment, in one object: its variable, its default
+(one that works on a developer's machine) and what it means, from which the README's table is made."""
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 from .store.session import owner_conninfo
 
@@ -12,61 +14,118 @@ from .store.session import owner_conninfo
 DEFAULT_DATABASE_URL = "postgresql://pontoon_app@127.0.0.1:5432/pontoon"
 
 
+def _setting(variable: str, default: Any, meaning: str, *, shown: str | None = None) -> Any:
+    """A field read from `variable`; `shown` is how the README gives a default worked out at start."""
+    return field(default=default, metadata={"variable": variable, "meaning": meaning, "shown": shown})
+
+
 @dataclass(frozen=True)
 class Settings:
-    database_url: str
-    broker_url: str
-    port: int
-    gaming_day_starts: str     # local time the gaming day starts, "HH:MM"
-    timezone: str
-    # Seconds the clocks of the hosts that stamp audit records may differ from the database's: an
+    database_url: str = _setting(
+        "DATABASE_URL", DEFAULT_DATABASE_URL,
+        "the service's login to PostgreSQL, always as the `pontoon_app` role")
+    owner_database_url: str = _setting(
+        "PONTOON_OWNER_DATABASE_URL", "",
+        "where migrations and owner commands (`pontoon migrate`, `pontoon keys`) connect: the schema's owner",
+        shown="`DATABASE_URL`'s database as `postgres`")
+    broker_url: str = _setting("BROKER_URL", "redis://127.0.0.1:6379/0", "the Celery broker settlement travels on")
+    # The broker queue settlement messages travel on: stacks sharing a broker keep apart.
+    settlement_queue: str = _setting(
+        "PONTOON_SETTLEMENT_QUEUE", "",
+        "the broker queue settlement uses (`pontoon settle queue` prints it); set it where hosts reach one "
+        "database under different names", shown="derived from `DATABASE_URL`")
+    # Seconds before Redis hands a message whose worker vanished without acking (SIGKILL, lost
+    # machine) to another worker. Settling a batch takes well under a second, so minutes are
+    # safe; the relay's sweep settles such rounds sooner anyway.
+    broker_visibility_timeout: int = _setting(
+        "PONTOON_BROKER_VISIBILITY_TIMEOUT", 300,
+        "seconds before the broker hands a message whose worker vanished to another worker")
+    port: int = _setting("PORT", 8000, "the API listens on 127.0.0.1:`PORT`; `pontoon terminal` calls it there")
+    # Apart from the workers, so that liveness is answered whatever they wait on (the database).
+    health_port: int = _setting(
+        "PONTOON_HEALTH_PORT", 0, "the port the API's master process answers liveness (`GET /healthz`) on; "
+        "`0`: none (`make run` uses `PORT` + 1)")
+    gaming_day_starts: str = _setting(
+        "GAMING_DAY_STARTS", "06:00", "the local time a gaming day starts, `HH:MM` (one every day has exactly once)")
+    timezone: str = _setting("PONTOON_TZ", "Australia/Sydney", "the casino's time zone: gaming days and reports")
+    # The hosts that stamp audit records may disagree with the database's clock by this much: an
     # export reaching the present ends this much before the instant every record has committed.
-    audit_clock_margin: float = 1.0
-    # Where migrations and owner commands (`pontoon migrate`, `pontoon keys`) connect: the schema's
-    # owner. The service itself logs in with database_url, as the application role only.
-    owner_database_url: str = ""
-    # The largest request body the API reads (413 beyond): 1 MiB, far above its largest
-    # legitimate body (a paytable document with its reason).
-    max_body_bytes: int = 1 << 20
-    # The broker queue settlement messages travel on; empty: derived from the database, so stacks
-    # sharing a broker keep apart. Set it where hosts reach one database under different names.
-    settlement_queue: str = ""
-    # The console: the key signing its cookies (empty: one generated once and kept in the
-    # database, so every worker and every restart shares it), cookies sent over HTTPS only, and
-    # its sign-in rules: failures in a row before a lock, the lock, idle and absolute session
-    # lengths, and the roles that must use a second factor (TOTP).
-    secret_key: str = ""
-    console_secure_cookies: bool = False
-    console_max_failures: int = 5
-    console_lock_minutes: float = 15.0
-    console_idle_minutes: float = 15.0
-    console_session_hours: float = 12.0
-    console_2fa_roles: tuple[str, ...] = ()
-    # The port the API's master process answers liveness on (GET /healthz), apart from the
-    # workers so that it answers whatever they wait on; 0: no such listener.
-    health_port: int = 0
+    audit_clock_margin: float = _setting(
+        "PONTOON_AUDIT_CLOCK_MARGIN", 1.0, "seconds an audit export reaching the present stops short of its horizon")
+    # Far above the largest legitimate body (a paytable document with its reason).
+    max_body_bytes: int = _setting(
+        "PONTOON_MAX_BODY_BYTES", 1 << 20, "the largest request body the API reads (413 beyond)")
+    # The console: the key signing its cookies (empty: one generated once and kept in the database,
+    # so every worker and every restart shares it), and its sign-in rules.
+    secret_key: str = _setting(
+        "PONTOON_SECRET_KEY", "", "the key signing the console's cookies",
+        shown="one generated once and kept in the database")
+    console_secure_cookies: bool = _setting(
+        "PONTOON_CONSOLE_SECURE_COOKIES", False, "`1`: the console's cookies are sent over HTTPS only")
+    console_max_failures: int = _setting(
+        "PONTOON_CONSOLE_MAX_FAILURES", 5, "failed sign-ins in a row before an account is locked")
+    console_lock_minutes: float = _setting(
+        "PONTOON_CONSOLE_LOCK_MINUTES", 15.0, "minutes a locked account stays locked")
+    console_idle_minutes: float = _setting(
+        "PONTOON_CONSOLE_IDLE_MINUTES", 15.0, "minutes without a request that end a console session")
+    console_session_hours: float = _setting(
+        "PONTOON_CONSOLE_SESSION_HOURS", 12.0, "hours after which a console session ends however busy")
+    console_2fa_roles: tuple[str, ...] = _setting(
+        "PONTOON_CONSOLE_2FA_ROLES", (), "roles, comma-separated, that must sign in with a second factor (TOTP)")
+    log_level: str = _setting("PONTOON_LOG_LEVEL", "INFO", "the API's, the worker's and the relay's logging level")
+    metrics_token: str = _setting(
+        "PONTOON_METRICS_TOKEN", "", "when set, `/metrics` needs `Authorization: Bearer <token>`", shown="unset")
+    analysis_cache: str = _setting(
+        "PONTOON_ANALYSIS_CACHE", "", "where `pontoon analyse` caches its exact reports", shown="`run/analysis/`")
+    terminal_url: str = _setting(
+        "PONTOON_URL", "", "the API `pontoon terminal` drives", shown="`http://127.0.0.1:$PORT`")
+    admin_key: str = _setting(
+        "PONTOON_ADMIN_KEY", "", "the admin key `pontoon terminal` creates its tables and keys with", shown="unset")
+    terminal_key: str = _setting(
+        "PONTOON_TERMINAL_KEY", "", "the terminal key `pontoon terminal` plays an existing table with", shown="unset")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """The settings the environment (or `env`) gives; a variable that is not set keeps its default."""
         source: Mapping[str, str] = os.environ if env is None else env
-        database_url = source.get("DATABASE_URL", DEFAULT_DATABASE_URL)
-        return cls(
-            database_url=database_url,
-            owner_database_url=source.get("PONTOON_OWNER_DATABASE_URL") or owner_conninfo(database_url),
-            max_body_bytes=int(source.get("PONTOON_MAX_BODY_BYTES", str(1 << 20))),
-            broker_url=source.get("BROKER_URL", "redis://127.0.0.1:6379/0"),
-            port=int(source.get("PORT", "8000")),
-            health_port=int(source.get("PONTOON_HEALTH_PORT", "0")),
-            gaming_day_starts=source.get("GAMING_DAY_STARTS", "06:00"),
-            timezone=source.get("PONTOON_TZ", "Australia/Sydney"),
-            audit_clock_margin=float(source.get("PONTOON_AUDIT_CLOCK_MARGIN", "1.0")),
-            settlement_queue=source.get("PONTOON_SETTLEMENT_QUEUE", ""),
-            secret_key=source.get("PONTOON_SECRET_KEY", ""),
-            console_secure_cookies=source.get("PONTOON_CONSOLE_SECURE_COOKIES", "0") == "1",
-            console_max_failures=int(source.get("PONTOON_CONSOLE_MAX_FAILURES", "5")),
-            console_lock_minutes=float(source.get("PONTOON_CONSOLE_LOCK_MINUTES", "15")),
-            console_idle_minutes=float(source.get("PONTOON_CONSOLE_IDLE_MINUTES", "15")),
-            console_session_hours=float(source.get("PONTOON_CONSOLE_SESSION_HOURS", "12")),
-            console_2fa_roles=tuple(role.strip() for role in source.get("PONTOON_CONSOLE_2FA_ROLES", "").split(",")
-                                    if role.strip()),
-        )
+        values = {setting.name: _parse(source[setting.metadata["variable"]], setting.default)
+                  for setting in fields(cls) if setting.metadata["variable"] in source}
+        settings = cls(**values)
+        if not settings.owner_database_url:
+            settings = replace(settings, owner_database_url=owner_conninfo(settings.database_url))
+        return settings
+
+    @property
+    def api_url(self) -> str:
+        """Where `pontoon terminal` finds the API."""
+        return self.terminal_url or f"http://127.0.0.1:{self.port}"
+
+
+def _parse(text: str, default: Any) -> Any:
+    """A variable's text as its setting's type (the default's)."""
+    if isinstance(default, bool):
+        return text == "1"
+    if isinstance(default, int):
+        return int(text)
+    if isinstance(default, float):
+        return float(text)
+    if isinstance(default, tuple):
+        return tuple(part.strip() for part in text.split(",") if part.strip())
+    return text
+
+
+def settings_table() -> str:
+    """The README's table of settings: variable, default, meaning, in the order Settings declares them."""
+    lines = ["| variable | default | |", "| --- | --- | --- |"]
+    for setting in fields(Settings):
+        default = setting.metadata["shown"] or _shown(setting.default)
+        lines.append(f"| `{setting.metadata['variable']}` | {default} | {setting.metadata['meaning']} |")
+    return "\n".join(lines) + "\n"
+
+
+def _shown(default: Any) -> str:
+    if isinstance(default, bool):
+        return "`1`" if default else "`0`"
+    if isinstance(default, tuple):
+        return ", ".join(default) or "none"
+    return f"`{default}`"

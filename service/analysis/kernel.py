@@ -77,7 +77,7 @@ def _line_id(node, same, suit0):
 # not, and on the path every card takes that bookkeeping would weigh more than the game's own
 # arithmetic. That is why the card-drawing block (a card off the shoe, shuffled as it is dealt, or
 # the round voided when the shoe runs out) is written out where the deal, the players and the
-# dealer draw, rather than called; docs/benchmarks.md has the measurement.
+# dealer draw, rather than called.
 @nb.njit(cache=True, nogil=True)
 def simulate(rng, work, given, n_rounds, ip, values, pmask, node_next, play, pair_split, after_double,
              pay21, pay21_line, super_match, acc, sums, line_hits, line_extra, rec_orders, rec_shoe, rec_net):

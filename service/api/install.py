@@ -1,11 +1,8 @@
 """The dealer terminals' REST API on a Flask app: its OpenAPI spec, URL converters and resources."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from flask import Flask
 
-from .blueprint import Blueprint
 from .errors import PontoonApi
 from .resources import (
     access,
@@ -38,9 +35,9 @@ _SPEC_OPTIONS = {
 }
 
 
-def install(app: Flask, extra_blueprints: Sequence[Blueprint] = ()) -> PontoonApi:
-    """Register the API's resources (and `extra_blueprints` beside them) on the app; the API is
-    kept as `app.extensions["pontoon.api"]`, whose JSON error body the console's handlers share."""
+def install(app: Flask) -> PontoonApi:
+    """Register the API's resources on the app; the API is kept as `app.extensions["pontoon.api"]`,
+    whose JSON error body the console's handlers share."""
     app.config.update(API_TITLE=API_TITLE, API_VERSION=API_VERSION, OPENAPI_VERSION="3.0.3",
                       OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json", API_SPEC_OPTIONS=_SPEC_OPTIONS)
     # The spec's cross-field shapes name the rules files and paytables present now.
@@ -53,6 +50,4 @@ def install(app: Flask, extra_blueprints: Sequence[Blueprint] = ()) -> PontoonAp
     for resource in (tables, shoes, rounds, bank, paytables, audit_export, audit_verifications, recall, reports, voids,
                      access, keys):
         api.register_blueprint(resource.blp)
-    for extra in extra_blueprints:
-        api.register_blueprint(extra)
     return api

@@ -9,6 +9,7 @@ from typing import Any
 from ..analysis import chart
 from ..analysis.exact.chart import exact_strategy
 from ..analysis.exact.report import analyse, as_csv, as_text
+from ..config import Settings
 from ..rules import RulesError
 from .rule_files import house_banked_rules
 from .rule_files import paytable as paytable_named
@@ -22,7 +23,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"pontoon analyse: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     try:
-        report = analyse(rules, paytable, wager=args.wager, refresh=args.no_cache)
+        report = analyse(rules, paytable, wager=args.wager, refresh=args.no_cache,
+                         cache_dir=Settings.from_env().analysis_cache or None)
     except ValueError as exc:
         print(f"pontoon analyse: {exc}", file=sys.stderr)
         return 2

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import Any
 
+from ..config import Settings
 from ..terminal.simulator import SetupError, SimulatorConfig
 from ..terminal.simulator import run as simulate
 from ..terminal.stats import summary, summary_text
@@ -15,12 +15,13 @@ from ..terminal.stats import summary, summary_text
 def run(args: argparse.Namespace) -> int:
     if args.rounds is None and args.duration is None:
         args.rounds = 200
-    urls = tuple(args.url or [os.environ.get("PONTOON_URL") or f"http://127.0.0.1:{os.environ.get('PORT', '8000')}"])
+    settings = Settings.from_env()
+    urls = tuple(args.url or [settings.api_url])
     config = SimulatorConfig(
         base_urls=urls, table=args.table, rounds=args.rounds, seats=args.seats, concurrency=args.concurrency,
         physical=args.physical, seed=args.seed,
-        admin_key=args.admin_key or os.environ.get("PONTOON_ADMIN_KEY"),
-        terminal_key=args.key or os.environ.get("PONTOON_TERMINAL_KEY"),
+        admin_key=args.admin_key or settings.admin_key or None,
+        terminal_key=args.key or settings.terminal_key or None,
         rules=args.rules, paytable=None if args.paytable == "none" else args.paytable,
         rate=args.rate, duration=args.duration, money=not args.no_money,
         progress_every=0 if args.quiet else 2.0)

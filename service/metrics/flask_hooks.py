@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hmac
-import os
 import time
 from collections.abc import Callable
 
@@ -16,16 +15,18 @@ from .exposition import scrape
 EXTENSION = "pontoon.metrics"
 BACKLOG_EXTENSION = "pontoon.metrics.backlog"   # the store's query of what waits to be settled
 ROUTE_KEY = "pontoon.route"               # WSGI environ: the URL rule the request matched
-TOKEN_ENV = "PONTOON_METRICS_TOKEN"       # when set, /metrics needs `Authorization: Bearer <token>`
+TOKEN_EXTENSION = "pontoon.metrics.token"      # when not empty, /metrics needs `Authorization: Bearer <token>`
 POOL_REFRESH_SECONDS = 0.5                # pool gauges are refreshed at most this often per process
 UNMATCHED = "unmatched"                   # no URL rule: a 404 before routing, kept to one label value
 
 
-def install(app: Flask, backlog: BacklogQuery | None = None) -> None:
+def install(app: Flask, backlog: BacklogQuery | None = None, token: str = "") -> None:
     """Count and time every request, and serve /metrics (outside the versioned API and its spec);
-    with `backlog`, a scrape reads what waits to be settled through it."""
+    with `backlog`, a scrape reads what waits to be settled through it; with `token`, a scrape
+    must send it as its bearer token."""
     app.extensions[EXTENSION] = True
     app.extensions[BACKLOG_EXTENSION] = backlog
+    app.extensions[TOKEN_EXTENSION] = token
     app.after_request(_note_route_and_flush)
     # WSGI middleware wraps the app's wsgi_app, as Flask documents; mypy sees a method assigned.
     app.wsgi_app = _Timed(app.wsgi_app, app)  # type: ignore[method-assign]
@@ -122,7 +123,7 @@ class _Timed:
 
 
 def _metrics_view():
-    token = os.environ.get(TOKEN_ENV)
+    token = current_app.extensions[TOKEN_EXTENSION]
     if token:
         scheme, _, given = request.headers.get("Authorization", "").partition(" ")
         if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):

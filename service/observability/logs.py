@@ -3,7 +3,6 @@ id and round id where there is one; one line per HTTP request. Never a body, nev
 from __future__ import annotations
 
 import logging
-import os
 import re
 import secrets
 import sys
@@ -56,11 +55,6 @@ def level_named(name: object) -> int:
     return level if isinstance(level, int) else logging.INFO
 
 
-def level_from_env() -> int:
-    """The level PONTOON_LOG_LEVEL names, for every process of the stack."""
-    return level_named(os.environ.get("PONTOON_LOG_LEVEL"))
-
-
 def configure_logging(level: int = logging.INFO, stream=None) -> None:
     """Root logging as JSON lines on stderr, once per process (a second call changes nothing)."""
     root = logging.getLogger()
@@ -76,10 +70,11 @@ def configure_logging(level: int = logging.INFO, stream=None) -> None:
         root.setLevel(level)
 
 
-def install(app: Flask) -> None:
-    """JSON logs for this process; a request id on every request (the caller's X-Request-Id if it
-    sent a sane one, a new one otherwise), echoed in the response; one line per request."""
-    configure_logging(level_from_env())
+def install(app: Flask, level: str) -> None:
+    """JSON logs for this process at `level` (a name such as "info"); a request id on every request
+    (the caller's X-Request-Id if it sent a sane one, a new one otherwise), echoed in the response;
+    one line per request."""
+    configure_logging(level_named(level))
     app.before_request(_start)
     app.after_request(_stamp)
     app.teardown_request(_log_request)

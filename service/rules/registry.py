@@ -23,11 +23,13 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 
 
 def rules_dir() -> str:
-    return os.environ.get("PONTOON_RULES_DIR") or os.path.join(_ROOT, "rules_config")
+    """The rules files: the project's rules_config/, deployed with the code that reads them."""
+    return os.path.join(_ROOT, "rules_config")
 
 
 def paytables_dir() -> str:
-    return os.environ.get("PONTOON_PAYTABLES_DIR") or os.path.join(_ROOT, "paytables")
+    """The paytable files: the project's paytables/, deployed with the code that reads them."""
+    return os.path.join(_ROOT, "paytables")
 
 
 class UniqueKeysLoader(yaml.CSafeLoader):

@@ -53,12 +53,6 @@ class UnitOfWork:
         self.evaluations = EvaluationsRepository(tx)
 
     @property
-    def transaction(self) -> Transaction:
-        """The unit of work's transaction, for a repository kept outside the store (the
-        benchmark's floor): the service's own statements all go through the repositories here."""
-        return self._tx
-
-    @property
     def info(self) -> psycopg.ConnectionInfo:
         """The connection's server and session (psycopg's ConnectionInfo), for logs and tools."""
         return self._tx.info

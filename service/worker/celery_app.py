@@ -2,7 +2,6 @@
 `celery -A service.worker.celery_app worker`."""
 from __future__ import annotations
 
-import os
 from functools import cache
 
 from celery import Celery
@@ -14,10 +13,6 @@ from ..settlement.queues import settlement_queue
 from ..settlement.startup import record_service_start
 from .tasks import EVALUATE_PAYTABLE, SETTLE_ROUNDS, UNKNOWN_ROUNDS_PAUSE, VERIFY_AUDIT, register_tasks
 
-# Seconds before Redis hands a message whose worker vanished without acking (SIGKILL, lost
-# machine) to another worker. Settling a batch takes well under a second, so minutes are safe;
-# the relay's sweep settles such rounds sooner anyway.
-DEFAULT_VISIBILITY_TIMEOUT = 300
 # Seconds a broker may take to answer one command (the worker's own waits for messages are shorter).
 BROKER_SOCKET_TIMEOUT = 5
 # What publishing raises when the broker is away.
@@ -30,8 +25,7 @@ def queue_for(settings: Settings) -> str:
     return settings.settlement_queue or settlement_queue(settings.database_url)
 
 
-def make_celery(settings: Settings, *, visibility_timeout: int = DEFAULT_VISIBILITY_TIMEOUT,
-                unknown_rounds_pause: float = UNKNOWN_ROUNDS_PAUSE) -> Celery:
+def make_celery(settings: Settings, *, unknown_rounds_pause: float = UNKNOWN_ROUNDS_PAUSE) -> Celery:
     """The app for this database and broker; `unknown_rounds_pause`: seconds a worker holds a batch of
     rounds its database does not know before handing it back."""
     app = Celery("pontoon", broker=settings.broker_url, set_as_current=False)
@@ -62,8 +56,8 @@ def make_celery(settings: Settings, *, visibility_timeout: int = DEFAULT_VISIBIL
         # Publishing (the relay's) tries the broker twice at once, without kombu's default pause of
         # 2 s between tries: a connection left broken by a broker restart is replaced by the second
         # try, and while the broker is away the relay hears so at once and keeps the outbox rows.
-        broker_transport_options={"visibility_timeout": visibility_timeout,
-                                  "unacked_restore_interval": min(10, visibility_timeout),
+        broker_transport_options={"visibility_timeout": settings.broker_visibility_timeout,
+                                  "unacked_restore_interval": min(10, settings.broker_visibility_timeout),
                                   "unacked_restore_throttle": 1,
                                   "socket_timeout": BROKER_SOCKET_TIMEOUT,
                                   "socket_connect_timeout": 2,
@@ -106,8 +100,7 @@ def celery_evaluation_sender(app: Celery):
 @cache
 def default_app() -> Celery:
     """The app for this process's environment (DATABASE_URL, BROKER_URL), built on first use."""
-    timeout = int(os.environ.get("PONTOON_BROKER_VISIBILITY_TIMEOUT", DEFAULT_VISIBILITY_TIMEOUT))
-    return make_celery(Settings.from_env(), visibility_timeout=timeout)
+    return make_celery(Settings.from_env())
 
 
 def __getattr__(name: str):

@@ -13,10 +13,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from bench.processes import Processes, scratch_database
 from service.store.repositories.keys import KeysRepository
 from tests.support.api_client import Api, http_sender, ok
-from tests.support.database import scratch_database
-from tests.support.processes import Processes
 
 from .console import Person, pontoon
 from .stack import LiveStack

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import requests
 
-from tests.support.processes import Processes, RedisServer
-from tests.support.waiting import wait_for
+from bench.processes import Processes, RedisServer, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

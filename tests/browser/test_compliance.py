@@ -12,10 +12,10 @@ from zoneinfo import ZoneInfo
 
 from playwright.sync_api import expect
 
+from bench.processes import wait_for
 from service.config import Settings
 from service.reports.gaming_day import gaming_day_of, parse_day_start
 from tests.support.scripted_rounds import play_script
-from tests.support.waiting import wait_for
 
 from .console import pontoon, shot, shot_of, sign_in, visit
 

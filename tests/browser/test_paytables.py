@@ -8,9 +8,9 @@ import re
 
 from playwright.sync_api import expect
 
+from bench.processes import wait_for
 from tests.support.api_client import ok
 from tests.support.scripted_rounds import play_script
-from tests.support.waiting import wait_for
 
 from .console import shot, sign_in, visit
 

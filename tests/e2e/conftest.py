@@ -11,11 +11,10 @@ import psycopg
 import pytest
 import requests
 
+from bench.processes import free_port, scratch_database, wait_for
 from service.store.repositories.keys import KeysRepository
 from tests.conftest import ROOT
 from tests.support.api_client import Api, http_sender
-from tests.support.database import scratch_database
-from tests.support.waiting import free_port, wait_for
 
 pytestmark = pytest.mark.integration
 

@@ -15,11 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import requests
 
+from bench.processes import wait_for
 from service.replay import replay_data
 from tests.conftest import TRANSCRIPTS
 from tests.support.api_client import Api, drive_round, ok
 from tests.support.locks import waiting_for_locks
-from tests.support.waiting import wait_for
 
 
 def _worked(name: str) -> tuple[dict, dict]:

@@ -10,8 +10,8 @@ import threading
 
 import requests
 
+from bench.processes import scratch_database
 from tests.conftest import ROOT
-from tests.support.database import scratch_database
 from tests.support.terminal import ctrl_c_reaches_it
 
 from .conftest import free_port, wait_for

@@ -6,8 +6,8 @@ from __future__ import annotations
 import psycopg
 import pytest
 
+from bench.processes import scratch_database
 from service.settlement.connection import connect
-from tests.support.database import scratch_database
 
 
 @pytest.fixture

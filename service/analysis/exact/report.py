@@ -100,14 +100,15 @@ def content_key(rules: CanberraRules, paytable: Paytable, wager: int | None = No
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def cache_dir() -> str:
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    return os.environ.get("PONTOON_ANALYSIS_CACHE") or os.path.join(root, "run", "analysis")
+# Where reports are cached unless the caller names a folder (Settings.analysis_cache does).
+DEFAULT_CACHE_DIR = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), "run", "analysis")
 
 
 def analyse(rules: CanberraRules, paytable: Paytable, wager: int | None = None,
-            use_cache: bool = True, refresh: bool = False) -> dict[str, Any]:
-    """The exact report for the rules and paytable, from the cache when it holds this content.
+            use_cache: bool = True, refresh: bool = False, cache_dir: str | None = None) -> dict[str, Any]:
+    """The exact report for the rules and paytable, from the cache (in `cache_dir`, default
+    DEFAULT_CACHE_DIR) when it holds this content.
 
     Bonus paytables are analysed at `wager` cents (default: the table minimum), since rounding
     and the super bonus's fixed prize depend on it. `refresh` computes the report afresh and
@@ -115,7 +116,7 @@ def analyse(rules: CanberraRules, paytable: Paytable, wager: int | None = None,
     """
     even_money = is_even_money(rules, paytable)
     wager = None if even_money else wager or rules.main_limits.minimum
-    path = os.path.join(cache_dir(), content_key(rules, paytable, wager) + ".json")
+    path = os.path.join(cache_dir or DEFAULT_CACHE_DIR, content_key(rules, paytable, wager) + ".json")
     if use_cache and not refresh and os.path.exists(path):
         with open(path, encoding="utf-8") as cached:
             report: dict[str, Any] = json.load(cached)

@@ -11,7 +11,7 @@ from ..auth import TableOf, access, require
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, IF_MATCH, documented
 from ..if_match import expected_revision
-from ..schemas.rounds import ActionSchema, CardSchema, RoundStateSchema, TranscriptSchema, round_state_response
+from ..schemas.rounds import ActionSchema, CardSchema, RoundStateSchema, TranscriptSchema
 from ..transactions import command, key_guard, request_uow
 
 blp = Blueprint("rounds", __name__, url_prefix="/v1/rounds", description="Rounds: state, cards, decisions")
@@ -26,7 +26,7 @@ class Round(MethodView):
     def get(self, round_id):
         """The whole state: status, what is awaited, the hand in turn and its legal decisions,
         every hand, the dealer, and the settlement once settled."""
-        return round_state_response(queries.round_state(request_uow(), round_id))
+        return queries.round_state(request_uow(), round_id)
 
 
 @blp.route("/<uuid:round_id>/transcript")
@@ -49,8 +49,8 @@ class Cards(MethodView):
         """The next card out of a physical shoe; the engine gives it to whoever is owed one.
         A card the shoe cannot hold is refused (409 card_refused) and audited."""
         # The actor is the key the handler's first statement finds allowed (key_in_handler).
-        return round_state_response(handlers.post_card(
-            PostCard(round_id, body["card"], None, expected_revision()), request_uow(), key_guard()))
+        return handlers.post_card(PostCard(round_id, body["card"], None, expected_revision()), request_uow(),
+                                  key_guard())
 
 
 @blp.route("/<uuid:round_id>/actions")
@@ -62,6 +62,6 @@ class Actions(MethodView):
     def post(self, body, round_id):
         """A player's decision (insurance included). One the rules do not allow now is refused
         (409 decision_refused) with the legal ones listed."""
-        return round_state_response(handlers.post_action(
+        return handlers.post_action(
             PostAction(round_id, body["seat"], body["action"], body["hand"], body["amount"], None,
-                       expected_revision()), request_uow(), key_guard()))
+                       expected_revision()), request_uow(), key_guard())

@@ -9,7 +9,7 @@ from ...web.access import Task, roles_for
 from ..auth import access, principal, require, table_in_path
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
-from ..schemas.rounds import OpenRoundSchema, RoundStateSchema, round_state_response
+from ..schemas.rounds import OpenRoundSchema, RoundStateSchema
 from ..schemas.shoes import OpenedShoeSchema, OpenShoeSchema, ShoeSchema
 from ..schemas.tables import CreateTableSchema, TableSchema
 from ..transactions import command, key_guard, request_uow
@@ -71,6 +71,6 @@ class Rounds(MethodView):
         """Open a round on the table's current shoe with these wagers (the player-banked game: these
         players, seats counted from the banker's left, against the table's banker and kitty); a
         virtual shoe deals at once."""
-        return round_state_response(handlers.open_round(
+        return handlers.open_round(
             OpenRound(table_id, body["wagers"], None, players=body["players"], banker_place=body["banker_place"]),
-            request_uow(), key_guard()), 201)
+            request_uow(), key_guard())

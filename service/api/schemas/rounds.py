@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import marshmallow as ma
-import orjson
-from flask import Response
 
 from ...engine.cards import CardError, parse_card
 from ...games import DECISIONS
@@ -274,28 +272,3 @@ class TranscriptSchema(ma.Schema):
     paytable_document = ma.fields.Dict(keys=ma.fields.String(), metadata={
         "description": "the stored paytable version the round ran under (version 2 on), as approved: "
                        "`pontoon replay` plays it as carried, with no database"})
-
-
-# ----- the round's state, answered ----------------------------------------------------------
-_ID_FIELDS = ("round_id", "shoe_id")
-_TIME_FIELDS = ("opened_at", "completed_at", "settled_at", "voided_at")
-
-
-def round_state_response(view: dict, status: int = 200) -> Response:
-    """The answer carrying a round's state (rounds/views.py), as RoundStateSchema, which documents
-    it, dumps it and the app's JSON provider writes it (sorted keys, compact). Every game's view is
-    in the schema's shape already, down to the engine's snapshot, so only its ids and times are
-    turned into text here rather than every field being walked through the schema on each
-    decision (a test holds the two ways to the same bytes, for each game)."""
-    body = dict(view)
-    for name in _ID_FIELDS:
-        body[name] = None if view[name] is None else str(view[name])
-    for name in _TIME_FIELDS:
-        body[name] = None if view[name] is None else view[name].isoformat()
-    return _answer(Response(orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE),
-                            mimetype="application/json"), status)
-
-
-def _answer(response: Response, status: int) -> Response:
-    response.status_code = status
-    return response

@@ -13,12 +13,10 @@ import psycopg
 import pytest
 import requests
 
+from bench.processes import Processes, RedisServer, free_port, scratch_database, wait_for  # noqa: F401  (the ops tests import them from here)
 from service.config import Settings
 from service.store.repositories.keys import KeysRepository
 from service.worker.celery_app import queue_for
-from tests.support.database import scratch_database
-from tests.support.processes import Processes, RedisServer
-from tests.support.waiting import free_port, wait_for  # noqa: F401  (the ops tests import them from here)
 
 pytestmark = pytest.mark.integration
 

@@ -9,7 +9,7 @@ import subprocess
 import psycopg
 import pytest
 
-from tests.support.processes import RedisServer
+from bench.processes import RedisServer
 
 from .conftest import ROOT, free_port, fresh_database
 

@@ -78,9 +78,9 @@ def test_a_dead_workers_live_gauges_go_and_its_counts_stay(stack, dump_logs_on_f
     assert sample(api.metrics(), "pontoon_http_requests_total", endpoint="/healthz") >= counted
 
 
-def test_metrics_token_when_one_is_set(ops_database, monkeypatch):
-    monkeypatch.setenv("PONTOON_METRICS_TOKEN", "scrape-me")
-    app = create_app(Settings.from_env({**os.environ, "DATABASE_URL": ops_database}))
+def test_metrics_token_when_one_is_set(ops_database):
+    app = create_app(Settings.from_env({**os.environ, "DATABASE_URL": ops_database,
+                                        "PONTOON_METRICS_TOKEN": "scrape-me"}))
     try:
         client = app.test_client()
         assert client.get("/metrics").status_code == 401

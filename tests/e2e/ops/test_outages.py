@@ -19,11 +19,11 @@ import requests
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 
+from bench.processes import RedisServer
 from service.audit.verify import verify_database
 from service.terminal.simulator import SimulatorConfig
 from service.terminal.simulator import run as simulate
 from service.terminal.stats import Stats
-from tests.support.processes import RedisServer
 
 from .conftest import Api, Stack, fresh_database, make_key, wait_for
 

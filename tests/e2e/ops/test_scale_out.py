@@ -9,10 +9,10 @@ import uuid
 import psycopg
 import pytest
 
+from bench.processes import RedisServer
 from service.terminal.client import Reply
 from service.terminal.simulator import SimulatorConfig
 from service.terminal.simulator import run as simulate
-from tests.support.processes import RedisServer
 
 from .conftest import Stack, fresh_database, make_key, wait_for
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import psycopg
 import requests
 
-from tests.support.processes import RedisServer
+from bench.processes import RedisServer
 from tests.support.terminal import ctrl_c_reaches_it
 
 from .conftest import ROOT, free_port, fresh_database, make_key, sample, wait_for

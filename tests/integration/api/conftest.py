@@ -6,10 +6,10 @@ import uuid
 
 import pytest
 
+from bench.processes import scratch_database
 from service.config import Settings
 from tests.support.api_client import Api, ok
 from tests.support.app_fixtures import admin, app, as_key, client, db, make_key  # noqa: F401  (shared fixtures)
-from tests.support.database import scratch_database
 
 pytestmark = pytest.mark.integration
 

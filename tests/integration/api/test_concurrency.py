@@ -4,9 +4,9 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from bench.processes import wait_for
 from tests.support.api_client import Api, flask_sender
 from tests.support.locks import waiting_for_locks
-from tests.support.waiting import wait_for
 
 from .rounds import round_at_first_decision
 

@@ -11,10 +11,10 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
+from bench.processes import wait_for
 from service.store.repositories.keys import hash_secret
 from tests.support.api_client import Api, flask_sender, ok
 from tests.support.locks import waiting_for_locks
-from tests.support.waiting import wait_for
 
 from .rounds import TWO_SEATS, round_at_first_decision
 

@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
+from bench.casino import Casino
 from service.app import create_app
 from service.config import Settings
 from service.settlement.settle import settle_rounds
-from tests.integration.settlement.simulate import Casino
 from tests.integration.settlement.support import ROOT
 from tests.support.per_test_database import admin, app_conn, db_url  # noqa: F401  (shared fixtures)
 

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
+from bench.casino import RULES_REF, SeededSource
 from service.audit.verify import verify_database, verify_export
 from service.engine.shoe import VirtualShoe
 from service.settlement.settle import settle_rounds
 from service.store.audit_hash import GENESIS, record_hash
 from service.store.repositories.audit import AuditRecord, AuditRepository, chain_for
-from tests.integration.settlement.simulate import RULES_REF, SeededSource
 
 pytestmark = pytest.mark.integration
 

@@ -7,12 +7,12 @@ import uuid
 
 import pytest
 
+from bench.processes import scratch_database
 from service.config import Settings
 from service.settlement.connection import connect
 from service.settlement.settle import settle_rounds
 from tests.support.api_client import Api, ok
 from tests.support.app_fixtures import admin, app, as_key, client, db, make_key  # noqa: F401  (shared fixtures)
-from tests.support.database import scratch_database
 from tests.support.evaluations import evaluate_now
 
 pytestmark = pytest.mark.integration

@@ -9,6 +9,7 @@ import psycopg
 import pytest
 import yaml
 
+from bench.processes import scratch_database
 from service.commands.migrate import Prepared, prepare_database
 from service.operators.seed import seed_file_versions
 from service.rules.registry import paytables_dir
@@ -16,7 +17,6 @@ from service.settlement.connection import connect
 from service.store.repositories.audit import AuditRepository
 from service.store.repositories.paytables import PaytablesRepository
 from tests.support.api_client import ok
-from tests.support.database import scratch_database
 from tests.support.scripted_rounds import play_script
 
 NAME = "canberra-standard"

@@ -7,12 +7,12 @@ import secrets
 
 import pytest
 
+from bench.processes import scratch_database
 from service.config import Settings
 from service.staff.accounts import create_staff
 from service.staff.commands import CreateStaff
 from service.store.uow import unit_of_work
 from tests.support.app_fixtures import app, client, db, make_key  # noqa: F401  (shared fixtures)
-from tests.support.database import scratch_database
 from tests.support.evaluations import evaluate_now
 
 from .console_client import ConsoleClient, StaffLogin

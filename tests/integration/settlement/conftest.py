@@ -5,11 +5,9 @@ import random
 
 import pytest
 
+from bench.casino import Casino
+from bench.processes import RedisServer, SettlementProcesses
 from tests.support.per_test_database import admin, app_conn, db_url  # noqa: F401  (shared fixtures)
-from tests.support.processes import RedisServer
-
-from .simulate import Casino
-from .support import SettlementProcesses
 
 pytestmark = pytest.mark.integration
 

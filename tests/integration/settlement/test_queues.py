@@ -8,12 +8,13 @@ import psycopg
 import pytest
 from celery.exceptions import Reject
 
+from bench.casino import Casino
+from bench.processes import SettlementProcesses, process_env, wait_for
 from service.config import Settings
 from service.worker.celery_app import make_celery
 from service.worker.tasks import SETTLE_ROUNDS
 
-from .simulate import Casino
-from .support import SettlementProcesses, fresh_database, process_env, wait_for
+from .support import fresh_database
 
 pytestmark = pytest.mark.integration
 

@@ -11,6 +11,7 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
+from bench.processes import wait_for
 from service.audit.jobs import request_daily_verification, run_verification
 from service.config import Settings
 from service.settlement.connection import connect
@@ -18,7 +19,6 @@ from service.settlement.relay import BrokerUnavailable, relay_outbox, relay_veri
 from service.store.repositories.verifications import VerificationStatus
 from service.store.uow import UnitOfWork
 from service.worker.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
-from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.integration
 

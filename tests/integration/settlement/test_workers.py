@@ -10,6 +10,7 @@ import psycopg
 import pytest
 import redis as redis_client
 
+from bench.processes import process_env, wait_for
 from service.audit.jobs import request_verification
 from service.config import Settings
 from service.ledger.transcripts import bet_totals
@@ -17,8 +18,6 @@ from service.settlement.connection import connect
 from service.settlement.queues import settlement_queue
 from service.store.uow import UnitOfWork
 from service.worker.celery_app import celery_publisher, make_celery
-
-from .support import process_env, wait_for
 
 pytestmark = pytest.mark.integration
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.database import scratch_database
+from bench.processes import scratch_database
 
 pytestmark = pytest.mark.integration
 

@@ -7,7 +7,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from service.analysis import reference
+from bench import reference_player as reference
 from service.analysis.fastsim import FastGame, card_codes, card_names
 from service.analysis.kernel import P_PONT
 from service.analysis.model import RANK_INDEX, SURRENDER, UNSPLIT

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.random_play import _RngSource, choose_action, random_wagers
 from service.engine.games.canberra import CanberraRound
 from service.engine.games.canberra.seats import PLAYING
-from service.engine.random_play import _RngSource, choose_action, random_wagers
 from service.engine.shoe import VirtualShoe
 from service.replay import replay_data
 from service.rules import load_paytable, load_rules

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from service.engine.random_play import play_random_round
+from bench.random_play import play_random_round
 from service.replay import replay_data
 from service.rules import load_paytable, load_rules
 

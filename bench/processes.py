@@ -1,22 +1,69 @@
-"""Processes a test starts (each leading its own process group, its output in a log file of its name,
-all reaped at the end) and a private redis-server on a port of its own that a test may stop and
-start again; the shared Redis on 6379 is never touched."""
+"""Processes a test or a benchmark starts (each leading its own process group, its output in a log
+file of its name, all reaped at the end), settlement's workers and relay among them; a private
+redis-server on a port of its own that may be stopped and started again (the shared Redis on 6379
+is never touched); scratch databases, migrated and dropped; free ports and polling with a deadline."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
+import secrets
 import signal
 import socket
 import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from tests.support.waiting import free_port, wait_for
+import psycopg
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
 
-ROOT = Path(__file__).resolve().parents[2]
+from service.commands.migrate import prepare_database
+from service.config import Settings
+from service.worker.celery_app import queue_for
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV_BIN = Path(sys.executable).parent
+BASE_URL = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/pontoon")
+
+
+@contextlib.contextmanager
+def scratch_database(prefix: str = "pontoon_t") -> Iterator[str]:
+    """A new database named `prefix_<random>`, migrated and seeded as `pontoon migrate` does it,
+    dropped afterwards whatever happened."""
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    url = make_conninfo(BASE_URL, dbname=name)
+    prepare_database(url)  # creates it
+    try:
+        yield url
+    finally:
+        with psycopg.connect(make_conninfo(BASE_URL, dbname="postgres"), autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for(condition: Callable[[], object], timeout: float, what: str, every: float = 0.1):
+    """Poll until `condition()` is truthy; fail (AssertionError) naming `what` on timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(every)
 
 
 class Processes:
-    """Every process a test starts, each leading its own process group, all stopped at the end."""
+    """Every process a test or a benchmark starts, each leading its own process group, all stopped at the end."""
 
     def __init__(self, log_dir: Path) -> None:
         self.log_dir = log_dir
@@ -99,7 +146,7 @@ class Processes:
 
 
 class RedisServer:
-    """A private redis-server (no persistence) on `port` or a free one, started and stopped by the test."""
+    """A private redis-server (no persistence) on `port` or a free one, started and stopped by its user."""
 
     def __init__(self, processes: Processes, port: int | None = None) -> None:
         self.processes = processes
@@ -129,3 +176,31 @@ class RedisServer:
                 return sock.recv(16).startswith(b"+PONG")
         except OSError:
             return False
+
+
+class SettlementProcesses(Processes):
+    """Celery settlement workers and the outbox relay, started with `env` (a database and a broker;
+    a test may set another before it starts the next)."""
+
+    def __init__(self, env: dict[str, str], log_dir: Path) -> None:
+        super().__init__(log_dir)
+        self.env = env
+        self._started = itertools.count()
+
+    def worker(self, concurrency: int = 2, name: str = "worker") -> subprocess.Popen:
+        return self.spawn(f"{name}-{next(self._started)}", [
+            str(VENV_BIN / "celery"), "-A", "service.worker.celery_app", "worker", "--loglevel=INFO",
+            f"--concurrency={concurrency}", "--without-gossip", "--without-mingle", "--without-heartbeat", "-Q",
+            queue_for(Settings.from_env(self.env)), "-n", f"{name}-{uuid.uuid4().hex[:6]}@%h"], self.env)
+
+    def relay(self, sweep_after: float = 0, sweep_every: float = 1.0, verify_daily: bool = False) -> subprocess.Popen:
+        return self.spawn(f"relay-{next(self._started)}", [
+            sys.executable, "-m", "service.cli", "settle", "relay", "--interval", "0.1",
+            "--sweep-after", str(sweep_after), "--sweep-every", str(sweep_every),
+            *(["--verify-daily"] if verify_daily else [])], self.env)
+
+
+def process_env(database_url: str, broker_url: str, **extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update({"DATABASE_URL": database_url, "BROKER_URL": broker_url, "PYTHONUNBUFFERED": "1"}, **extra)
+    return env

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..engine.actions import Action
-from ..engine.cards import parse_card
-from ..engine.games.canberra.round import CanberraRound
-from .model import ACTION_NAMES, DOUBLE, RANK_INDEX, SPLIT_ACE, SPLIT_HAND, SUIT_INDEX, UNSPLIT
-from .strategy import Strategy
+from service.analysis.model import ACTION_NAMES, DOUBLE, RANK_INDEX, SPLIT_ACE, SPLIT_HAND, SUIT_INDEX, UNSPLIT
+from service.analysis.strategy import Strategy
+from service.engine.actions import Action
+from service.engine.cards import parse_card
+from service.engine.games.canberra.round import CanberraRound
 
 
 def decide(round_: CanberraRound, strategy: Strategy) -> Action:

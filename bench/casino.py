@@ -1,4 +1,5 @@
-"""Test data: random legal rounds played by the engine, stored with SQL only, as the API would store them."""
+"""Simulated play for tests and benchmarks: random legal rounds played by the engine, stored with
+SQL only, as the API would store them."""
 from __future__ import annotations
 
 import json

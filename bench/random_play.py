@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .actions import Action
-from .games.canberra import CanberraRound, CanberraRules, Paytable
-from .shoe import VirtualShoe
+from service.engine.actions import Action
+from service.engine.games.canberra import CanberraRound, CanberraRules, Paytable
+from service.engine.shoe import VirtualShoe
 
 
 class Rng(Protocol):
