@@ -31,11 +31,15 @@ class Settings:
     # The broker queue settlement messages travel on; empty: derived from the database, so stacks
     # sharing a broker keep apart. Set it where hosts reach one database under different names.
     settlement_queue: str = ""
-    # The console: the key signing its cookies (empty: one generated once and kept in the
-    # database, so every worker and every restart shares it), cookies sent over HTTPS only, and
-    # its sign-in rules: failures in a row before a lock, the lock, idle and absolute session
-    # lengths, and the roles that must use a second factor (TOTP).
+    # The console: the key signing its cookies and its session tokens, and the Fernet key its
+    # TOTP secrets are sealed with: from PONTOON_SECRET_KEY and PONTOON_TOTP_KEY, or from the file
+    # PONTOON_SECRETS_FILE names (`make run` writes one, mode 0600), never from the database
+    # (empty: a key made for this process alone; see service/staff/keys.py). Then cookies sent
+    # over HTTPS only, and its sign-in rules: failures in a row (per account and source address)
+    # before a lock, the lock, idle and absolute session lengths, and the roles that must use a
+    # second factor (TOTP).
     secret_key: str = ""
+    totp_key: str = ""
     console_secure_cookies: bool = False
     console_max_failures: int = 5
     console_lock_minutes: float = 15.0
@@ -49,6 +53,8 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         source: Mapping[str, str] = os.environ if env is None else env
+        if source.get("PONTOON_SECRETS_FILE"):
+            source = {**read_secrets_file(source["PONTOON_SECRETS_FILE"]), **source}
         database_url = source.get("DATABASE_URL", DEFAULT_DATABASE_URL)
         return cls(
             database_url=database_url,
@@ -62,6 +68,7 @@ class Settings:
             audit_clock_margin=float(source.get("PONTOON_AUDIT_CLOCK_MARGIN", "1.0")),
             settlement_queue=source.get("PONTOON_SETTLEMENT_QUEUE", ""),
             secret_key=source.get("PONTOON_SECRET_KEY", ""),
+            totp_key=source.get("PONTOON_TOTP_KEY", ""),
             console_secure_cookies=source.get("PONTOON_CONSOLE_SECURE_COOKIES", "0") == "1",
             console_max_failures=int(source.get("PONTOON_CONSOLE_MAX_FAILURES", "5")),
             console_lock_minutes=float(source.get("PONTOON_CONSOLE_LOCK_MINUTES", "15")),
@@ -70,3 +77,19 @@ class Settings:
             console_2fa_roles=tuple(role.strip() for role in source.get("PONTOON_CONSOLE_2FA_ROLES", "").split(",")
                                     if role.strip()),
         )
+
+
+def read_secrets_file(path: str) -> dict[str, str]:
+    """NAME=value lines of a file only its owner may read (blank lines and # comments skipped).
+    A file others could read is refused: the keys in it sign staff in."""
+    mode = os.stat(path).st_mode
+    if mode & 0o077:
+        raise PermissionError(f"{path} is readable by others (mode {mode & 0o777:o}): chmod 600 it")
+    values: dict[str, str] = {}
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            line = line.strip()
+            if line and not line.startswith("#") and "=" in line:
+                name, value = line.split("=", 1)
+                values[name.strip()] = value.strip()
+    return values

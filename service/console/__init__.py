@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.wrappers import Response
 
 from ..config import Settings
+from ..staff.keys import StaffKeys
 from ..staff.policy import StaffPolicy
 from . import format as console_format
 from . import security
@@ -37,8 +38,9 @@ def install(app: Flask) -> None:
     """Register the console on the app: its pages, CSRF on its forms, its headers, the filters
     its templates use and what every page's layout shows (who is signed in, their pages)."""
     settings: Settings = app.extensions["pontoon.settings"]
-    app.extensions["pontoon.staff_policy"] = StaffPolicy.from_settings(settings)
-    security.install(app, settings)
+    keys = StaffKeys.from_settings(settings)
+    app.extensions["pontoon.staff_policy"] = StaffPolicy.from_settings(settings, keys)
+    security.install(app, settings, keys)
     console_format.install(app)
     app.register_blueprint(_core())
     for page in PAGES:

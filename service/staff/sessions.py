@@ -3,6 +3,8 @@ account's row lock, the lock after too many in a row, each attempt an audit reco
 password)."""
 from __future__ import annotations
 
+import logging
+import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,8 +15,11 @@ from ..store.repositories.staff import SessionHolder, StaffRow
 from ..store.uow import UnitOfWork
 from .accounts import normal_username
 from .commands import SignIn, SignOut, TouchSession
+from .keys import UnreadableSecret
 from .passwords import MAX_LENGTH, totp_step
 from .policy import StaffPolicy
+
+log = logging.getLogger(__name__)
 
 
 class SignInOutcome(StrEnum):
@@ -54,14 +59,22 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
         return _failure(uow, row, cmd, policy, now, "wrong_password")
     step = None
     if row.totp_secret is not None:
-        step = totp_step(row.totp_secret, cmd.totp, now)
+        try:
+            secret = policy.keys.unseal(row.totp_secret)
+        except UnreadableSecret:
+            # Stored in clear or under another key: nobody signs in with it until it is sealed
+            # (`pontoon users seal-totp`) or the person enrols again.
+            log.error("the TOTP secret of %s is not sealed with this service's key", row.username)
+            return _failure(uow, row, cmd, policy, now, "totp_unreadable")
+        step = totp_step(secret, cmd.totp, now)
         if step is None or (row.totp_last_step is not None and step <= row.totp_last_step):
             # A code seen before (over someone's shoulder, or replayed) is as bad as a wrong one.
             reason = "totp_missing" if not cmd.totp.strip() else ("wrong_totp" if step is None else "totp_reused")
             return _failure(uow, row, cmd, policy, now, reason)
     uow.staff.record_sign_in(row.user_id, totp_step=step, password_hash=policy.passwords.hash(cmd.password)
                              if policy.passwords.needs_rehash(row.password_hash) else None)
-    session_id, token = uow.staff.open_session(row.user_id)
+    token = secrets.token_urlsafe(32)
+    session_id = uow.staff.open_session(row.user_id, policy.keys.session_hash(token))
     uow.audit.append(chain_for(None), [AuditRecord("staff_signed_in", {
         "user_id": str(row.user_id), "username": row.username, "session_id": str(session_id),
         "address": cmd.address}, actor=staff_actor(row.username))])
@@ -89,9 +102,9 @@ def _record(uow: UnitOfWork, kind: str, username: str, address: str | None, **de
     uow.audit.append(chain_for(None), [AuditRecord(kind, {"username": username, "address": address, **details})])
 
 
-def sign_out(cmd: SignOut, uow: UnitOfWork) -> bool:
+def sign_out(cmd: SignOut, uow: UnitOfWork, policy: StaffPolicy) -> bool:
     """End the session holding this token; False when there was no live one."""
-    found = uow.staff.session_of(cmd.token)
+    found = uow.staff.session_of(policy.keys.session_hash(cmd.token))
     if found is None:
         return False
     session_id, user_id = found
@@ -111,4 +124,5 @@ def touch_session(cmd: TouchSession, uow: UnitOfWork, policy: StaffPolicy) -> Se
     left refreshing itself on an unattended screen still times out."""
     if not cmd.token or len(cmd.token) > 128:
         return None
-    return uow.staff.touch_session(cmd.token, idle=policy.idle, absolute=policy.absolute, seen=cmd.activity)
+    return uow.staff.touch_session(policy.keys.session_hash(cmd.token), idle=policy.idle, absolute=policy.absolute,
+                                   seen=cmd.activity)

@@ -74,7 +74,7 @@ def _end_previous_session(uow: UnitOfWork) -> None:
     """Signing in over a live session (another person at the same browser) ends that one."""
     token = request.cookies.get(SESSION_COOKIE)
     if token:
-        sign_out(SignOut(token, request.remote_addr), uow)
+        sign_out(SignOut(token, request.remote_addr), uow, policy())
 
 
 @blp.post("/logout")
@@ -82,7 +82,7 @@ def logout() -> Response:
     uow = request_uow()
     token = request.cookies.get(SESSION_COOKIE)
     if token:
-        sign_out(SignOut(token, request.remote_addr), uow)
+        sign_out(SignOut(token, request.remote_addr), uow, policy())
         uow.commit()
     session.clear()
     response = make_response(redirect("/console/login?signed_out=1"))

@@ -1,8 +1,7 @@
-"""Staff accounts and their server-side sessions (a session's token is kept only as its SHA-256),
-and the service's generated secrets."""
+"""Staff accounts and their server-side sessions (a session's token is kept only as its keyed hash,
+made by the caller with a key the database never holds)."""
 from __future__ import annotations
 
-import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -10,7 +9,6 @@ from datetime import datetime, timedelta
 from psycopg.rows import class_row
 
 from ..transaction import Statements, returned
-from .keys import hash_secret
 
 STAFF_ROLES = ("admin", "operator", "supervisor", "compliance")
 
@@ -25,7 +23,7 @@ class StaffRow:
     password_hash: str
     failed_attempts: int
     locked_until: datetime | None
-    totp_secret: str | None
+    totp_secret: str | None         # sealed (Fernet) with a key from outside the database
     totp_last_step: int | None
     created_by: str | None
     created_at: datetime
@@ -129,20 +127,19 @@ class StaffRepository:
 
     # Sessions
 
-    def open_session(self, user_id: uuid.UUID) -> tuple[uuid.UUID, str]:
-        """A new session for the account: its id and its token (which only the cookie keeps)."""
-        token = secrets.token_urlsafe(32)
+    def open_session(self, user_id: uuid.UUID, token_hash: str) -> uuid.UUID:
+        """A new session for the account, holding the token whose keyed hash is `token_hash`."""
         session_id = uuid.uuid4()
         self.db.execute("INSERT INTO staff_sessions (session_id, token_hash, user_id) VALUES (%s, %s, %s)",
-                        (session_id, hash_secret(token), user_id))
-        return session_id, token
+                        (session_id, token_hash, user_id))
+        return session_id
 
-    def touch_session(self, token: str, *, idle: timedelta, absolute: timedelta,
+    def touch_session(self, token_hash: str, *, idle: timedelta, absolute: timedelta,
                       seen: bool = True) -> SessionHolder | None:
-        """The live session holding this token, marked seen now (unless not `seen`), and its
-        account; None when there is none: never opened, ended, idle longer than `idle`, older than
-        `absolute`, or its account deactivated. One statement, so an end or a deactivation
-        committed before it always bites."""
+        """The live session holding the token whose keyed hash is `token_hash`, marked seen now
+        (unless not `seen`), and its account; None when there is none: never opened, ended, idle
+        longer than `idle`, older than `absolute`, or its account deactivated. One statement, so
+        an end or a deactivation committed before it always bites."""
         with self.db.cursor(row_factory=class_row(SessionHolder)) as cur:
             return cur.execute(
                 "WITH s AS (UPDATE staff_sessions SET last_seen_at = CASE WHEN %s THEN now() ELSE last_seen_at END "
@@ -151,12 +148,12 @@ class StaffRepository:
                 "AND user_id IN (SELECT user_id FROM staff_users WHERE active) RETURNING session_id, user_id) "
                 "SELECT s.session_id, u.user_id, u.username, u.display_name, u.role, "
                 "u.totp_secret IS NOT NULL AS totp_enrolled FROM s JOIN staff_users u USING (user_id)",
-                (seen, hash_secret(token), idle, absolute)).fetchone()
+                (seen, token_hash, idle, absolute)).fetchone()
 
-    def session_of(self, token: str) -> tuple[uuid.UUID, uuid.UUID] | None:
-        """(session id, user id) of the session holding this token, whether it is live or not."""
+    def session_of(self, token_hash: str) -> tuple[uuid.UUID, uuid.UUID] | None:
+        """(session id, user id) of the session holding the token, whether it is live or not."""
         row = self.db.execute("SELECT session_id, user_id FROM staff_sessions WHERE token_hash = %s",
-                              (hash_secret(token),)).fetchone()
+                              (token_hash,)).fetchone()
         return (row[0], row[1]) if row else None
 
     def end_session(self, session_id: uuid.UUID, reason: str) -> bool:
@@ -171,14 +168,3 @@ class StaffRepository:
                                "WHERE user_id = %s AND ended_at IS NULL AND session_id IS DISTINCT FROM %s "
                                "RETURNING 1", (reason, user_id, keep)).fetchall()
         return len(rows)
-
-    # The service's generated secrets
-
-    def generated_secret(self, name: str) -> str:
-        """The secret called `name`, made now if it was never made: the first process to ask writes
-        it and every other process, then and after a restart, reads the same one."""
-        self.db.execute("INSERT INTO service_secrets (name, value) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
-                        (name, secrets.token_urlsafe(48)))
-        value: str = returned(self.db.execute("SELECT value FROM service_secrets WHERE name = %s",
-                                              (name,)).fetchone())[0]
-        return value

@@ -3,7 +3,6 @@ sign-in rules are tested without PostgreSQL (the SQL itself is tested in the con
 from __future__ import annotations
 
 import dataclasses
-import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -12,7 +11,6 @@ from argon2 import PasswordHasher
 
 from service.staff.passwords import PasswordHashing
 from service.staff.policy import StaffPolicy
-from service.store.repositories.keys import hash_secret
 from service.store.repositories.staff import SessionHolder, StaffRow
 from tests.unit.handlers.fake_uow import FakeUnitOfWork
 
@@ -96,18 +94,18 @@ class FakeStaff:
     def set_totp_secret(self, user_id: uuid.UUID, secret: str | None, step: int | None = None) -> None:
         self._change(user_id, totp_secret=secret, totp_last_step=step)
 
-    def open_session(self, user_id: uuid.UUID) -> tuple[uuid.UUID, str]:
-        token, now = secrets.token_urlsafe(32), datetime.now(UTC)
-        session = FakeSession(uuid.uuid4(), hash_secret(token), user_id, now, now)
+    def open_session(self, user_id: uuid.UUID, token_hash: str) -> uuid.UUID:
+        now = datetime.now(UTC)
+        session = FakeSession(uuid.uuid4(), token_hash, user_id, now, now)
         self.sessions[session.session_id] = session
-        return session.session_id, token
+        return session.session_id
 
-    def _session(self, token: str) -> FakeSession | None:
-        return next((s for s in self.sessions.values() if s.token_hash == hash_secret(token)), None)
+    def _session(self, token_hash: str) -> FakeSession | None:
+        return next((s for s in self.sessions.values() if s.token_hash == token_hash), None)
 
-    def touch_session(self, token: str, *, idle: timedelta, absolute: timedelta,
+    def touch_session(self, token_hash: str, *, idle: timedelta, absolute: timedelta,
                       seen: bool = True) -> SessionHolder | None:
-        session, now = self._session(token), datetime.now(UTC)
+        session, now = self._session(token_hash), datetime.now(UTC)
         if session is None or session.ended_at is not None or session.last_seen_at <= now - idle \
                 or session.created_at <= now - absolute:
             return None
@@ -119,8 +117,8 @@ class FakeStaff:
         return SessionHolder(session.session_id, row.user_id, row.username, row.display_name, row.role,
                              row.totp_secret is not None)
 
-    def session_of(self, token: str) -> tuple[uuid.UUID, uuid.UUID] | None:
-        session = self._session(token)
+    def session_of(self, token_hash: str) -> tuple[uuid.UUID, uuid.UUID] | None:
+        session = self._session(token_hash)
         return (session.session_id, session.user_id) if session else None
 
     def end_session(self, session_id: uuid.UUID, reason: str) -> bool:

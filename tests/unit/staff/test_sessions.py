@@ -99,9 +99,9 @@ def test_an_unknown_username_fails_like_a_wrong_password_and_is_recorded(uow, al
 
 def test_sign_out_ends_the_session_at_once(uow, alice):
     result = sign_in(SignIn("alice", PASSWORD), uow, POLICY)
-    assert sign_out(SignOut(result.token), uow)
+    assert sign_out(SignOut(result.token), uow, POLICY)
     assert touch_session(TouchSession(result.token), uow, POLICY) is None
-    assert not sign_out(SignOut(result.token), uow)
+    assert not sign_out(SignOut(result.token), uow, POLICY)
     assert kinds(uow).count("staff_signed_out") == 1
 
 
@@ -133,10 +133,10 @@ def test_changing_the_password_needs_the_current_one_and_ends_the_other_sessions
 def test_a_second_factor_once_enrolled_is_asked_for_and_a_wrong_code_counts_as_a_failure(uow, alice):
     secret = pyotp.random_base32()
     with pytest.raises(Invalid) as refused:
-        enrol_totp(EnrolTotp(alice.user_id, secret, "000000" if pyotp.TOTP(secret).now() != "000000" else "111111"),
-                   uow)
+        enrol_totp(EnrolTotp(alice.user_id, secret, "000000" if pyotp.TOTP(secret).now() != "000000" else "111111",
+                             PASSWORD), uow, POLICY)
     assert "code" in refused.value.errors
-    enrol_totp(EnrolTotp(alice.user_id, secret, pyotp.TOTP(secret).now()), uow)
+    enrol_totp(EnrolTotp(alice.user_id, secret, pyotp.TOTP(secret).now(), PASSWORD), uow, POLICY)
     assert sign_in(SignIn("alice", PASSWORD), uow, POLICY).outcome is SignInOutcome.FAILED
     assert uow.staff.get("alice").failed_attempts == 1
     next_code = pyotp.TOTP(secret).at(datetime.now(UTC), counter_offset=1)   # the enrolment spent now's
@@ -149,7 +149,7 @@ def test_a_second_factor_once_enrolled_is_asked_for_and_a_wrong_code_counts_as_a
 def test_each_code_signs_in_once(uow, alice):
     secret = pyotp.random_base32()
     totp = pyotp.TOTP(secret)
-    enrol_totp(EnrolTotp(alice.user_id, secret, totp.at(datetime.now(UTC), counter_offset=-1)), uow)
+    enrol_totp(EnrolTotp(alice.user_id, secret, totp.at(datetime.now(UTC), counter_offset=-1), PASSWORD), uow, POLICY)
     code = totp.now()
     assert sign_in(SignIn("alice", PASSWORD, totp=code), uow, POLICY).outcome is SignInOutcome.SIGNED_IN
     assert sign_in(SignIn("alice", PASSWORD, totp=code), uow, POLICY).outcome is SignInOutcome.FAILED
@@ -158,7 +158,7 @@ def test_each_code_signs_in_once(uow, alice):
 
 def test_removing_the_second_factor_needs_the_password_and_is_refused_where_the_role_needs_one(uow, alice):
     secret = pyotp.random_base32()
-    enrol_totp(EnrolTotp(alice.user_id, secret, pyotp.TOTP(secret).now()), uow)
+    enrol_totp(EnrolTotp(alice.user_id, secret, pyotp.TOTP(secret).now(), PASSWORD), uow, POLICY)
     with pytest.raises(Conflict):
         needs_one = dataclasses.replace(CHEAP, totp_roles=frozenset({"supervisor"}))
         remove_totp(RemoveTotp(alice.user_id, PASSWORD), uow, needs_one)
