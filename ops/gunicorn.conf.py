@@ -26,9 +26,26 @@ def on_starting(server):
     from service.config import Settings
     from service.store.migrate import migrate
 
-    applied = migrate(Settings.from_env().owner_database_url)
+    settings = Settings.from_env()
+    applied = migrate(settings.owner_database_url)
     if applied:
         server.log.info("migrations applied: %s", ", ".join(applied))
+    share_console_keys(server, settings)
+
+
+def share_console_keys(server, settings):
+    """Where no console keys are configured (`make run` always configures them), keys made here,
+    in the master, for every worker it forks: sessions and forms work whichever worker answers,
+    and end with this server."""
+    from service.staff.keys import StaffKeys
+
+    if settings.secret_key and settings.totp_key:
+        return
+    made = StaffKeys.generate()
+    os.environ.setdefault("PONTOON_SECRET_KEY", made.signing_key)
+    os.environ.setdefault("PONTOON_TOTP_KEY", made.totp_key)
+    server.log.warning("no PONTOON_SECRETS_FILE (or PONTOON_SECRET_KEY and PONTOON_TOTP_KEY): console keys "
+                       "made for this server alone; its sessions and TOTP enrolments end with it")
 
 
 # Liveness on a port of its own (PONTOON_HEALTH_PORT), answered by this master process whatever the

@@ -1,6 +1,8 @@
-"""Signing in and out, and the check of a session on every request: failures counted under the
-account's row lock, the lock after too many in a row, each attempt an audit record (never the
-password)."""
+"""Signing in and out, and the check of a session on every request: failures counted per account
+and source address under the account's row lock, the lock (of that account from that address)
+after too many in a row, each attempt an audit record (never the password). Whatever failed, the
+person is told the same, after the same work: a locked account, an unknown name and a wrong
+password cannot be told apart from outside."""
 from __future__ import annotations
 
 import logging
@@ -24,8 +26,7 @@ log = logging.getLogger(__name__)
 
 class SignInOutcome(StrEnum):
     SIGNED_IN = "signed_in"
-    FAILED = "failed"           # whatever the reason: the person is told only that it failed
-    LOCKED = "locked"           # the account is locked (now, or by this very failure)
+    FAILED = "failed"           # whatever the reason, a lock included: the person is told only that it failed
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +34,6 @@ class SignInResult:
     outcome: SignInOutcome
     token: str | None = None            # the new session's token (signed in only): the cookie's value
     session_id: uuid.UUID | None = None
-    locked_until: datetime | None = None
 
 
 def staff_actor(username: str) -> str:
@@ -52,11 +52,15 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
         _record(uow, "staff_sign_in_failed", username, cmd.address, reason=reason)
         return SignInResult(SignInOutcome.FAILED)
     now = policy.clock()
-    if row.locked_until is not None and row.locked_until > now:
+    address = cmd.address or ""
+    failures, locked_until = uow.staff.failures_from(row.user_id, address)
+    # The password is checked even when locked, so a lock costs the answer the same time.
+    password_right = policy.passwords.verify(row.password_hash, cmd.password)
+    if locked_until is not None and locked_until > now:
         _record(uow, "staff_sign_in_failed", username, cmd.address, reason="locked")
-        return SignInResult(SignInOutcome.LOCKED, locked_until=row.locked_until)
-    if not policy.passwords.verify(row.password_hash, cmd.password):
-        return _failure(uow, row, cmd, policy, now, "wrong_password")
+        return SignInResult(SignInOutcome.FAILED)
+    if not password_right:
+        return _failure(uow, row, failures, cmd, policy, now, "wrong_password")
     step = None
     if row.totp_secret is not None:
         try:
@@ -65,12 +69,13 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
             # Stored in clear or under another key: nobody signs in with it until it is sealed
             # (`pontoon users seal-totp`) or the person enrols again.
             log.error("the TOTP secret of %s is not sealed with this service's key", row.username)
-            return _failure(uow, row, cmd, policy, now, "totp_unreadable")
+            return _failure(uow, row, failures, cmd, policy, now, "totp_unreadable")
         step = totp_step(secret, cmd.totp, now)
         if step is None or (row.totp_last_step is not None and step <= row.totp_last_step):
             # A code seen before (over someone's shoulder, or replayed) is as bad as a wrong one.
             reason = "totp_missing" if not cmd.totp.strip() else ("wrong_totp" if step is None else "totp_reused")
-            return _failure(uow, row, cmd, policy, now, reason)
+            return _failure(uow, row, failures, cmd, policy, now, reason)
+    uow.staff.clear_failures(row.user_id, address)
     uow.staff.record_sign_in(row.user_id, totp_step=step, password_hash=policy.passwords.hash(cmd.password)
                              if policy.passwords.needs_rehash(row.password_hash) else None)
     token = secrets.token_urlsafe(32)
@@ -81,19 +86,19 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
     return SignInResult(SignInOutcome.SIGNED_IN, token, session_id)
 
 
-def _failure(uow: UnitOfWork, row: StaffRow, cmd: SignIn, policy: StaffPolicy, now: datetime,
+def _failure(uow: UnitOfWork, row: StaffRow, before: int, cmd: SignIn, policy: StaffPolicy, now: datetime,
              reason: str) -> SignInResult:
-    """One more failure in a row; the one that reaches the policy's count locks the account (and
-    starts the count again, for after the lock)."""
-    failures = row.failed_attempts + 1
+    """One more failure in a row from this address; the one that reaches the policy's count locks
+    the account against this address (and starts the count again, for after the lock)."""
+    failures = before + 1
     locks = failures >= policy.max_failures
     locked_until = now + policy.lock if locks else None
-    uow.staff.record_failure(row.user_id, failed_attempts=0 if locks else failures, locked_until=locked_until)
+    uow.staff.record_failure(row.user_id, cmd.address or "", failures=0 if locks else failures,
+                             locked_until=locked_until)
     _record(uow, "staff_sign_in_failed", row.username, cmd.address, reason=reason, failures_in_a_row=failures)
     if locked_until is not None:
         _record(uow, "staff_locked", row.username, cmd.address, failures_in_a_row=failures,
                 locked_until=locked_until.isoformat(timespec="seconds"))
-        return SignInResult(SignInOutcome.LOCKED, locked_until=locked_until)
     return SignInResult(SignInOutcome.FAILED)
 
 

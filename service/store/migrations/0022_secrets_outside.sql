@@ -7,3 +7,16 @@ DROP TABLE service_secrets;
 UPDATE staff_sessions SET ended_at = now(), ended_reason = 'keys_moved' WHERE ended_at IS NULL;
 COMMENT ON COLUMN staff_users.totp_secret IS 'Fernet token under PONTOON_TOTP_KEY; NULL: no second factor enrolled';
 COMMENT ON COLUMN staff_sessions.token_hash IS 'HMAC-SHA256 of the session token under PONTOON_SECRET_KEY';
+
+-- Failed sign-ins are counted per account and source address: a stranger's tries lock the account
+-- against that address only, never its owner at their own screen. (staff_users.failed_attempts
+-- and locked_until are no longer written.)
+CREATE TABLE staff_sign_in_failures (
+    user_id       uuid NOT NULL REFERENCES staff_users (user_id),
+    address       text NOT NULL,                    -- '' when the request named none
+    failures      integer NOT NULL DEFAULT 0,       -- in a row, since the last success or lock
+    locked_until  timestamptz,
+    updated_at    timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (user_id, address)
+);
+GRANT SELECT, INSERT, UPDATE, DELETE ON staff_sign_in_failures TO pontoon_app;

@@ -94,9 +94,24 @@ class StaffRepository:
         return int(returned(self.db.execute(
             "SELECT count(*) FROM staff_users WHERE role = %s AND active", (role,)).fetchone())[0])
 
-    def record_failure(self, user_id: uuid.UUID, *, failed_attempts: int, locked_until: datetime | None) -> None:
-        self.db.execute("UPDATE staff_users SET failed_attempts = %s, locked_until = %s, updated_at = now() "
-                        "WHERE user_id = %s", (failed_attempts, locked_until, user_id))
+    def failures_from(self, user_id: uuid.UUID, address: str) -> tuple[int, datetime | None]:
+        """(failures in a row, lock) of sign-ins to the account from the address; (0, None) if none.
+        The caller holds the account's row lock, so attempts made together are all counted."""
+        row = self.db.execute("SELECT failures, locked_until FROM staff_sign_in_failures "
+                              "WHERE user_id = %s AND address = %s", (user_id, address)).fetchone()
+        return (row[0], row[1]) if row else (0, None)
+
+    def record_failure(self, user_id: uuid.UUID, address: str, *, failures: int,
+                       locked_until: datetime | None) -> None:
+        self.db.execute("INSERT INTO staff_sign_in_failures (user_id, address, failures, locked_until) "
+                        "VALUES (%s, %s, %s, %s) ON CONFLICT (user_id, address) DO UPDATE "
+                        "SET failures = excluded.failures, locked_until = excluded.locked_until, updated_at = now()",
+                        (user_id, address, failures, locked_until))
+
+    def clear_failures(self, user_id: uuid.UUID, address: str | None = None) -> None:
+        """Forget the failures from the address (from everywhere when None: a new password)."""
+        self.db.execute("DELETE FROM staff_sign_in_failures WHERE user_id = %s AND (%s::text IS NULL OR address = %s)",
+                        (user_id, address, address))
 
     def record_sign_in(self, user_id: uuid.UUID, *, password_hash: str | None = None,
                        totp_step: int | None = None) -> None:
@@ -109,9 +124,10 @@ class StaffRepository:
                         (password_hash, totp_step, user_id))
 
     def set_password(self, user_id: uuid.UUID, password_hash: str) -> None:
-        """A new password; the failure count and any lock go with the old one."""
+        """A new password; the failure counts and any locks go with the old one."""
         self.db.execute("UPDATE staff_users SET password_hash = %s, failed_attempts = 0, locked_until = NULL, "
                         "updated_at = now() WHERE user_id = %s", (password_hash, user_id))
+        self.clear_failures(user_id)
 
     def set_role(self, user_id: uuid.UUID, role: str) -> None:
         self.db.execute("UPDATE staff_users SET role = %s, updated_at = now() WHERE user_id = %s", (role, user_id))

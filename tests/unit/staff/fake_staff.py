@@ -34,6 +34,7 @@ class FakeStaff:
     def __init__(self) -> None:
         self.rows: dict[str, StaffRow] = {}
         self.sessions: dict[uuid.UUID, FakeSession] = {}
+        self.failures: dict[tuple[uuid.UUID, str], tuple[int, datetime | None]] = {}
 
     def _by_id(self, user_id: uuid.UUID) -> StaffRow | None:
         return next((row for row in self.rows.values() if row.user_id == user_id), None)
@@ -71,8 +72,16 @@ class FakeStaff:
     def count_active(self, role: str) -> int:
         return sum(row.role == role and row.active for row in self.rows.values())
 
-    def record_failure(self, user_id: uuid.UUID, *, failed_attempts: int, locked_until: datetime | None) -> None:
-        self._change(user_id, failed_attempts=failed_attempts, locked_until=locked_until)
+    def failures_from(self, user_id: uuid.UUID, address: str) -> tuple[int, datetime | None]:
+        return self.failures.get((user_id, address), (0, None))
+
+    def record_failure(self, user_id: uuid.UUID, address: str, *, failures: int,
+                       locked_until: datetime | None) -> None:
+        self.failures[(user_id, address)] = (failures, locked_until)
+
+    def clear_failures(self, user_id: uuid.UUID, address: str | None = None) -> None:
+        for key in [key for key in self.failures if key[0] == user_id and address in (None, key[1])]:
+            del self.failures[key]
 
     def record_sign_in(self, user_id: uuid.UUID, *, password_hash: str | None = None,
                        totp_step: int | None = None) -> None:
@@ -84,6 +93,7 @@ class FakeStaff:
 
     def set_password(self, user_id: uuid.UUID, password_hash: str) -> None:
         self._change(user_id, password_hash=password_hash, failed_attempts=0, locked_until=None)
+        self.clear_failures(user_id)
 
     def set_role(self, user_id: uuid.UUID, role: str) -> None:
         self._change(user_id, role=role)
