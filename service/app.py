@@ -2,7 +2,7 @@
 serving the dealer terminals' API and the staff console."""
 from __future__ import annotations
 
-import os
+import secrets
 from collections.abc import Sequence
 
 import psycopg
@@ -45,7 +45,8 @@ def create_app(settings: Settings | None = None, *, connect: bool = True,
     console.install(app)   # after the API's error handlers: its own 404 and 405 pages win in /console
     metrics.install(app, backlog=_settlement_backlog)
     logs.install(app)
-    app.after_request(_served_by)
+    served_by = secrets.token_hex(4)   # this process's, made after the fork (no preload)
+    app.after_request(lambda response: _served_by(response, served_by))
     return app
 
 
@@ -53,7 +54,8 @@ def _settlement_backlog(conn: psycopg.Connection) -> SettlementBacklog:
     return SettlementRepository(conn).backlog()
 
 
-def _served_by(response: Response) -> Response:
-    """Which worker process answered: state lives in the database, so any of them may."""
-    response.headers["X-Served-By"] = str(os.getpid())
+def _served_by(response: Response, served_by: str) -> Response:
+    """Which worker process answered (state lives in the database, so any of them may), by a
+    name of its own rather than its process id, which a caller has no use for."""
+    response.headers["X-Served-By"] = served_by
     return response

@@ -15,7 +15,7 @@ from enum import StrEnum
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.staff import SessionHolder, StaffRow
 from ..store.uow import UnitOfWork
-from .accounts import normal_username
+from .accounts import USERNAME, normal_username
 from .commands import SignIn, SignOut, TouchSession
 from .keys import UnreadableSecret
 from .passwords import MAX_LENGTH, totp_step
@@ -45,7 +45,9 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
     """Check a person's password (and TOTP code when enrolled) and open a session. The result is
     the caller's to commit whatever it is: a failure's count and audit record are kept too."""
     username = normal_username(cmd.username)[:64]
-    row = uow.staff.lock(username) if username else None
+    # A name no account can have (a NUL, which PostgreSQL refuses in text, among them) is looked up
+    # nowhere: it fails as an unknown one does.
+    row = uow.staff.lock(username) if USERNAME.match(username) else None
     if row is None or not row.active or len(cmd.password) > MAX_LENGTH:
         policy.passwords.spend_verification(cmd.password[:MAX_LENGTH])
         reason = "unknown_account" if row is None else ("deactivated" if not row.active else "too_long")
