@@ -26,11 +26,28 @@ def on_starting(server):
     from service.commands.migrate import prepare_database
     from service.config import Settings
 
-    prepared = prepare_database(Settings.from_env().owner_database_url)
+    settings = Settings.from_env()
+    prepared = prepare_database(settings.owner_database_url)
     if prepared.applied:
         server.log.info("migrations applied: %s", ", ".join(prepared.applied))
     if prepared.seeded:
         server.log.info("paytables seeded from their files: %s", ", ".join(prepared.seeded))
+    share_console_keys(server, settings)
+
+
+def share_console_keys(server, settings):
+    """Where no console keys are configured (`make run` always configures them), keys made here,
+    in the master, for every worker it forks: sessions and forms work whichever worker answers,
+    and end with this server."""
+    from service.staff.keys import StaffKeys
+
+    if settings.secret_key and settings.totp_key:
+        return
+    made = StaffKeys.generate()
+    os.environ.setdefault("PONTOON_SECRET_KEY", made.signing_key)
+    os.environ.setdefault("PONTOON_TOTP_KEY", made.totp_key)
+    server.log.warning("no PONTOON_SECRETS_FILE (or PONTOON_SECRET_KEY and PONTOON_TOTP_KEY): console keys "
+                       "made for this server alone; its sessions and TOTP enrolments end with it")
 
 
 # Liveness on a port of its own (PONTOON_HEALTH_PORT), answered by this master process whatever the

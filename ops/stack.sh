@@ -11,7 +11,11 @@
 # PONTOON_STACK_QUIET=1 (print only the URL and the admin key), PONTOON_STARTED_SERVICES (a file
 # listing the services started for this stack, `make run`'s: they are stopped with it),
 # PONTOON_WSGI_APP (the app gunicorn serves, 'service.app:create_app()'; `make bench` gives its
-# own, 'bench.floor_app:create_app()': the product API with the benchmark's floor endpoint).
+# own, 'bench.floor_app:create_app()': the product API with the benchmark's floor endpoint),
+# PONTOON_SECRETS_FILE (secrets.env beside PONTOON_RUN_DIR, run/secrets.env by default: the console's signing key and the key sealing TOTP
+# secrets, made on the first start, mode 0600; keep it, and a copy off this host: without it
+# every TOTP enrolment is lost), PONTOON_FIRST_ADMIN (the console's first admin's username; by
+# default one made up and printed on the first start).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -68,6 +72,19 @@ stop_started_services() {
 }
 trap stop_started_services EXIT
 
+# The keys staff sign-in depends on live outside the database, in a file only this user can read.
+export PONTOON_SECRETS_FILE="${PONTOON_SECRETS_FILE:-$(dirname "$RUN_DIR")/secrets.env}"
+if [ ! -e "$PONTOON_SECRETS_FILE" ]; then
+  mkdir -p "$(dirname "$PONTOON_SECRETS_FILE")"
+  (umask 077 && "$BIN/python" -c "from service.staff.keys import StaffKeys
+keys = StaffKeys.generate()
+print('# The console\'s keys, made on the first start: keep this file (mode 0600) and a copy off this host.')
+print(f'PONTOON_SECRET_KEY={keys.signing_key}')
+print(f'PONTOON_TOTP_KEY={keys.totp_key}')" >"$PONTOON_SECRETS_FILE.new" && mv "$PONTOON_SECRETS_FILE.new" "$PONTOON_SECRETS_FILE")
+  say "First start: the console's keys are in $PONTOON_SECRETS_FILE (mode 0600)"
+fi
+chmod 600 "$PONTOON_SECRETS_FILE"
+
 "$BIN/pontoon" migrate >/dev/null
 
 # First start: no live admin key yet, so make one and show it (it is never shown again).
@@ -83,12 +100,14 @@ then
   echo "First start: an admin key (keep it; it is not shown again):"
   "$BIN/pontoon" keys create --role admin --name first-admin | tail -n 1
 fi
-# The console's first admin account, likewise (nothing is printed once an active admin exists).
-first_admin=$("$BIN/pontoon" users create --username admin --role admin --name "First admin" --if-none) \
+# The console's first admin account, likewise (nothing is printed once an active admin exists). Its
+# name is PONTOON_FIRST_ADMIN, else one made up here: never a name a stranger would guess first.
+FIRST_ADMIN="${PONTOON_FIRST_ADMIN:-admin-$("$BIN/python" -c 'import secrets; print(secrets.token_hex(3))')}"
+first_admin=$("$BIN/pontoon" users create --username "$FIRST_ADMIN" --role admin --name "First admin" --if-none) \
   || { echo "could not create the console's first admin account (see above)" >&2; first_admin=""; }
 if [ -n "$first_admin" ]; then
   echo "First start: the console's admin account (sign in, then change the password on Your account):"
-  echo "  username  admin"
+  echo "  username  $FIRST_ADMIN"
   echo "  password  $(echo "$first_admin" | tail -n 1)"
 fi
 

@@ -55,15 +55,22 @@ class Settings:
     # Far above the largest legitimate body (a paytable document with its reason).
     max_body_bytes: int = _setting(
         "PONTOON_MAX_BODY_BYTES", 1 << 20, "the largest request body the API reads (413 beyond)")
-    # The console: the key signing its cookies (empty: one generated once and kept in the database,
-    # so every worker and every restart shares it), and its sign-in rules.
+    # The console's keys never come from the database: from the environment, or from the file
+    # PONTOON_SECRETS_FILE names (`make run` writes one, mode 0600); see service/staff/keys.py.
+    secrets_file: str = _setting(
+        "PONTOON_SECRETS_FILE", "", "a file (mode 0600) of `NAME=value` lines holding the console's keys",
+        shown="unset")
     secret_key: str = _setting(
-        "PONTOON_SECRET_KEY", "", "the key signing the console's cookies",
-        shown="one generated once and kept in the database")
+        "PONTOON_SECRET_KEY", "", "the key signing the console's cookies and its session tokens",
+        shown="a key made for this process alone")
+    totp_key: str = _setting(
+        "PONTOON_TOTP_KEY", "", "the Fernet key the staff's TOTP secrets are sealed with",
+        shown="a key made for this process alone")
     console_secure_cookies: bool = _setting(
         "PONTOON_CONSOLE_SECURE_COOKIES", False, "`1`: the console's cookies are sent over HTTPS only")
     console_max_failures: int = _setting(
-        "PONTOON_CONSOLE_MAX_FAILURES", 5, "failed sign-ins in a row before an account is locked")
+        "PONTOON_CONSOLE_MAX_FAILURES", 5,
+        "failed sign-ins in a row, from one address, before an account is locked from it")
     console_lock_minutes: float = _setting(
         "PONTOON_CONSOLE_LOCK_MINUTES", 15.0, "minutes a locked account stays locked")
     console_idle_minutes: float = _setting(
@@ -88,6 +95,8 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """The settings the environment (or `env`) gives; a variable that is not set keeps its default."""
         source: Mapping[str, str] = os.environ if env is None else env
+        if source.get("PONTOON_SECRETS_FILE"):
+            source = {**read_secrets_file(source["PONTOON_SECRETS_FILE"]), **source}
         values = {setting.name: _parse(source[setting.metadata["variable"]], setting.default)
                   for setting in fields(cls) if setting.metadata["variable"] in source}
         settings = cls(**values)
@@ -129,3 +138,19 @@ def _shown(default: Any) -> str:
     if isinstance(default, tuple):
         return ", ".join(default) or "none"
     return f"`{default}`"
+
+
+def read_secrets_file(path: str) -> dict[str, str]:
+    """NAME=value lines of a file only its owner may read (blank lines and # comments skipped).
+    A file others could read is refused: the keys in it sign staff in."""
+    mode = os.stat(path).st_mode
+    if mode & 0o077:
+        raise PermissionError(f"{path} is readable by others (mode {mode & 0o777:o}): chmod 600 it")
+    values: dict[str, str] = {}
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            line = line.strip()
+            if line and not line.startswith("#") and "=" in line:
+                name, value = line.split("=", 1)
+                values[name.strip()] = value.strip()
+    return values

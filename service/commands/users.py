@@ -1,4 +1,4 @@
-"""`pontoon users create|list|deactivate|reset-password|set-role`: staff accounts for the console.
+"""`pontoon users create|list|deactivate|reset-password|set-role|seal-totp`: staff accounts for the console.
 A generated password is printed once, alone on the last line; only its argon2 hash is stored."""
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from ..refusals import CommandRefused, Invalid
 from ..roles import STAFF_ROLES
 from ..staff.accounts import IssuedPassword, change_role, create_staff, deactivate_staff, list_staff, reset_password
 from ..staff.commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword
+from ..staff.credentials import seal_totp_secrets
+from ..staff.keys import StaffKeys
 from ..store.uow import UnitOfWork
 from .owner_database import run_reporting_database
 
@@ -72,6 +74,18 @@ def deactivate(args: argparse.Namespace) -> int:
 def set_role(args: argparse.Namespace) -> int:
     account = _in_unit_of_work(lambda uow: change_role(ChangeRole(args.username, args.role, _ACTOR), uow))
     print(f"{account['username']} is now {account['role']}")
+    return 0
+
+
+def seal_totp(_args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    if not (settings.secret_key and settings.totp_key):
+        print("pontoon users: set PONTOON_TOTP_KEY and PONTOON_SECRET_KEY (or PONTOON_SECRETS_FILE) to the "
+              "service's keys first", file=sys.stderr)
+        return 2
+    keys = StaffKeys.from_settings(settings)
+    sealed = _in_unit_of_work(lambda uow: seal_totp_secrets(uow, keys))
+    print(f"sealed {sealed} TOTP secrets stored in clear")
     return 0
 
 
@@ -133,4 +147,7 @@ def add_parser(subparsers: Any) -> None:
     role.add_argument("username")
     role.add_argument("--role", required=True, choices=[role.value for role in STAFF_ROLES])
     role.set_defaults(action=set_role)
+    seal = actions.add_parser("seal-totp", help="seal TOTP secrets stored in clear with the service's TOTP key "
+                                                "(once, after upgrading)")
+    seal.set_defaults(action=seal_totp)
     parser.set_defaults(run=run)

@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 
 from ..config import Settings
 from ..games import TEMPLATES_FOLDER, game_view
+from ..staff.keys import StaffKeys
 from ..staff.policy import StaffPolicy
 from . import format as console_format
 from . import security
@@ -38,8 +39,9 @@ def install(app: Flask) -> None:
     """Register the console on the app: its pages, CSRF on its forms, its headers, the filters
     its templates use and what every page's layout shows (who is signed in, their pages)."""
     settings: Settings = app.extensions["pontoon.settings"]
-    app.extensions["pontoon.staff_policy"] = StaffPolicy.from_settings(settings)
-    security.install(app, settings)
+    keys = StaffKeys.from_settings(settings)
+    app.extensions["pontoon.staff_policy"] = StaffPolicy.from_settings(settings, keys)
+    security.install(app, settings, keys)
     console_format.install(app)
     app.register_blueprint(_core())
     # Each game's own parts of the pages (its hands, its bank), found by the game's name.

@@ -17,6 +17,10 @@ from .policy import StaffPolicy
 
 USERNAME = re.compile(r"^[a-z][a-z0-9._-]{1,31}$")
 DISPLAY_NAME_MAX = 100
+# What a display name may not hold, as a key's name may not: control characters (NUL included, which
+# PostgreSQL refuses in text), DEL and C1 controls, line and paragraph separators, and the marks and
+# overrides that make a name read backwards on the pages and in exports that show it.
+UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,8 @@ def create_staff(cmd: CreateStaff, uow: UnitOfWork, policy: StaffPolicy | None =
         errors["role"] = [f"one of {', '.join(STAFF_ROLES)}"]
     if len(display_name) > DISPLAY_NAME_MAX:
         errors["display_name"] = [f"at most {DISPLAY_NAME_MAX} characters"]
+    elif UNPRINTABLE.search(display_name):
+        errors["display_name"] = ["no control characters, line breaks or bidirectional marks"]
     if cmd.password is not None and (problems := password_problems(cmd.password, username)):
         errors["password"] = problems
     if errors:

@@ -65,8 +65,9 @@ class ChangePassword:
 @dataclass(frozen=True, slots=True)
 class EnrolTotp:
     user_id: uuid.UUID
-    secret: str                         # the secret shown to the person, sent back with a code from it
-    code: str
+    secret: str                         # the secret the server made and showed the person (never theirs to choose)
+    code: str                           # their authenticator's code from it, proving they hold it
+    password: str                       # their password, asked again
 
 
 @dataclass(frozen=True, slots=True)

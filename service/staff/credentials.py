@@ -9,7 +9,8 @@ from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.staff import StaffRow
 from ..store.uow import UnitOfWork
 from .commands import ChangePassword, EnrolTotp, RemoveTotp
-from .passwords import password_problems, totp_step
+from .keys import StaffKeys, is_sealed
+from .passwords import is_totp_code, is_totp_secret, password_problems, totp_step
 from .policy import StaffPolicy
 from .sessions import staff_actor
 
@@ -42,17 +43,24 @@ def change_password(cmd: ChangePassword, uow: UnitOfWork, policy: StaffPolicy | 
         actor=staff_actor(row.username))])
 
 
-def enrol_totp(cmd: EnrolTotp, uow: UnitOfWork) -> None:
-    """Enrol the secret shown to the person, once they prove their authenticator holds it."""
+def enrol_totp(cmd: EnrolTotp, uow: UnitOfWork, policy: StaffPolicy) -> None:
+    """Enrol the secret the server made and showed the person, given their password and a code
+    proving their authenticator holds it. The secret is stored sealed with the policy's key."""
     row = _own_account(uow, cmd)
     if row.totp_secret is not None:
         raise Conflict("a second factor is enrolled already: remove it first", code="totp_enrolled")
-    secret = cmd.secret.strip().upper()
-    step = totp_step(secret, cmd.code, datetime.now(UTC)) if 16 <= len(secret) <= 64 else None
-    if step is None:
-        raise Invalid("the code does not match", code="invalid_totp",
-                      errors={"code": ["not the code your authenticator shows now"]})
-    uow.staff.set_totp_secret(row.user_id, secret, step)
+    errors: dict[str, list[str]] = {}
+    if not policy.passwords.verify(row.password_hash, cmd.password):
+        errors["password"] = ["not the current password"]
+    if not is_totp_secret(cmd.secret):
+        errors["secret"] = ["not a secret this service made: reload the page for a new one"]
+    elif not is_totp_code(cmd.code):
+        errors["code"] = ["six digits, as your authenticator shows them"]
+    elif (step := totp_step(cmd.secret, cmd.code, datetime.now(UTC))) is None:
+        errors["code"] = ["not the code your authenticator shows now"]
+    if errors:
+        raise Invalid("the second factor was not enrolled", code="invalid_totp", errors=errors)
+    uow.staff.set_totp_secret(row.user_id, policy.keys.seal(cmd.secret), step)
     uow.audit.append(chain_for(None), [AuditRecord("staff_totp_enrolled", {
         "user_id": str(row.user_id), "username": row.username}, actor=staff_actor(row.username))])
 
@@ -70,3 +78,16 @@ def remove_totp(cmd: RemoveTotp, uow: UnitOfWork, policy: StaffPolicy) -> None:
     uow.staff.set_totp_secret(row.user_id, None)
     uow.audit.append(chain_for(None), [AuditRecord("staff_totp_removed", {
         "user_id": str(row.user_id), "username": row.username}, actor=staff_actor(row.username))])
+
+
+def seal_totp_secrets(uow: UnitOfWork, keys: StaffKeys) -> int:
+    """Seal every TOTP secret still stored in clear (from before secrets were sealed) with `keys`;
+    how many there were. Run once by the owner, with the service's key, after upgrading."""
+    sealed = 0
+    for row in uow.staff.all():
+        if row.totp_secret is not None and not is_sealed(row.totp_secret):
+            uow.staff.set_totp_secret(row.user_id, keys.seal(row.totp_secret), row.totp_last_step)
+            sealed += 1
+    if sealed:
+        uow.audit.append(chain_for(None), [AuditRecord("staff_totp_sealed", {"accounts": sealed}, actor="cli")])
+    return sealed

@@ -63,17 +63,30 @@ def new_totp_secret() -> str:
     return pyotp.random_base32()
 
 
+def is_totp_secret(secret: str) -> bool:
+    """Base32 of 16 to 64 characters, as new_totp_secret makes them."""
+    return 16 <= len(secret) <= 64 and all(c in BASE32 for c in secret)
+
+
+def is_totp_code(code: str) -> bool:
+    code = "".join(code.split())
+    return len(code) == 6 and code.isascii() and code.isdigit()
+
+
 def totp_uri(secret: str, username: str) -> str:
     """The otpauth:// URI an authenticator app reads (as a QR code, or typed in)."""
     return pyotp.TOTP(secret).provisioning_uri(name=username, issuer_name=TOTP_ISSUER)
 
 
+BASE32 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+
+
 def totp_step(secret: str, code: str, now: datetime) -> int | None:
     """The 30-second step whose code `code` is: now's, or the one either side (for clocks a little
     apart); None when it is none of them."""
-    code = "".join(code.split())
-    if len(code) != 6 or not code.isdigit():
+    if not is_totp_secret(secret) or not is_totp_code(code):
         return None
+    code = "".join(code.split())
     totp = pyotp.TOTP(secret)
     current = totp.timecode(now)
     return next((step for step in (current - 1, current, current + 1)

@@ -1,8 +1,12 @@
-"""Signing in and out, and the check of a session on every request: failures counted under the
-account's row lock, the lock after too many in a row, each attempt an audit record (never the
-password)."""
+"""Signing in and out, and the check of a session on every request: failures counted per account
+and source address under the account's row lock, the lock (of that account from that address)
+after too many in a row, each attempt an audit record (never the password). Whatever failed, the
+person is told the same, after the same work: a locked account, an unknown name and a wrong
+password cannot be told apart from outside."""
 from __future__ import annotations
 
+import logging
+import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -11,16 +15,18 @@ from enum import StrEnum
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.staff import SessionHolder, StaffRow
 from ..store.uow import UnitOfWork
-from .accounts import normal_username
+from .accounts import USERNAME, normal_username
 from .commands import SignIn, SignOut, TouchSession
+from .keys import UnreadableSecret
 from .passwords import MAX_LENGTH, totp_step
 from .policy import StaffPolicy
+
+log = logging.getLogger(__name__)
 
 
 class SignInOutcome(StrEnum):
     SIGNED_IN = "signed_in"
-    FAILED = "failed"           # whatever the reason: the person is told only that it failed
-    LOCKED = "locked"           # the account is locked (now, or by this very failure)
+    FAILED = "failed"           # whatever the reason, a lock included: the person is told only that it failed
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +34,6 @@ class SignInResult:
     outcome: SignInOutcome
     token: str | None = None            # the new session's token (signed in only): the cookie's value
     session_id: uuid.UUID | None = None
-    locked_until: datetime | None = None
 
 
 def staff_actor(username: str) -> str:
@@ -40,47 +45,62 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
     """Check a person's password (and TOTP code when enrolled) and open a session. The result is
     the caller's to commit whatever it is: a failure's count and audit record are kept too."""
     username = normal_username(cmd.username)[:64]
-    row = uow.staff.lock(username) if username else None
+    # A name no account can have (a NUL, which PostgreSQL refuses in text, among them) is looked up
+    # nowhere: it fails as an unknown one does.
+    row = uow.staff.lock(username) if USERNAME.match(username) else None
     if row is None or not row.active or len(cmd.password) > MAX_LENGTH:
         policy.passwords.spend_verification(cmd.password[:MAX_LENGTH])
         reason = "unknown_account" if row is None else ("deactivated" if not row.active else "too_long")
         _record(uow, "staff_sign_in_failed", username, cmd.address, reason=reason)
         return SignInResult(SignInOutcome.FAILED)
     now = policy.clock()
-    if row.locked_until is not None and row.locked_until > now:
+    address = cmd.address or ""
+    failures, locked_until = uow.staff.failures_from(row.user_id, address)
+    # The password is checked even when locked, so a lock costs the answer the same time.
+    password_right = policy.passwords.verify(row.password_hash, cmd.password)
+    if locked_until is not None and locked_until > now:
         _record(uow, "staff_sign_in_failed", username, cmd.address, reason="locked")
-        return SignInResult(SignInOutcome.LOCKED, locked_until=row.locked_until)
-    if not policy.passwords.verify(row.password_hash, cmd.password):
-        return _failure(uow, row, cmd, policy, now, "wrong_password")
+        return SignInResult(SignInOutcome.FAILED)
+    if not password_right:
+        return _failure(uow, row, failures, cmd, policy, now, "wrong_password")
     step = None
     if row.totp_secret is not None:
-        step = totp_step(row.totp_secret, cmd.totp, now)
+        try:
+            secret = policy.keys.unseal(row.totp_secret)
+        except UnreadableSecret:
+            # Stored in clear or under another key: nobody signs in with it until it is sealed
+            # (`pontoon users seal-totp`) or the person enrols again.
+            log.error("the TOTP secret of %s is not sealed with this service's key", row.username)
+            return _failure(uow, row, failures, cmd, policy, now, "totp_unreadable")
+        step = totp_step(secret, cmd.totp, now)
         if step is None or (row.totp_last_step is not None and step <= row.totp_last_step):
             # A code seen before (over someone's shoulder, or replayed) is as bad as a wrong one.
             reason = "totp_missing" if not cmd.totp.strip() else ("wrong_totp" if step is None else "totp_reused")
-            return _failure(uow, row, cmd, policy, now, reason)
+            return _failure(uow, row, failures, cmd, policy, now, reason)
+    uow.staff.clear_failures(row.user_id, address)
     uow.staff.record_sign_in(row.user_id, totp_step=step, password_hash=policy.passwords.hash(cmd.password)
                              if policy.passwords.needs_rehash(row.password_hash) else None)
-    session_id, token = uow.staff.open_session(row.user_id)
+    token = secrets.token_urlsafe(32)
+    session_id = uow.staff.open_session(row.user_id, policy.keys.session_hash(token))
     uow.audit.append(chain_for(None), [AuditRecord("staff_signed_in", {
         "user_id": str(row.user_id), "username": row.username, "session_id": str(session_id),
         "address": cmd.address}, actor=staff_actor(row.username))])
     return SignInResult(SignInOutcome.SIGNED_IN, token, session_id)
 
 
-def _failure(uow: UnitOfWork, row: StaffRow, cmd: SignIn, policy: StaffPolicy, now: datetime,
+def _failure(uow: UnitOfWork, row: StaffRow, before: int, cmd: SignIn, policy: StaffPolicy, now: datetime,
              reason: str) -> SignInResult:
-    """One more failure in a row; the one that reaches the policy's count locks the account (and
-    starts the count again, for after the lock)."""
-    failures = row.failed_attempts + 1
+    """One more failure in a row from this address; the one that reaches the policy's count locks
+    the account against this address (and starts the count again, for after the lock)."""
+    failures = before + 1
     locks = failures >= policy.max_failures
     locked_until = now + policy.lock if locks else None
-    uow.staff.record_failure(row.user_id, failed_attempts=0 if locks else failures, locked_until=locked_until)
+    uow.staff.record_failure(row.user_id, cmd.address or "", failures=0 if locks else failures,
+                             locked_until=locked_until)
     _record(uow, "staff_sign_in_failed", row.username, cmd.address, reason=reason, failures_in_a_row=failures)
     if locked_until is not None:
         _record(uow, "staff_locked", row.username, cmd.address, failures_in_a_row=failures,
                 locked_until=locked_until.isoformat(timespec="seconds"))
-        return SignInResult(SignInOutcome.LOCKED, locked_until=locked_until)
     return SignInResult(SignInOutcome.FAILED)
 
 
@@ -89,9 +109,9 @@ def _record(uow: UnitOfWork, kind: str, username: str, address: str | None, **de
     uow.audit.append(chain_for(None), [AuditRecord(kind, {"username": username, "address": address, **details})])
 
 
-def sign_out(cmd: SignOut, uow: UnitOfWork) -> bool:
+def sign_out(cmd: SignOut, uow: UnitOfWork, policy: StaffPolicy) -> bool:
     """End the session holding this token; False when there was no live one."""
-    found = uow.staff.session_of(cmd.token)
+    found = uow.staff.session_of(policy.keys.session_hash(cmd.token))
     if found is None:
         return False
     session_id, user_id = found
@@ -111,4 +131,5 @@ def touch_session(cmd: TouchSession, uow: UnitOfWork, policy: StaffPolicy) -> Se
     left refreshing itself on an unattended screen still times out."""
     if not cmd.token or len(cmd.token) > 128:
         return None
-    return uow.staff.touch_session(cmd.token, idle=policy.idle, absolute=policy.absolute, seen=cmd.activity)
+    return uow.staff.touch_session(policy.keys.session_hash(cmd.token), idle=policy.idle, absolute=policy.absolute,
+                                   seen=cmd.activity)

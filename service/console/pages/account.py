@@ -2,7 +2,7 @@
 second factor, sign out."""
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request
+from flask import Blueprint, flash, redirect, render_template, request, session
 from werkzeug.wrappers import Response
 
 from ...refusals import CommandRefused
@@ -17,19 +17,25 @@ from ..commands import carry_out
 blp = Blueprint("console_account", __name__, url_prefix="/console")
 
 FIELD_LIMIT = 1024
+# The TOTP secret on offer to the person, in the console's signed cookie: made by the server, shown
+# on the page, and the one enrolment checks the code against (the form never carries it).
+TOTP_OFFER = "totp_offer"
 
 
 def _field(name: str) -> str:
     return request.form.get(name, "")[:FIELD_LIMIT]
 
 
-def _page(errors: dict[str, list[str]] | None = None, totp_secret: str | None = None,
-          status: int = 200) -> tuple[str, int]:
-    """The page; a person not enrolled is offered a new secret (or the one they are enrolling)."""
+def _page(errors: dict[str, list[str]] | None = None, status: int = 200) -> tuple[str, int]:
+    """The page; a person not enrolled is offered a secret the server made (the same one until
+    they enrol, so a reload does not undo what their authenticator holds)."""
     staff = current_staff()
     account = request_uow().staff.get_by_id(staff.user_id)
     enrolled = account is not None and account.totp_secret is not None
-    secret = None if enrolled else (totp_secret or new_totp_secret())
+    secret = None
+    if not enrolled:
+        secret = session.get(TOTP_OFFER) or new_totp_secret()
+        session[TOTP_OFFER] = secret
     return render_template("console/account.html", account=account, errors=errors or {},
                            totp_secret=secret, totp_uri=totp_uri(secret, staff.username) if secret else None,
                            totp_required=staff.role in policy().totp_roles), status
@@ -68,11 +74,12 @@ def password() -> Response | tuple[str, int]:
 @staff_required(Task.OWN_ACCOUNT, second_factor_pending=True)
 def enrol() -> Response | tuple[str, int]:
     staff = current_staff()
-    secret = _field("secret")[:64]
     try:
-        carry_out(enrol_totp, EnrolTotp(staff.user_id, secret, _field("code")))
+        carry_out(enrol_totp, EnrolTotp(staff.user_id, session.get(TOTP_OFFER, ""), _field("code"), _field("password")),
+                  policy())
     except CommandRefused as refused:
-        return _page(_refused(refused), totp_secret=secret or None, status=422)
+        return _page(_refused(refused, {"password": "enrol_password", "secret": "code"}), status=_status_of(refused))
+    session.pop(TOTP_OFFER, None)
     flash("Your authenticator is enrolled: signing in now asks for its code.", "success")
     return redirect("/console/account")
 

@@ -50,11 +50,10 @@ def submit() -> Response | tuple[str, int]:
     _end_previous_session(uow)
     result = sign_in(SignIn(username, password, totp, request.remote_addr), uow, policy())
     uow.commit()
-    if result.outcome is SignInOutcome.LOCKED:
-        return _again(username, next_page, {}, "Sign-in failed: this account is locked after too many failed "
-                                               "attempts. Try again later or ask an admin.", 401)
+    # A lock is answered as any failure is: a stranger learns nothing of which accounts exist or are locked.
     if result.outcome is not SignInOutcome.SIGNED_IN or result.token is None:
-        return _again(username, next_page, {}, "Sign-in failed.", 401)
+        return _again(username, next_page, {}, "Sign-in failed. After repeated failures, wait 15 minutes or "
+                                               "ask an admin to reset your password.", 401)
     # A new identity gets a new CSRF seed too: nothing issued before the sign-in carries over.
     session.clear()
     response = redirect(next_page)
@@ -74,7 +73,7 @@ def _end_previous_session(uow: UnitOfWork) -> None:
     """Signing in over a live session (another person at the same browser) ends that one."""
     token = request.cookies.get(SESSION_COOKIE)
     if token:
-        sign_out(SignOut(token, request.remote_addr), uow)
+        sign_out(SignOut(token, request.remote_addr), uow, policy())
 
 
 @blp.post("/logout")
@@ -82,7 +81,7 @@ def logout() -> Response:
     uow = request_uow()
     token = request.cookies.get(SESSION_COOKIE)
     if token:
-        sign_out(SignOut(token, request.remote_addr), uow)
+        sign_out(SignOut(token, request.remote_addr), uow, policy())
         uow.commit()
     session.clear()
     response = make_response(redirect("/console/login?signed_out=1"))

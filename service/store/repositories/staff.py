@@ -1,8 +1,7 @@
-"""Staff accounts and their server-side sessions (a session's token is kept only as its SHA-256),
-and the service's generated secrets."""
+"""Staff accounts and their server-side sessions (a session's token is kept only as its keyed hash,
+made by the caller with a key the database never holds)."""
 from __future__ import annotations
 
-import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -10,7 +9,6 @@ from datetime import datetime, timedelta
 from psycopg.rows import class_row
 
 from ..transaction import Statements, returned
-from .keys import hash_secret
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +21,7 @@ class StaffRow:
     password_hash: str
     failed_attempts: int
     locked_until: datetime | None
-    totp_secret: str | None
+    totp_secret: str | None         # sealed (Fernet) with a key from outside the database
     totp_last_step: int | None
     created_by: str | None
     created_at: datetime
@@ -94,9 +92,24 @@ class StaffRepository:
         return int(returned(self.db.execute(
             "SELECT count(*) FROM staff_users WHERE role = %s AND active", (role,)).fetchone())[0])
 
-    def record_failure(self, user_id: uuid.UUID, *, failed_attempts: int, locked_until: datetime | None) -> None:
-        self.db.execute("UPDATE staff_users SET failed_attempts = %s, locked_until = %s, updated_at = now() "
-                        "WHERE user_id = %s", (failed_attempts, locked_until, user_id))
+    def failures_from(self, user_id: uuid.UUID, address: str) -> tuple[int, datetime | None]:
+        """(failures in a row, lock) of sign-ins to the account from the address; (0, None) if none.
+        The caller holds the account's row lock, so attempts made together are all counted."""
+        row = self.db.execute("SELECT failures, locked_until FROM staff_sign_in_failures "
+                              "WHERE user_id = %s AND address = %s", (user_id, address)).fetchone()
+        return (row[0], row[1]) if row else (0, None)
+
+    def record_failure(self, user_id: uuid.UUID, address: str, *, failures: int,
+                       locked_until: datetime | None) -> None:
+        self.db.execute("INSERT INTO staff_sign_in_failures (user_id, address, failures, locked_until) "
+                        "VALUES (%s, %s, %s, %s) ON CONFLICT (user_id, address) DO UPDATE "
+                        "SET failures = excluded.failures, locked_until = excluded.locked_until, updated_at = now()",
+                        (user_id, address, failures, locked_until))
+
+    def clear_failures(self, user_id: uuid.UUID, address: str | None = None) -> None:
+        """Forget the failures from the address (from everywhere when None: a new password)."""
+        self.db.execute("DELETE FROM staff_sign_in_failures WHERE user_id = %s AND (%s::text IS NULL OR address = %s)",
+                        (user_id, address, address))
 
     def record_sign_in(self, user_id: uuid.UUID, *, password_hash: str | None = None,
                        totp_step: int | None = None) -> None:
@@ -109,9 +122,10 @@ class StaffRepository:
                         (password_hash, totp_step, user_id))
 
     def set_password(self, user_id: uuid.UUID, password_hash: str) -> None:
-        """A new password; the failure count and any lock go with the old one."""
+        """A new password; the failure counts and any locks go with the old one."""
         self.db.execute("UPDATE staff_users SET password_hash = %s, failed_attempts = 0, locked_until = NULL, "
                         "updated_at = now() WHERE user_id = %s", (password_hash, user_id))
+        self.clear_failures(user_id)
 
     def set_role(self, user_id: uuid.UUID, role: str) -> None:
         self.db.execute("UPDATE staff_users SET role = %s, updated_at = now() WHERE user_id = %s", (role, user_id))
@@ -127,20 +141,19 @@ class StaffRepository:
 
     # Sessions
 
-    def open_session(self, user_id: uuid.UUID) -> tuple[uuid.UUID, str]:
-        """A new session for the account: its id and its token (which only the cookie keeps)."""
-        token = secrets.token_urlsafe(32)
+    def open_session(self, user_id: uuid.UUID, token_hash: str) -> uuid.UUID:
+        """A new session for the account, holding the token whose keyed hash is `token_hash`."""
         session_id = uuid.uuid4()
         self.db.execute("INSERT INTO staff_sessions (session_id, token_hash, user_id) VALUES (%s, %s, %s)",
-                        (session_id, hash_secret(token), user_id))
-        return session_id, token
+                        (session_id, token_hash, user_id))
+        return session_id
 
-    def touch_session(self, token: str, *, idle: timedelta, absolute: timedelta,
+    def touch_session(self, token_hash: str, *, idle: timedelta, absolute: timedelta,
                       seen: bool = True) -> SessionHolder | None:
-        """The live session holding this token, marked seen now (unless not `seen`), and its
-        account; None when there is none: never opened, ended, idle longer than `idle`, older than
-        `absolute`, or its account deactivated. One statement, so an end or a deactivation
-        committed before it always bites."""
+        """The live session holding the token whose keyed hash is `token_hash`, marked seen now
+        (unless not `seen`), and its account; None when there is none: never opened, ended, idle
+        longer than `idle`, older than `absolute`, or its account deactivated. One statement, so
+        an end or a deactivation committed before it always bites."""
         with self.db.cursor(row_factory=class_row(SessionHolder)) as cur:
             return cur.execute(
                 "WITH s AS (UPDATE staff_sessions SET last_seen_at = CASE WHEN %s THEN now() ELSE last_seen_at END "
@@ -149,12 +162,12 @@ class StaffRepository:
                 "AND user_id IN (SELECT user_id FROM staff_users WHERE active) RETURNING session_id, user_id) "
                 "SELECT s.session_id, u.user_id, u.username, u.display_name, u.role, "
                 "u.totp_secret IS NOT NULL AS totp_enrolled FROM s JOIN staff_users u USING (user_id)",
-                (seen, hash_secret(token), idle, absolute)).fetchone()
+                (seen, token_hash, idle, absolute)).fetchone()
 
-    def session_of(self, token: str) -> tuple[uuid.UUID, uuid.UUID] | None:
-        """(session id, user id) of the session holding this token, whether it is live or not."""
+    def session_of(self, token_hash: str) -> tuple[uuid.UUID, uuid.UUID] | None:
+        """(session id, user id) of the session holding the token, whether it is live or not."""
         row = self.db.execute("SELECT session_id, user_id FROM staff_sessions WHERE token_hash = %s",
-                              (hash_secret(token),)).fetchone()
+                              (token_hash,)).fetchone()
         return (row[0], row[1]) if row else None
 
     def end_session(self, session_id: uuid.UUID, reason: str) -> bool:
@@ -169,14 +182,3 @@ class StaffRepository:
                                "WHERE user_id = %s AND ended_at IS NULL AND session_id IS DISTINCT FROM %s "
                                "RETURNING 1", (reason, user_id, keep)).fetchall()
         return len(rows)
-
-    # The service's generated secrets
-
-    def generated_secret(self, name: str) -> str:
-        """The secret called `name`, made now if it was never made: the first process to ask writes
-        it and every other process, then and after a restart, reads the same one."""
-        self.db.execute("INSERT INTO service_secrets (name, value) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
-                        (name, secrets.token_urlsafe(48)))
-        value: str = returned(self.db.execute("SELECT value FROM service_secrets WHERE name = %s",
-                                              (name,)).fetchone())[0]
-        return value

@@ -114,6 +114,12 @@ def test_stack_starts_everything_and_ctrl_c_stops_everything(processes, tmp_path
             assert requests.get(f"{base}/v1/tables/none-here", headers={"Authorization": f"Bearer {key}"},
                                 timeout=5).status_code == 404, "the printed key is a working admin key"
             assert requests.get(f"{base}/readyz", timeout=5).status_code == 200
+            # The console's first admin has a name made up at first start, and the keys are in a
+            # file only this user reads.
+            username = next(line.split()[1] for line in printed if line.strip().startswith("username"))
+            assert username.startswith("admin-") and username != "admin"
+            assert (tmp_path / "secrets.env").stat().st_mode & 0o777 == 0o600
+            assert "PONTOON_TOTP_KEY=" in (tmp_path / "secrets.env").read_text()
             assert sample(requests.get(f"{base}/metrics", timeout=5).text, "pontoon_http_requests_total") >= 1
             def all_up() -> bool:
                 """gunicorn and its 2 workers, celery and its pool child, the relay (some still booting

@@ -14,7 +14,9 @@ def test_healthz_and_readyz(client):
     ready = client.get("/readyz")
     assert ready.status_code == 200
     assert ready.get_json() == {"status": "ready", "checks": {"database": "ok", "broker": "ok"}}
-    assert ready.headers["X-Served-By"] == str(os.getpid())
+    # The answering process is named, the same on each answer, but never by its process id.
+    assert ready.headers["X-Served-By"] == live.headers["X-Served-By"] == str(os.getpid())
+    assert str(os.getpid()) not in live.get_data(as_text=True) + ready.get_data(as_text=True)
 
 
 def test_a_broker_outage_leaves_the_replica_ready_but_degraded(database_url):
@@ -53,3 +55,9 @@ def test_readyz_fails_when_the_database_is_gone():
         assert app.test_client().get("/healthz").status_code == 200
     finally:
         app.extensions["pontoon.pool"].close()
+
+
+def test_metrics_name_no_process(client):
+    client.get("/healthz")
+    metrics = client.get("/metrics").get_data(as_text=True)
+    assert 'pid="' not in metrics and f"{os.getpid()}" not in metrics

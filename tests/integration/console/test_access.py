@@ -102,3 +102,11 @@ def test_a_name_that_looks_like_a_formula_reaches_the_csv_as_text(signed_in):
     assert made.status_code == 201
     rows = list(csv.DictReader(io.StringIO(admin.get("/console/access/review.csv").get_data(as_text=True))))
     assert any(row["name"] == "'=HYPERLINK(\"x\")" for row in rows)
+
+
+@pytest.mark.parametrize("display_name", ["Nora\x00New", "Nora\u202eweN", "Nora\r\nNew"])
+def test_a_display_name_with_a_nul_control_or_direction_override_is_a_422_at_its_field(signed_in, display_name):
+    admin = signed_in("admin")
+    refused = admin.post("/console/access/accounts", {"username": f"new{uuid.uuid4().hex[:8]}",
+                                                      "display_name": display_name, "role": "operator"})
+    assert refused.status_code == 422 and 'id="display_name-error"' in refused.get_data(as_text=True)

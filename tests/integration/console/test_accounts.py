@@ -43,11 +43,14 @@ def test_enrolling_a_second_factor_makes_sign_in_ask_for_its_code(signed_in, bro
     page = console.get("/console/account").get_data(as_text=True)
     secret = re.search(r'id="totp-secret">([A-Z2-7]+)<', page).group(1)
     assert f"secret={secret}" in page and "otpauth://totp/" in page
-    wrong = console.post("/console/account/totp", {"secret": secret, "code": "12345"})
-    assert wrong.status_code == 422 and 'id="code-error"' in wrong.get_data(as_text=True)
-    assert console.post("/console/account/totp", {"secret": secret,
-                                                  "code": pyotp.TOTP(secret).now()}).status_code == 302
     login = console.login
+    wrong = console.post("/console/account/totp", {"password": login.password, "code": "12345"})
+    assert wrong.status_code == 422 and 'id="code-error"' in wrong.get_data(as_text=True)
+    no_password = console.post("/console/account/totp", {"password": "not it", "code": pyotp.TOTP(secret).now()})
+    assert no_password.status_code == 422 and 'id="enrol_password-error"' in no_password.get_data(as_text=True)
+    assert secret in no_password.get_data(as_text=True), "the same secret stays on offer"
+    assert console.post("/console/account/totp", {"password": login.password,
+                                                  "code": pyotp.TOTP(secret).now()}).status_code == 302
     assert browser().sign_in(login.username, login.password).status_code == 401
     next_code = pyotp.TOTP(secret).at(datetime.now(UTC), counter_offset=1)   # enrolling spent now's code
     assert browser().sign_in(login.username, login.password, totp=next_code).status_code == 302
@@ -55,6 +58,29 @@ def test_enrolling_a_second_factor_makes_sign_in_ask_for_its_code(signed_in, bro
     assert 'id="remove_password-error"' in refused.get_data(as_text=True)
     assert console.post("/console/account/totp/remove", {"password": login.password}).status_code == 302
     assert browser().sign_in(login.username, login.password).status_code == 302
+
+
+def test_the_secret_enrolled_is_the_one_the_server_made_whatever_the_form_says(signed_in, db):
+    console = signed_in("supervisor")
+    page = console.get("/console/account").get_data(as_text=True)
+    offered = re.search(r'id="totp-secret">([A-Z2-7]+)<', page).group(1)
+    chosen = pyotp.random_base32()
+    refused = console.post("/console/account/totp", {"password": console.login.password, "secret": chosen,
+                                                     "code": pyotp.TOTP(chosen).now()})
+    assert refused.status_code == 422 and 'id="code-error"' in refused.get_data(as_text=True)
+    assert console.post("/console/account/totp", {"password": console.login.password,
+                                                  "code": pyotp.TOTP(offered).now()}).status_code == 302
+    stored = db.execute("SELECT totp_secret FROM staff_users WHERE username = %s",
+                        (console.login.username,)).fetchone()[0]
+    assert offered not in stored and stored.startswith("gAAAAA"), "stored sealed, never in clear"
+
+
+@pytest.mark.parametrize("code", ["", "abcdef", "12345\x00", "9" * 1000, "١٢٣٤٥٦"])
+def test_a_malformed_code_is_a_422_at_the_field(signed_in, code):
+    console = signed_in("supervisor")
+    console.get("/console/account")
+    refused = console.post("/console/account/totp", {"password": console.login.password, "code": code})
+    assert refused.status_code == 422 and 'id="code-error"' in refused.get_data(as_text=True)
 
 
 def pontoon(database_url: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:

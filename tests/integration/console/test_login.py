@@ -2,6 +2,8 @@
 the session cookie's flags, CSRF on the form."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytestmark = pytest.mark.integration
@@ -41,23 +43,41 @@ def test_a_wrong_password_says_only_that_the_sign_in_failed(make_staff, browser)
     assert "Sign-in failed." in unknown.get_data(as_text=True)
 
 
-def test_five_failures_lock_the_account_and_the_right_password_is_refused_until_the_lock_ends(
+CSRF_TOKEN = re.compile(r"[\w-]{20,}\.[\w-]+\.[\w-]{20,}")
+
+
+def _sign_in_from(console, address: str, username: str, password: str):
+    return console.post("/console/login", {"username": username, "password": password},
+                        environ_base={"REMOTE_ADDR": address})
+
+
+def test_five_failures_lock_the_account_from_that_address_answering_as_a_wrong_password_does(
         make_staff, browser, db):
     login = make_staff("compliance")
-    console = browser()
-    for attempt in range(4):
-        assert "locked" not in console.sign_in(login.username, f"wrong-password-{attempt}").get_data(as_text=True)
-    fifth = console.sign_in(login.username, "wrong-password-5")
-    assert fifth.status_code == 401 and "locked" in fifth.get_data(as_text=True)
-    sixth = console.sign_in(login.username, login.password)
-    assert sixth.status_code == 401 and "locked" in sixth.get_data(as_text=True)
+    stranger, owner = browser(), browser()
+    answers = [_sign_in_from(stranger, "198.51.100.66", login.username, f"wrong-password-{n}") for n in range(5)]
+    # The right password from the stranger's address, now locked: the same answer as a wrong one.
+    answers.append(_sign_in_from(stranger, "198.51.100.66", login.username, login.password))
+    wrong_elsewhere = _sign_in_from(browser(), "198.51.100.67", login.username, "wrong-password-x")
+    unknown = _sign_in_from(browser(), "198.51.100.68", "nobody-" + login.username, "wrong-password-x")
+    pages = {(a.status_code, _without_csrf(a.get_data(as_text=True))) for a in answers + [wrong_elsewhere, unknown]}
+    assert len(pages) == 1 and next(iter(pages))[0] == 401
+    assert "locked" not in next(iter(pages))[1]
     kinds = [row[0] for row in db.execute(
         "SELECT kind FROM audit_log WHERE payload->>'username' = %s ORDER BY id", (login.username,))]
-    assert kinds.count("staff_sign_in_failed") == 6 and kinds.count("staff_locked") == 1
-    # The lock over (moved into the past here), the right password signs in.
-    db.execute("UPDATE staff_users SET locked_until = now() - interval '1 second' WHERE username = %s",
+    assert kinds.count("staff_sign_in_failed") == 7 and kinds.count("staff_locked") == 1
+    # The owner, at their own address, is not locked out by the stranger.
+    assert _sign_in_from(owner, "10.0.0.7", login.username, login.password).status_code == 302
+    # The lock over (moved into the past here), the right password signs in from there too.
+    db.execute("UPDATE staff_sign_in_failures SET locked_until = now() - interval '1 second' "
+               "WHERE address = '198.51.100.66' AND user_id = (SELECT user_id FROM staff_users WHERE username = %s)",
                (login.username,))
-    assert console.sign_in(login.username, login.password).status_code == 302
+    assert _sign_in_from(stranger, "198.51.100.66", login.username, login.password).status_code == 302
+
+
+def _without_csrf(html: str) -> str:
+    """The page with its CSRF tokens (new on each form) and the username typed taken out."""
+    return CSRF_TOKEN.sub("", html).replace('value="nobody-', 'value="')
 
 
 def test_a_sign_in_post_without_its_csrf_token_is_refused(make_staff, browser):

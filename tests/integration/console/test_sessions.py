@@ -3,15 +3,18 @@ end them at the next request; roles decide which pages open."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 import secrets
+import uuid
 
 import pyotp
 import pytest
-from service.api.request_scope import request_uow
 
 from service.console.auth import signed_in as holder_of_the_session
+from service.settlement.connection import connect
 from service.store.repositories.audit import AuditRecord, chain_for
+from service.web.request_scope import request_uow
 
 from .console_client import ConsoleClient
 
@@ -125,8 +128,8 @@ def test_a_role_that_must_use_a_second_factor_enrols_before_anything_else(two_fa
     page = console.get("/console/account").get_data(as_text=True)
     assert "must sign in with a second factor" in page
     secret = re.search(r'id="totp-secret">([A-Z2-7]+)<', page).group(1)
-    assert console.post("/console/account/totp", {"secret": secret, "code": pyotp.TOTP(secret).now()}).status_code \
-        == 302
+    assert console.post("/console/account/totp", {"password": login.password,
+                                                  "code": pyotp.TOTP(secret).now()}).status_code == 302
     assert console.get("/console/floor").status_code == 200
     assert console.post("/console/account/totp/remove", {"password": login.password}).status_code == 409
 
@@ -156,3 +159,25 @@ def test_checking_the_session_commits_nothing_the_request_has_written(app, signe
         assert holder_of_the_session().username == console.login.username
     # The request ended without committing: its write went with it, though the session was checked.
     assert db.execute("SELECT count(*) FROM audit_log WHERE payload->>'marker' = %s", (marker,)).fetchone() == (0,)
+
+
+def test_a_session_row_the_apps_own_login_inserts_signs_no_one_in(signed_in, database_url):
+    """The trial's attack: with only pontoon_app's login, a session row for another admin, its
+    token chosen by the attacker and stored as its SHA-256 (as rows were once kept)."""
+    victim, attacker = signed_in("admin"), signed_in("operator")
+    token = secrets.token_urlsafe(32)
+    with connect(database_url) as conn:
+        conn.execute("INSERT INTO staff_sessions (session_id, token_hash, user_id) "
+                     "SELECT %s, %s, user_id FROM staff_users WHERE username = %s",
+                     (uuid.uuid4(), hashlib.sha256(token.encode()).hexdigest(), victim.login.username))
+        conn.commit()
+    attacker.client.set_cookie("pontoon_console_session", token, path="/console")
+    assert attacker.get("/console/access").status_code == 302
+    assert attacker.get("/console/access").headers["Location"].startswith("/console/login")
+
+
+def test_the_apps_login_finds_no_signing_key_and_no_totp_secret_in_clear(database_url):
+    with connect(database_url) as conn:
+        assert conn.execute("SELECT to_regclass('service_secrets')").fetchone()[0] is None
+        stored = conn.execute("SELECT totp_secret FROM staff_users WHERE totp_secret IS NOT NULL").fetchall()
+    assert all(value.startswith("gAAAAA") for (value,) in stored)

@@ -9,6 +9,7 @@ import pytest
 import yaml
 from psycopg.types.json import Jsonb
 
+from bench.processes import process_env, wait_for
 from service.operators.commands import DecidePaytableVersion, EvaluatePaytableVersion, SubmitPaytableVersion
 from service.operators.evaluation_jobs import STALE_AFTER, UnderWayElsewhere, evaluate_version, run_evaluation
 from service.operators.paytables import decide_version, submit_version
@@ -17,8 +18,6 @@ from service.rules.registry import paytables_dir
 from service.settlement.relay import BrokerUnavailable, relay_evaluations
 from service.store.repositories.paytables import VersionStatus
 from service.store.uow import UnitOfWork
-
-from .support import process_env, wait_for
 
 pytestmark = pytest.mark.integration
 

@@ -3,7 +3,6 @@ sign-in rules are tested without PostgreSQL (the SQL itself is tested in the con
 from __future__ import annotations
 
 import dataclasses
-import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -12,7 +11,6 @@ from argon2 import PasswordHasher
 
 from service.staff.passwords import PasswordHashing
 from service.staff.policy import StaffPolicy
-from service.store.repositories.keys import hash_secret
 from service.store.repositories.staff import SessionHolder, StaffRow
 from tests.unit.handlers.fake_uow import FakeUnitOfWork
 
@@ -36,6 +34,7 @@ class FakeStaff:
     def __init__(self) -> None:
         self.rows: dict[str, StaffRow] = {}
         self.sessions: dict[uuid.UUID, FakeSession] = {}
+        self.failures: dict[tuple[uuid.UUID, str], tuple[int, datetime | None]] = {}
 
     def _by_id(self, user_id: uuid.UUID) -> StaffRow | None:
         return next((row for row in self.rows.values() if row.user_id == user_id), None)
@@ -73,8 +72,16 @@ class FakeStaff:
     def count_active(self, role: str) -> int:
         return sum(row.role == role and row.active for row in self.rows.values())
 
-    def record_failure(self, user_id: uuid.UUID, *, failed_attempts: int, locked_until: datetime | None) -> None:
-        self._change(user_id, failed_attempts=failed_attempts, locked_until=locked_until)
+    def failures_from(self, user_id: uuid.UUID, address: str) -> tuple[int, datetime | None]:
+        return self.failures.get((user_id, address), (0, None))
+
+    def record_failure(self, user_id: uuid.UUID, address: str, *, failures: int,
+                       locked_until: datetime | None) -> None:
+        self.failures[(user_id, address)] = (failures, locked_until)
+
+    def clear_failures(self, user_id: uuid.UUID, address: str | None = None) -> None:
+        for key in [key for key in self.failures if key[0] == user_id and address in (None, key[1])]:
+            del self.failures[key]
 
     def record_sign_in(self, user_id: uuid.UUID, *, password_hash: str | None = None,
                        totp_step: int | None = None) -> None:
@@ -86,6 +93,7 @@ class FakeStaff:
 
     def set_password(self, user_id: uuid.UUID, password_hash: str) -> None:
         self._change(user_id, password_hash=password_hash, failed_attempts=0, locked_until=None)
+        self.clear_failures(user_id)
 
     def set_role(self, user_id: uuid.UUID, role: str) -> None:
         self._change(user_id, role=role)
@@ -96,18 +104,18 @@ class FakeStaff:
     def set_totp_secret(self, user_id: uuid.UUID, secret: str | None, step: int | None = None) -> None:
         self._change(user_id, totp_secret=secret, totp_last_step=step)
 
-    def open_session(self, user_id: uuid.UUID) -> tuple[uuid.UUID, str]:
-        token, now = secrets.token_urlsafe(32), datetime.now(UTC)
-        session = FakeSession(uuid.uuid4(), hash_secret(token), user_id, now, now)
+    def open_session(self, user_id: uuid.UUID, token_hash: str) -> uuid.UUID:
+        now = datetime.now(UTC)
+        session = FakeSession(uuid.uuid4(), token_hash, user_id, now, now)
         self.sessions[session.session_id] = session
-        return session.session_id, token
+        return session.session_id
 
-    def _session(self, token: str) -> FakeSession | None:
-        return next((s for s in self.sessions.values() if s.token_hash == hash_secret(token)), None)
+    def _session(self, token_hash: str) -> FakeSession | None:
+        return next((s for s in self.sessions.values() if s.token_hash == token_hash), None)
 
-    def touch_session(self, token: str, *, idle: timedelta, absolute: timedelta,
+    def touch_session(self, token_hash: str, *, idle: timedelta, absolute: timedelta,
                       seen: bool = True) -> SessionHolder | None:
-        session, now = self._session(token), datetime.now(UTC)
+        session, now = self._session(token_hash), datetime.now(UTC)
         if session is None or session.ended_at is not None or session.last_seen_at <= now - idle \
                 or session.created_at <= now - absolute:
             return None
@@ -119,8 +127,8 @@ class FakeStaff:
         return SessionHolder(session.session_id, row.user_id, row.username, row.display_name, row.role,
                              row.totp_secret is not None)
 
-    def session_of(self, token: str) -> tuple[uuid.UUID, uuid.UUID] | None:
-        session = self._session(token)
+    def session_of(self, token_hash: str) -> tuple[uuid.UUID, uuid.UUID] | None:
+        session = self._session(token_hash)
         return (session.session_id, session.user_id) if session else None
 
     def end_session(self, session_id: uuid.UUID, reason: str) -> bool:

@@ -119,3 +119,17 @@ def test_the_list_shows_no_hash_or_secret(uow):
     [account] = list_staff(uow)
     assert account["username"] == "alice" and account["totp_enrolled"] is False
     assert not {"password_hash", "totp_secret"} & set(account)
+
+
+@pytest.mark.parametrize("display_name", ["Nora\x00New", "Nora\nNew", "Nora\u202eweN", "Nora\u2066New", "Nora\x7f"])
+def test_a_display_name_with_control_characters_or_direction_marks_is_refused(uow, display_name):
+    with pytest.raises(Invalid) as refused:
+        create_staff(CreateStaff("nora", "operator", "staff:root", display_name=display_name, password=PASSWORD),
+                     uow, CHEAP)
+    assert set(refused.value.errors) == {"display_name"}
+    assert uow.staff.rows == {}
+
+
+def test_a_username_with_a_nul_fails_as_an_unknown_one_does(uow):
+    make(uow)
+    assert sign_in(SignIn("alice\x00", PASSWORD), uow, CHEAP).outcome is SignInOutcome.FAILED

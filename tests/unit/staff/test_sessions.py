@@ -55,18 +55,54 @@ def test_each_sign_in_is_a_new_session(uow, alice):
     assert first.token != second.token and first.session_id != second.session_id
 
 
-def test_five_failures_in_a_row_lock_the_account_even_against_the_right_password(uow, alice):
-    outcomes = [sign_in(SignIn("alice", f"wrong password {n}"), uow, POLICY).outcome for n in range(5)]
-    assert outcomes == [SignInOutcome.FAILED] * 4 + [SignInOutcome.LOCKED]
-    refused = sign_in(SignIn("alice", PASSWORD), uow, POLICY)
-    assert refused.outcome is SignInOutcome.LOCKED and refused.token is None
+def failures(uow, username, address=""):
+    return uow.staff.failures_from(uow.staff.get(username).user_id, address)
+
+
+def test_five_failures_in_a_row_lock_the_account_from_that_address_even_against_the_right_password(uow, alice):
+    outcomes = [sign_in(SignIn("alice", f"wrong password {n}", address="203.0.113.9"), uow, POLICY).outcome
+                for n in range(5)]
+    assert outcomes == [SignInOutcome.FAILED] * 5
+    refused = sign_in(SignIn("alice", PASSWORD, address="203.0.113.9"), uow, POLICY)
+    assert refused.outcome is SignInOutcome.FAILED and refused.token is None
     assert kinds(uow).count("staff_sign_in_failed") == 6 and kinds(uow).count("staff_locked") == 1
+    assert uow.audit.records["system"][-1].payload["reason"] == "locked"
     assert all(PASSWORD not in repr(record) and "wrong password" not in repr(record)
                for record in uow.audit.records["system"])
     # The lock ends: the right password works again and the count starts afresh.
-    after_the_lock = dataclasses.replace(POLICY, clock=lambda: refused.locked_until + timedelta(seconds=1))
-    assert sign_in(SignIn("alice", PASSWORD), uow, after_the_lock).outcome is SignInOutcome.SIGNED_IN
-    assert uow.staff.get("alice").failed_attempts == 0 and uow.staff.get("alice").locked_until is None
+    _, locked_until = failures(uow, "alice", "203.0.113.9")
+    after_the_lock = dataclasses.replace(POLICY, clock=lambda: locked_until + timedelta(seconds=1))
+    assert sign_in(SignIn("alice", PASSWORD, address="203.0.113.9"), uow, after_the_lock).outcome \
+        is SignInOutcome.SIGNED_IN
+    assert failures(uow, "alice", "203.0.113.9") == (0, None)
+
+
+def test_a_strangers_failures_do_not_lock_the_account_out_from_its_owners_address(uow, alice):
+    for n in range(7):
+        sign_in(SignIn("alice", f"guess {n}", address="198.51.100.66"), uow, POLICY)
+    assert kinds(uow).count("staff_locked") == 1
+    assert sign_in(SignIn("alice", PASSWORD, address="10.0.0.7"), uow, POLICY).outcome is SignInOutcome.SIGNED_IN
+    assert sign_in(SignIn("alice", PASSWORD, address="198.51.100.66"), uow, POLICY).outcome is SignInOutcome.FAILED
+
+
+def test_a_locked_account_answers_as_a_wrong_password_does_after_the_same_work(uow, alice):
+    class CountingHashing(type(POLICY.passwords)):
+        verified = 0
+
+        def verify(self, password_hash, password):
+            CountingHashing.verified += 1
+            return super().verify(password_hash, password)
+
+    counting = dataclasses.replace(POLICY, passwords=CountingHashing(POLICY.passwords.hasher))
+    for n in range(5):
+        sign_in(SignIn("alice", f"wrong password {n}"), uow, counting)
+    CountingHashing.verified = 0
+    locked = sign_in(SignIn("alice", PASSWORD), uow, counting)
+    locked_work = CountingHashing.verified
+    CountingHashing.verified = 0
+    wrong = sign_in(SignIn("alice", "wrong password", address="10.0.0.8"), uow, counting)
+    assert locked == wrong == type(locked)(SignInOutcome.FAILED)
+    assert locked_work == CountingHashing.verified == 1
 
 
 def test_a_success_clears_the_count_so_only_failures_in_a_row_lock(uow, alice):
@@ -75,16 +111,17 @@ def test_a_success_clears_the_count_so_only_failures_in_a_row_lock(uow, alice):
     sign_in(SignIn("alice", PASSWORD), uow, POLICY)
     for _ in range(4):
         assert sign_in(SignIn("alice", "wrong password!"), uow, POLICY).outcome is SignInOutcome.FAILED
+    assert kinds(uow).count("staff_locked") == 0
 
 
 def test_the_count_and_the_lock_are_configurable(uow, alice):
     now = datetime(2026, 3, 2, 21, 0, tzinfo=UTC)
     policy = dataclasses.replace(CHEAP, max_failures=2, lock=timedelta(minutes=1), clock=lambda: now)
     sign_in(SignIn("alice", "wrong password!"), uow, policy)
-    locked = sign_in(SignIn("alice", "wrong password!"), uow, policy)
-    assert locked.outcome is SignInOutcome.LOCKED and locked.locked_until == now + timedelta(minutes=1)
+    sign_in(SignIn("alice", "wrong password!"), uow, policy)
+    assert failures(uow, "alice") == (0, now + timedelta(minutes=1))
     still = dataclasses.replace(policy, clock=lambda: now + timedelta(seconds=59))
-    assert sign_in(SignIn("alice", PASSWORD), uow, still).outcome is SignInOutcome.LOCKED
+    assert sign_in(SignIn("alice", PASSWORD), uow, still).outcome is SignInOutcome.FAILED
     over = dataclasses.replace(policy, clock=lambda: now + timedelta(minutes=1, seconds=1))
     assert sign_in(SignIn("alice", PASSWORD), uow, over).outcome is SignInOutcome.SIGNED_IN
 
@@ -99,9 +136,9 @@ def test_an_unknown_username_fails_like_a_wrong_password_and_is_recorded(uow, al
 
 def test_sign_out_ends_the_session_at_once(uow, alice):
     result = sign_in(SignIn("alice", PASSWORD), uow, POLICY)
-    assert sign_out(SignOut(result.token), uow)
+    assert sign_out(SignOut(result.token), uow, POLICY)
     assert touch_session(TouchSession(result.token), uow, POLICY) is None
-    assert not sign_out(SignOut(result.token), uow)
+    assert not sign_out(SignOut(result.token), uow, POLICY)
     assert kinds(uow).count("staff_signed_out") == 1
 
 
@@ -133,12 +170,12 @@ def test_changing_the_password_needs_the_current_one_and_ends_the_other_sessions
 def test_a_second_factor_once_enrolled_is_asked_for_and_a_wrong_code_counts_as_a_failure(uow, alice):
     secret = pyotp.random_base32()
     with pytest.raises(Invalid) as refused:
-        enrol_totp(EnrolTotp(alice.user_id, secret, "000000" if pyotp.TOTP(secret).now() != "000000" else "111111"),
-                   uow)
+        enrol_totp(EnrolTotp(alice.user_id, secret, "000000" if pyotp.TOTP(secret).now() != "000000" else "111111",
+                             PASSWORD), uow, POLICY)
     assert "code" in refused.value.errors
-    enrol_totp(EnrolTotp(alice.user_id, secret, pyotp.TOTP(secret).now()), uow)
+    enrol_totp(EnrolTotp(alice.user_id, secret, pyotp.TOTP(secret).now(), PASSWORD), uow, POLICY)
     assert sign_in(SignIn("alice", PASSWORD), uow, POLICY).outcome is SignInOutcome.FAILED
-    assert uow.staff.get("alice").failed_attempts == 1
+    assert failures(uow, "alice") == (1, None)
     next_code = pyotp.TOTP(secret).at(datetime.now(UTC), counter_offset=1)   # the enrolment spent now's
     result = sign_in(SignIn("alice", PASSWORD, totp=next_code), uow, POLICY)
     assert result.outcome is SignInOutcome.SIGNED_IN
@@ -149,7 +186,7 @@ def test_a_second_factor_once_enrolled_is_asked_for_and_a_wrong_code_counts_as_a
 def test_each_code_signs_in_once(uow, alice):
     secret = pyotp.random_base32()
     totp = pyotp.TOTP(secret)
-    enrol_totp(EnrolTotp(alice.user_id, secret, totp.at(datetime.now(UTC), counter_offset=-1)), uow)
+    enrol_totp(EnrolTotp(alice.user_id, secret, totp.at(datetime.now(UTC), counter_offset=-1), PASSWORD), uow, POLICY)
     code = totp.now()
     assert sign_in(SignIn("alice", PASSWORD, totp=code), uow, POLICY).outcome is SignInOutcome.SIGNED_IN
     assert sign_in(SignIn("alice", PASSWORD, totp=code), uow, POLICY).outcome is SignInOutcome.FAILED
@@ -158,7 +195,7 @@ def test_each_code_signs_in_once(uow, alice):
 
 def test_removing_the_second_factor_needs_the_password_and_is_refused_where_the_role_needs_one(uow, alice):
     secret = pyotp.random_base32()
-    enrol_totp(EnrolTotp(alice.user_id, secret, pyotp.TOTP(secret).now()), uow)
+    enrol_totp(EnrolTotp(alice.user_id, secret, pyotp.TOTP(secret).now(), PASSWORD), uow, POLICY)
     with pytest.raises(Conflict):
         needs_one = dataclasses.replace(CHEAP, totp_roles=frozenset({"supervisor"}))
         remove_totp(RemoveTotp(alice.user_id, PASSWORD), uow, needs_one)
