@@ -19,6 +19,7 @@ from ..store.repositories.shoes import ShoesRepository
 from .export import COLUMNS, iter_records
 from .report import Problem, Report
 from .rounds import MONEY_KINDS, ExportedRounds, check_money_records_without_round, check_rounds
+from .state import check_state
 
 T = TypeVar("T")
 Progress = Callable[[Report], None]
@@ -198,6 +199,7 @@ def verify_database(conn: psycopg.Connection, *, rounds: bool = True, progress: 
             walker.check(record)
         walker.finish(heads)
         check_shoes(conn, report, walker.commitments)
+        check_state(conn, report)
         if rounds:
             check_database_rounds(conn, report, progress)
     return report
