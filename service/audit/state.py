@@ -46,7 +46,7 @@ class ChainedState:
 
     submitted: dict[tuple[str, int], tuple[str, str | None]] = field(default_factory=dict)  # -> (hash, actor)
     decided: dict[tuple[str, int], tuple[str, str | None, datetime]] = field(default_factory=dict)  # -> status, by, at
-    assigned: dict[str, list[tuple[int, int | None]]] = field(default_factory=dict)  # table -> (current, pending)
+    assigned: dict[str, list[tuple[Any, Any]]] = field(default_factory=dict)  # table -> (current, pending)
     staff: dict[str, tuple[str, bool]] = field(default_factory=dict)          # user_id -> (role, active)
     keys: dict[str, tuple[str, bool]] = field(default_factory=dict)           # key_id -> (role, revoked)
 
