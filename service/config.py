@@ -22,6 +22,11 @@ class Settings:
     # Seconds the clocks of the hosts that stamp audit records may differ from the database's: an
     # export reaching the present ends this much before the instant every record has committed.
     audit_clock_margin: float = 1.0
+    # The Ed25519 key that signs the chains' heads (kept off the database host's reach) and the
+    # directory the signed checkpoints are appended to; seconds between two checkpoints.
+    checkpoint_key: str = ""
+    checkpoint_dir: str = ""
+    checkpoint_every: float = 300.0
     # Where migrations and owner commands (`pontoon migrate`, `pontoon keys`) connect: the schema's
     # owner. The service itself logs in with database_url, as the application role only.
     owner_database_url: str = ""
@@ -56,6 +61,9 @@ class Settings:
             gaming_day_starts=source.get("GAMING_DAY_STARTS", "06:00"),
             timezone=source.get("PONTOON_TZ", "Australia/Sydney"),
             audit_clock_margin=float(source.get("PONTOON_AUDIT_CLOCK_MARGIN", "1.0")),
+            checkpoint_key=source.get("PONTOON_CHECKPOINT_KEY", ""),
+            checkpoint_dir=source.get("PONTOON_CHECKPOINT_DIR", ""),
+            checkpoint_every=float(source.get("PONTOON_CHECKPOINT_EVERY", "300")),
             settlement_queue=source.get("PONTOON_SETTLEMENT_QUEUE", ""),
             secret_key=source.get("PONTOON_SECRET_KEY", ""),
             console_secure_cookies=source.get("PONTOON_CONSOLE_SECURE_COOKIES", "0") == "1",
