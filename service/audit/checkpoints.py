@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives.serialization import (
 from .report import Problem, Report
 
 FILE_PREFIX = "checkpoints-"
+HashAt = Callable[[str, int], "str | None"]     # (chain, seq) -> the hash of the record there, if any
 
 
 def signed_text(chain: str, seq: int, digest: str, at: str) -> bytes:
@@ -94,10 +95,20 @@ def read_checkpoints(directory: str | Path) -> list[dict[str, Any]]:
     return found
 
 
-def check_checkpoints(conn: psycopg.Connection, checkpoints: Iterable[dict[str, Any]], report: Report,
+def stored_hash(conn: psycopg.Connection) -> HashAt:
+    """The stored record's hash at (chain, seq), or None: a lookup for check_checkpoints."""
+    def lookup(chain: str, seq: int) -> str | None:
+        row = conn.execute("SELECT hash FROM audit_log WHERE chain = %s AND seq = %s", (chain, seq)).fetchone()
+        return None if row is None else str(row[0])
+    return lookup
+
+
+def check_checkpoints(conn: psycopg.Connection | HashAt, checkpoints: Iterable[dict[str, Any]], report: Report,
                       public_key: Ed25519PublicKey | None = None) -> None:
-    """Each checkpoint is signed by the key (by `public_key` when given) and the stored chain still
-    has, at the checkpoint's seq, the record whose hash it signed: the chain extends it."""
+    """Each checkpoint is signed by the key (by `public_key` when given) and the chain still has,
+    at the checkpoint's seq, the record whose hash it signed: the chain extends it. `conn`: the
+    database, or a lookup (chain, seq) -> hash of an export's records."""
+    hash_at = stored_hash(conn) if isinstance(conn, psycopg.Connection) else conn
     trusted = public_key_hex(public_key) if public_key is not None else None
     for checkpoint in checkpoints:
         chain, seq, digest, at = checkpoint["chain"], int(checkpoint["seq"]), checkpoint["hash"], checkpoint["at"]
@@ -111,12 +122,12 @@ def check_checkpoints(conn: psycopg.Connection, checkpoints: Iterable[dict[str, 
             continue
         if seq == 0:
             continue
-        row = conn.execute("SELECT hash FROM audit_log WHERE chain = %s AND seq = %s", (chain, seq)).fetchone()
-        if row is None:
+        found = hash_at(chain, seq)
+        if found is None:
             report.problems.append(Problem(where, f"the chain no longer reaches seq {seq}: records the "
                                                   "checkpoint signed were removed (the chain was cut short)"))
-        elif row[0] != digest:
-            report.problems.append(Problem(where, f"the record at seq {seq} has hash {row[0][:16]}…, not the "
+        elif found != digest:
+            report.problems.append(Problem(where, f"the record at seq {seq} has hash {found[:16]}…, not the "
                                                   f"signed {digest[:16]}…: the chain was re-hashed since"))
     if trusted is None:
         report.notes.append("checkpoints checked against the keys they carry: give the public key to check "

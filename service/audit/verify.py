@@ -156,9 +156,10 @@ class ChainWalker:
                 self.report.problems.append(Problem(f"chain {chain}", "records exist but the chain has no head"))
 
 
-def verify_export(lines: Iterable[str]) -> Report:
+def verify_export(lines: Iterable[str], hashes_at: dict[tuple[str, int], str | None] | None = None) -> Report:
     """Verify an export (JSON lines, one record per line) offline: chains, shoe commitments and
-    the order shoes dealt in, and settled rounds replayed from their records against their payouts."""
+    the order shoes dealt in, and settled rounds replayed from their records against their payouts.
+    `hashes_at`: (chain, seq) keys (checkpoints') whose records' hashes are filled in as read."""
     report = Report()
     walker = ChainWalker(report, partial_start_allowed=True)
     rounds = ExportedRounds()
@@ -175,6 +176,8 @@ def verify_export(lines: Iterable[str]) -> Report:
             report.problems.append(Problem(f"line {number}", f"lacks the columns {missing}"))
             continue
         walker.check(record)
+        if hashes_at is not None and (record["chain"], record["seq"]) in hashes_at:
+            hashes_at[(record["chain"], record["seq"])] = record["hash"]
         if record["chain"] not in walker.broken:
             rounds.add(record)
     walker.finish()

@@ -31,13 +31,29 @@ def _verify(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"pontoon audit verify: {exc}", file=sys.stderr)
             return 2
+        wanted: dict[tuple[str, int], str | None] = {}
+        checkpoints: list[dict] = []
+        if args.checkpoints:
+            try:
+                checkpoints = read_checkpoints(args.checkpoints)
+            except (OSError, ValueError) as exc:
+                print(f"pontoon audit verify: checkpoints: {exc}", file=sys.stderr)
+                return 2
+            wanted = {(str(c["chain"]), int(c["seq"])): None for c in checkpoints}
         try:
             with handle:
-                report = verify_export(handle)
+                report = verify_export(handle, hashes_at=wanted)
         except UnicodeDecodeError as exc:
             print(f"pontoon audit verify: {args.file}: not a UTF-8 export ({exc.reason} at byte {exc.start})",
                   file=sys.stderr)
             return 2
+        if args.checkpoints:
+            # An export may start after a checkpoint or end before one: only those it covers are checked.
+            covered = [c for c in checkpoints if wanted.get((str(c["chain"]), int(c["seq"]))) is not None]
+            if len(covered) < len(checkpoints):
+                report.notes.append(f"{len(checkpoints) - len(covered)} checkpoints fall outside the export")
+            check_checkpoints(lambda chain, seq: wanted.get((chain, seq)), covered, report,
+                              _public_key(args.public_key))
     else:
         with _connect() as conn:
             report = verify_database(conn, rounds=not args.no_rounds)

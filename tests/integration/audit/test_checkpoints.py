@@ -131,3 +131,20 @@ def test_a_checkpoint_is_due_after_the_interval_and_when_the_gaming_day_turns():
     assert not schedule.due(299, "d1")
     assert schedule.due(300, "d1")
     assert schedule.due(10, "d2")
+
+
+def test_an_export_of_a_rehashed_chain_is_caught_offline_against_the_checkpoints(pontoon, admin, checkpointed,
+                                                                                 signing_key, tmp_path):
+    key = signing_key.public_key().public_bytes_raw().hex()
+    export = tmp_path / "export.jsonl"
+    with open(export, "w") as out:
+        assert pontoon("audit", "export", stdout=out).returncode == 0
+    intact = pontoon("audit", "verify", str(export), "--checkpoints", str(checkpointed), "--public-key", key)
+    assert intact.returncode == 0, intact.stdout + intact.stderr
+
+    rehash_from(admin, "table:T1", 3, lambda payload: payload.update(tampered=True))
+    with open(export, "w") as out:
+        assert pontoon("audit", "export", stdout=out).returncode == 0
+    caught = pontoon("audit", "verify", str(export), "--checkpoints", str(checkpointed), "--public-key", key)
+    assert caught.returncode == 1, caught.stdout + caught.stderr
+    assert "chain table:T1" in caught.stdout and "re-hashed" in caught.stdout
