@@ -2,6 +2,7 @@
 `pontoon audit verify FILE` checks a JSON-lines export offline."""
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from zoneinfo import ZoneInfo
 
@@ -10,6 +11,7 @@ from flask import Response, current_app, stream_with_context
 from flask.views import MethodView
 from werkzeug.datastructures import Headers
 
+from ...audit.checkpoints import read_checkpoints
 from ...audit.export import export_end, export_lines
 from ...reports.gaming_day import day_range, parse_day_start
 from ...store.repositories.audit import AuditRecord, chain_for
@@ -92,3 +94,19 @@ class Export(MethodView):
         lines = export_lines(uow.audit, fmt=fmt, since=query.get("since"), until=until, table_id=table_id)
         # stream_with_context keeps the request (and its connection) alive until the last chunk.
         return Response(stream_with_context(chunks(lines)), mimetype=MEDIA_TYPES[fmt], headers=headers)
+
+
+@blp.route("/checkpoints")
+class Checkpoints(MethodView):
+    @require("compliance")
+    @blp.response(200, {"type": "string"}, content_type=MEDIA_TYPES["jsonl"],
+                  description="one signed checkpoint a line (chain, seq, hash, at, key, signature)")
+    def get(self):
+        """The signed checkpoints of the chains' heads (PONTOON_CHECKPOINT_DIR), as JSON lines: with
+        an export, `pontoon audit verify FILE --checkpoints DIR` shows the chains extend every one
+        of them. Empty when the service keeps no checkpoints."""
+        directory = current_app.extensions["pontoon.settings"].checkpoint_dir
+        lines = [json.dumps(checkpoint, sort_keys=True) + "\n"
+                 for checkpoint in (read_checkpoints(directory) if directory else [])]
+        return Response("".join(lines), mimetype=MEDIA_TYPES["jsonl"],
+                        headers={"Content-Disposition": 'attachment; filename="checkpoints.jsonl"'})

@@ -3,12 +3,14 @@ short by a superuser verifies intact by itself, and is caught against the checkp
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
+from service.app import create_app
 from service.audit.checkpoints import (
     CheckpointSchedule,
     check_checkpoints,
@@ -19,8 +21,10 @@ from service.audit.checkpoints import (
 from service.audit.export import iter_records
 from service.audit.report import Report
 from service.audit.verify import verify_database
+from service.config import Settings
 from service.store.audit_hash import record_hash
 from service.store.repositories.audit import AuditRepository
+from tests.support.app_fixtures import chained_key
 
 pytestmark = pytest.mark.integration
 
@@ -148,3 +152,19 @@ def test_an_export_of_a_rehashed_chain_is_caught_offline_against_the_checkpoints
     caught = pontoon("audit", "verify", str(export), "--checkpoints", str(checkpointed), "--public-key", key)
     assert caught.returncode == 1, caught.stdout + caught.stderr
     assert "chain table:T1" in caught.stdout and "re-hashed" in caught.stdout
+
+
+def test_the_compliance_export_carries_the_checkpoints(db_url, checkpointed):
+    app = create_app(Settings.from_env({**os.environ, "DATABASE_URL": db_url,
+                                        "PONTOON_CHECKPOINT_DIR": str(checkpointed)}))
+    try:
+        with psycopg.connect(db_url) as conn:
+            compliance, operator = chained_key(conn, "compliance", None, "c"), chained_key(conn, "operator", None, "o")
+        client = app.test_client()
+        got = client.get("/v1/audit/checkpoints", headers={"Authorization": f"Bearer {compliance}"})
+        assert got.status_code == 200, got.get_data(as_text=True)
+        assert [json.loads(line) for line in got.get_data(as_text=True).splitlines()] == read_checkpoints(checkpointed)
+        assert client.get("/v1/audit/checkpoints",
+                          headers={"Authorization": f"Bearer {operator}"}).status_code == 403
+    finally:
+        app.extensions["pontoon.pool"].close()

@@ -44,6 +44,7 @@ ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/v1/tables/<table_id:table_id>/paytable"): EVERYONE,
     ("POST", "/v1/tables/<table_id:table_id>/paytable"): frozenset({"operator"}),
     ("GET", "/v1/audit/export"): frozenset({"compliance"}),
+    ("GET", "/v1/audit/checkpoints"): frozenset({"compliance"}),
     ("POST", "/v1/audit/verifications"): frozenset({"compliance"}),
     ("GET", "/v1/audit/verifications/<uuid:verification_id>"): frozenset({"compliance"}),
     ("GET", "/v1/tables/<table_id:table_id>/recall"): frozenset({"supervisor", "compliance"}),
