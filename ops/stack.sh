@@ -153,6 +153,14 @@ signalled=0
 trap 'signalled=1' INT TERM
 trap stop_all EXIT
 
+# The relay signs every chain's head with a key outside the database (generated on the first start,
+# readable by this user only) into append-only checkpoint files; keep a copy of both off this host.
+export PONTOON_CHECKPOINT_KEY="${PONTOON_CHECKPOINT_KEY:-run/keys/checkpoint-$PORT.pem}"
+export PONTOON_CHECKPOINT_DIR="${PONTOON_CHECKPOINT_DIR:-run/checkpoints-$PORT}"
+(umask 077 && mkdir -p "$(dirname "$PONTOON_CHECKPOINT_KEY")" && "$BIN/python" -c \
+  'import sys; from service.audit.checkpoints import load_or_create_key; load_or_create_key(sys.argv[1])' \
+  "$PONTOON_CHECKPOINT_KEY")
+
 set -m
 start api "$LOG_DIR/api.log" "$BIN/gunicorn" -c ops/gunicorn.conf.py \
   --logger-class service.observability.gunicorn_logger.JsonLogger \

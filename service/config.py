@@ -52,6 +52,15 @@ class Settings:
     # export reaching the present ends this much before the instant every record has committed.
     audit_clock_margin: float = _setting(
         "PONTOON_AUDIT_CLOCK_MARGIN", 1.0, "seconds an audit export reaching the present stops short of its horizon")
+    # The Ed25519 key that signs the chains' heads (kept where the database cannot reach it) and
+    # the directory the signed checkpoints are appended to.
+    checkpoint_key: str = _setting(
+        "PONTOON_CHECKPOINT_KEY", "", "the Ed25519 private key file (PEM) that signs the audit chains' heads",
+        shown="unset: no checkpoints")
+    checkpoint_dir: str = _setting(
+        "PONTOON_CHECKPOINT_DIR", "", "the directory signed checkpoints are appended to", shown="unset")
+    checkpoint_every: float = _setting(
+        "PONTOON_CHECKPOINT_EVERY", 300.0, "seconds between two checkpoints (and one as each gaming day closes)")
     # Far above the largest legitimate body (a paytable document with its reason).
     max_body_bytes: int = _setting(
         "PONTOON_MAX_BODY_BYTES", 1 << 20, "the largest request body the API reads (413 beyond)")

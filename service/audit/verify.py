@@ -19,6 +19,7 @@ from ..store.repositories.shoes import ShoesRepository
 from .export import COLUMNS, iter_records
 from .report import Problem, Report
 from .rounds import MONEY_KINDS, ExportedRounds, check_money_records_without_round, check_rounds
+from .state import check_state
 
 T = TypeVar("T")
 Progress = Callable[[Report], None]
@@ -155,9 +156,10 @@ class ChainWalker:
                 self.report.problems.append(Problem(f"chain {chain}", "records exist but the chain has no head"))
 
 
-def verify_export(lines: Iterable[str]) -> Report:
+def verify_export(lines: Iterable[str], hashes_at: dict[tuple[str, int], str | None] | None = None) -> Report:
     """Verify an export (JSON lines, one record per line) offline: chains, shoe commitments and
-    the order shoes dealt in, and settled rounds replayed from their records against their payouts."""
+    the order shoes dealt in, and settled rounds replayed from their records against their payouts.
+    `hashes_at`: (chain, seq) keys (checkpoints') whose records' hashes are filled in as read."""
     report = Report()
     walker = ChainWalker(report, partial_start_allowed=True)
     rounds = ExportedRounds()
@@ -174,6 +176,8 @@ def verify_export(lines: Iterable[str]) -> Report:
             report.problems.append(Problem(f"line {number}", f"lacks the columns {missing}"))
             continue
         walker.check(record)
+        if hashes_at is not None and (record["chain"], record["seq"]) in hashes_at:
+            hashes_at[(record["chain"], record["seq"])] = record["hash"]
         if record["chain"] not in walker.broken:
             rounds.add(record)
     walker.finish()
@@ -198,6 +202,7 @@ def verify_database(conn: psycopg.Connection, *, rounds: bool = True, progress: 
             walker.check(record)
         walker.finish(heads)
         check_shoes(conn, report, walker.commitments)
+        check_state(conn, report)
         if rounds:
             check_database_rounds(conn, report, progress)
     return report

@@ -9,7 +9,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import psycopg
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from ..audit.checkpoints import check_checkpoints, checkpoint_database, load_or_create_key, read_checkpoints
 from ..audit.export import export_end, export_lines
 from ..audit.verify import print_report, verify_database, verify_export
 from ..config import Settings
@@ -29,17 +31,63 @@ def _verify(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"pontoon audit verify: {exc}", file=sys.stderr)
             return 2
+        wanted: dict[tuple[str, int], str | None] = {}
+        checkpoints: list[dict] = []
+        if args.checkpoints:
+            try:
+                checkpoints = read_checkpoints(args.checkpoints)
+            except (OSError, ValueError) as exc:
+                print(f"pontoon audit verify: checkpoints: {exc}", file=sys.stderr)
+                return 2
+            wanted = {(str(c["chain"]), int(c["seq"])): None for c in checkpoints}
         try:
             with handle:
-                report = verify_export(handle)
+                report = verify_export(handle, hashes_at=wanted)
         except UnicodeDecodeError as exc:
             print(f"pontoon audit verify: {args.file}: not a UTF-8 export ({exc.reason} at byte {exc.start})",
                   file=sys.stderr)
             return 2
+        if args.checkpoints:
+            # An export may start after a checkpoint or end before one: only those it covers are checked.
+            covered = [c for c in checkpoints if wanted.get((str(c["chain"]), int(c["seq"]))) is not None]
+            if len(covered) < len(checkpoints):
+                report.notes.append(f"{len(checkpoints) - len(covered)} checkpoints fall outside the export")
+            check_checkpoints(lambda chain, seq: wanted.get((chain, seq)), covered, report,
+                              _public_key(args.public_key))
     else:
         with _connect() as conn:
             report = verify_database(conn, rounds=not args.no_rounds)
+            if args.checkpoints:
+                try:
+                    public = _public_key(args.public_key)
+                    check_checkpoints(conn, read_checkpoints(args.checkpoints), report, public)
+                except (OSError, ValueError, KeyError) as exc:
+                    print(f"pontoon audit verify: checkpoints: {exc}", file=sys.stderr)
+                    return 2
     return print_report(report, sys.stdout)
+
+
+def _public_key(text: str | None) -> Ed25519PublicKey | None:
+    """The signer's public key: hex, or the private key file's (PONTOON_CHECKPOINT_KEY) when none is given."""
+    if text:
+        return Ed25519PublicKey.from_public_bytes(bytes.fromhex(text))
+    path = Settings.from_env().checkpoint_key
+    if path and os.path.exists(path):
+        return load_or_create_key(path).public_key()
+    return None
+
+
+def _checkpoint(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    if not settings.checkpoint_key or not (args.directory or settings.checkpoint_dir):
+        print("pontoon audit checkpoint: set PONTOON_CHECKPOINT_KEY and PONTOON_CHECKPOINT_DIR", file=sys.stderr)
+        return 2
+    with _connect() as conn:
+        signed = checkpoint_database(conn, load_or_create_key(settings.checkpoint_key),
+                                     args.directory or settings.checkpoint_dir)
+    for checkpoint in signed:
+        print(f"chain {checkpoint['chain']} seq {checkpoint['seq']} {checkpoint['hash']} at {checkpoint['at']}")
+    return 0
 
 
 def _timestamp(text: str) -> datetime:
@@ -110,7 +158,15 @@ def add_parser(subparsers: Any) -> None:
                                                "1 naming each problem")
     verify.add_argument("file", nargs="?", help="an export (JSON lines) to check offline; without it, the database")
     verify.add_argument("--no-rounds", action="store_true", help="skip the rounds (their events, ledger and payouts)")
+    verify.add_argument("--checkpoints", metavar="DIR",
+                        help="a directory of signed checkpoints: every chain must extend each of them")
+    verify.add_argument("--public-key", metavar="HEX", help="the checkpoints' signer (Ed25519, hex); by default "
+                                                             "the key in PONTOON_CHECKPOINT_KEY")
     verify.set_defaults(action=_verify)
+    checkpoint = actions.add_parser("checkpoint", help="sign every chain's head and append the checkpoints to "
+                                                       "PONTOON_CHECKPOINT_DIR")
+    checkpoint.add_argument("--directory", help="append here instead of PONTOON_CHECKPOINT_DIR")
+    checkpoint.set_defaults(action=_checkpoint)
     export = actions.add_parser("export", help="stream audit records to standard output")
     export.add_argument("--from", dest="since", type=_timestamp, help="records at or after this time (ISO 8601)")
     export.add_argument("--to", dest="until", type=_timestamp, help="records before this time (ISO 8601)")

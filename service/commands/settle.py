@@ -8,12 +8,14 @@ import json
 import logging
 import signal
 import sys
+import time
 from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import psycopg
 
+from ..audit.checkpoints import CheckpointSchedule, checkpoint_database, load_or_create_key
 from ..audit.jobs import request_daily_verification
 from ..config import Settings
 from ..reports.gaming_day import day_starts_at, gaming_day_of, parse_day_start
@@ -65,7 +67,19 @@ def _relay(args: argparse.Namespace) -> int:
             logging.info("the verification of gaming day %s was asked for already, or one is under way", day)
         days_seen.add(day)
 
+    schedule = CheckpointSchedule(settings.checkpoint_every)
+
+    def checkpoint(conn: psycopg.Connection[Any]) -> None:
+        # The key is read where it lies, outside the database, each time: a rotated key is used at once.
+        day, now = gaming_day_of(datetime.now(UTC), starts, zone), time.monotonic()
+        if schedule.due(now, day):
+            signed = checkpoint_database(conn, load_or_create_key(settings.checkpoint_key), settings.checkpoint_dir)
+            schedule.done(now, day)
+            logging.info("signed the heads of %d chains into %s", len(signed), settings.checkpoint_dir)
+
     housekeeping = ([sweep] if args.sweep_after > 0 else []) + ([verify_daily] if args.verify_daily else [])
+    if settings.checkpoint_key and settings.checkpoint_dir:
+        housekeeping.append(checkpoint)
 
     record_service_start(settings.database_url, "settle-relay")
     run_relay(lambda: connect(settings.database_url, "pontoon-relay"), celery_publisher(app), interval=args.interval,

@@ -7,8 +7,18 @@ import psycopg
 import pytest
 
 from service.app import create_app
+from service.store.repositories.audit import AuditRecord, AuditRepository, chain_for
 from service.store.repositories.keys import KeysRepository
 from tests.support.api_client import Api, flask_sender
+
+
+def chained_key(conn: psycopg.Connection, role: str, table: str | None, name: str) -> str:
+    """A new key's secret, its creation chained as `pontoon keys create` chains it: audit verify
+    holds every key's role against its chained record."""
+    key, secret = KeysRepository(conn).create(role=role, table_id=table, name=name, created_by="test")
+    AuditRepository(conn).append(chain_for(None), [AuditRecord("key_created", {
+        "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name}, actor="test")])
+    return secret
 
 
 @pytest.fixture(scope="session")
@@ -36,8 +46,7 @@ def make_key(database_url):
     """make_key(role, table=None) -> the new key's secret."""
     def make(role: str, table: str | None = None) -> str:
         with psycopg.connect(database_url) as conn:
-            _, secret = KeysRepository(conn).create(role=role, table_id=table, name=f"test {role}", created_by="test")
-        return secret
+            return chained_key(conn, role, table, f"test {role}")
     return make
 
 

@@ -2,12 +2,14 @@
 `pontoon audit verify FILE` checks a JSON-lines export offline."""
 from __future__ import annotations
 
+import json
 from zoneinfo import ZoneInfo
 
 import marshmallow as ma
-from flask import current_app
+from flask import Response, current_app
 from flask.views import MethodView
 
+from ...audit.checkpoints import read_checkpoints
 from ...reports.gaming_day import day_range, parse_day_start
 from ...web.access import Task, roles_for
 from ...web.audit_export import EXPORT_ENDS, MEDIA_TYPES, export_response
@@ -62,3 +64,19 @@ class Export(MethodView):
         query = {**query, **gaming_day_span(query, settings)}
         return export_response(uow, since=query.get("since"), until=query.get("until"), table_id=table_id,
                                fmt=query["format"], actor=principal().actor, clock_margin=settings.audit_clock_margin)
+
+
+@blp.route("/checkpoints")
+class Checkpoints(MethodView):
+    @require(*roles_for(Task.AUDIT))
+    @blp.response(200, {"type": "string"}, content_type=MEDIA_TYPES["jsonl"],
+                  description="one signed checkpoint a line (chain, seq, hash, at, key, signature)")
+    def get(self):
+        """The signed checkpoints of the chains' heads (PONTOON_CHECKPOINT_DIR), as JSON lines: with
+        an export, `pontoon audit verify FILE --checkpoints DIR` shows the chains extend every one
+        of them. Empty when the service keeps no checkpoints."""
+        directory = current_app.extensions["pontoon.settings"].checkpoint_dir
+        lines = [json.dumps(checkpoint, sort_keys=True) + "\n"
+                 for checkpoint in (read_checkpoints(directory) if directory else [])]
+        return Response("".join(lines), mimetype=MEDIA_TYPES["jsonl"],
+                        headers={"Content-Disposition": 'attachment; filename="checkpoints.jsonl"'})

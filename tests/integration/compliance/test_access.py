@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from service.api.openapi_export import spec_yaml
-from service.store.repositories.keys import KeysRepository
 from tests.support.api_client import Api, flask_sender, ok
+from tests.support.app_fixtures import chained_key
 from tests.support.scripted_rounds import SIMPLE_PUSH, play_script
 
 ROLES = ("admin", "operator", "supervisor", "compliance", "terminal")
@@ -46,6 +46,7 @@ ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/v1/tables/<table_id:table_id>/paytable"): EVERYONE,
     ("POST", "/v1/tables/<table_id:table_id>/paytable"): frozenset({"operator"}),
     ("GET", "/v1/audit/export"): frozenset({"compliance"}),
+    ("GET", "/v1/audit/checkpoints"): frozenset({"compliance"}),
     ("POST", "/v1/audit/verifications"): frozenset({"compliance"}),
     ("GET", "/v1/audit/verifications/<uuid:verification_id>"): frozenset({"compliance"}),
     ("GET", "/v1/tables/<table_id:table_id>/recall"): frozenset({"supervisor", "compliance"}),
@@ -83,7 +84,7 @@ def test_the_table_covers_the_openapi_document():
 
 def _key(database_url: str, role: str, table: str | None = None) -> str:
     with psycopg.connect(database_url) as conn:
-        return KeysRepository(conn).create(role=role, table_id=table, name=f"matrix {role}", created_by="test")[1]
+        return chained_key(conn, role, table, f"matrix {role}")
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,186 @@
+"""Checks what the money and access depend on (paytable versions, tables' paytables, staff roles,
+API keys' roles, the paytable each round opened under) against the last chained record of each:
+a row written or changed without its record shows as a problem naming it."""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import psycopg
+
+from .report import Problem, Report
+
+SYSTEM_AUTHOR = "system"      # the file seeds' author and approver
+# The kinds whose payloads say what the rows checked here must hold.
+STATE_KINDS = ("paytable_version_seeded", "paytable_version_submitted", "paytable_version_approved",
+               "paytable_version_rejected", "paytable_assigned", "staff_created", "staff_role_changed",
+               "staff_deactivated", "key_created", "key_revoked")
+
+_STATE_RECORDS = ("SELECT kind, actor, table_id, payload, at FROM audit_log WHERE kind = ANY(%s) "
+                  "ORDER BY chain, seq")
+_VERSIONS = "SELECT name, version, content, status, author, decided_by FROM paytable_versions ORDER BY name, version"
+_TABLES = ("SELECT table_id, paytable, coalesce(paytable_version, 1), pending_paytable_version FROM tables "
+           "WHERE paytable IS NOT NULL ORDER BY table_id")
+_STAFF = "SELECT user_id::text, username, role, active FROM staff_users ORDER BY username"
+_KEYS = "SELECT key_id::text, role, revoked_at IS NOT NULL FROM api_keys ORDER BY key_id"
+# Each round under a paytable with the time its round_opened record was chained.
+_ROUNDS_OPENED = ("SELECT r.round_id::text, r.paytable_ref, r.status, "
+                  "(SELECT min(a.at) FROM audit_log a WHERE a.round_id = r.round_id AND a.kind = 'round_opened') "
+                  "FROM rounds r WHERE r.paytable_ref IS NOT NULL ORDER BY r.round_id")
+
+
+def document_hash(document: Any) -> str:
+    """SHA-256 of a paytable document in canonical JSON (sorted keys): what a version's content
+    and its chained submission are compared by."""
+    return hashlib.sha256(json.dumps(document, sort_keys=True, separators=(",", ":"),
+                                     default=str).encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class ChainedState:
+    """What the chained records say each row holds, record by record in chain order."""
+
+    submitted: dict[tuple[str, int], tuple[str, str | None]] = field(default_factory=dict)  # -> (hash, actor)
+    decided: dict[tuple[str, int], tuple[str, str | None, datetime]] = field(default_factory=dict)  # -> status, by, at
+    assigned: dict[str, list[tuple[Any, Any]]] = field(default_factory=dict)  # table -> (current, pending)
+    staff: dict[str, tuple[str, bool]] = field(default_factory=dict)          # user_id -> (role, active)
+    keys: dict[str, tuple[str, bool]] = field(default_factory=dict)           # key_id -> (role, revoked)
+
+    def add(self, kind: str, actor: str | None, table_id: str | None, payload: dict[str, Any], at: datetime) -> None:
+        if kind in ("paytable_version_seeded", "paytable_version_submitted"):
+            key = (str(payload.get("paytable")), int(payload.get("version") or 0))
+            self.submitted[key] = (document_hash(payload.get("after")), actor)
+            if kind == "paytable_version_seeded":
+                self.decided[key] = ("approved", SYSTEM_AUTHOR, at)
+        elif kind in ("paytable_version_approved", "paytable_version_rejected"):
+            key = (str(payload.get("paytable")), int(payload.get("version") or 0))
+            self.decided[key] = (kind.removeprefix("paytable_version_"), actor, at)
+        elif kind == "paytable_assigned" and table_id:
+            after = payload.get("after") or {}
+            self.assigned.setdefault(table_id, []).append((after.get("paytable_version"), after.get("pending_version")))
+        elif kind == "staff_created":
+            self.staff[str(payload.get("user_id"))] = (str(payload.get("role")), True)
+        elif kind == "staff_role_changed":
+            _, active = self.staff.get(str(payload.get("user_id")), ("", True))
+            self.staff[str(payload.get("user_id"))] = (str(payload.get("to")), active)
+        elif kind == "staff_deactivated":
+            role, _ = self.staff.get(str(payload.get("user_id")), (str(payload.get("role")), True))
+            self.staff[str(payload.get("user_id"))] = (role, False)
+        elif kind == "key_created":
+            self.keys[str(payload.get("key_id"))] = (str(payload.get("role")), False)
+        elif kind == "key_revoked":
+            role, _ = self.keys.get(str(payload.get("key_id")), (str(payload.get("role")), False))
+            self.keys[str(payload.get("key_id"))] = (role, True)
+
+
+def check_state(conn: psycopg.Connection, report: Report) -> None:
+    """Every row the money and access depend on against its last chained record (see the module)."""
+    state = ChainedState()
+    for kind, actor, table_id, payload, at in conn.execute(_STATE_RECORDS, (list(STATE_KINDS),)):
+        state.add(kind, actor, table_id, payload if isinstance(payload, dict) else {}, at)
+    check_versions(conn.execute(_VERSIONS), state, report)
+    check_tables(conn.execute(_TABLES), state, report)
+    check_staff(conn.execute(_STAFF), state, report)
+    check_keys(conn.execute(_KEYS), state, report)
+    check_rounds_opened_approved(conn.execute(_ROUNDS_OPENED), state, report)
+
+
+def check_versions(rows: Iterable[tuple[Any, ...]], state: ChainedState, report: Report) -> None:
+    """A stored version's document is the one chained when it was submitted (or seeded), its
+    author the submitter; its decision is the chained one, by the chained approver, not its author."""
+    for name, version, content, status, author, decided_by in rows:
+        where = f"paytable version {name}@{version}"
+        submitted = state.submitted.get((name, version))
+        if submitted is None:
+            report.problems.append(Problem(where, "stored, but no chained record submitted or seeded it"))
+            continue
+        digest, submitter = submitted
+        if document_hash(content) != digest:
+            report.problems.append(Problem(where, f"its document (sha256 {document_hash(content)[:16]}…) is not "
+                                                  f"the one chained at its submission (sha256 {digest[:16]}…)"))
+        if author != submitter:
+            report.problems.append(Problem(where, f"its author is {author!r} but {submitter!r} submitted it"))
+        decided = state.decided.get((name, version))
+        if status == "draft":
+            if decided is not None:
+                report.problems.append(Problem(where, f"a draft, but its chained records say it was {decided[0]}"))
+            continue
+        if decided is None:
+            report.problems.append(Problem(where, f"{status}, but no chained record decided it"))
+            continue
+        chained_status, approver, _ = decided
+        if (status, decided_by) != (chained_status, approver):
+            report.problems.append(Problem(where, f"{status} by {decided_by!r}, but the chained decision is "
+                                                  f"{chained_status} by {approver!r}"))
+        if chained_status == "approved" and approver == submitter and submitter != SYSTEM_AUTHOR:
+            report.problems.append(Problem(where, f"approved by its own submitter {approver!r}"))
+
+
+def check_tables(rows: Iterable[tuple[Any, ...]], state: ChainedState, report: Report) -> None:
+    """A table's current and pending paytable versions are what its last chained assignment left
+    (its pending version becomes current when a round opens), or version 1 if it had none."""
+    for table_id, paytable, current, pending in rows:
+        where = f"table {table_id}"
+        assignments = state.assigned.get(table_id)
+        last_current, last_pending = assignments[-1] if assignments else (1, None)
+        allowed = {version for version in (last_current, last_pending) if version is not None}
+        if current not in allowed:
+            report.problems.append(Problem(where, f"runs {paytable}@{current}, but its last chained assignment "
+                                                  f"leaves it {paytable}@{last_current}"
+                                                  + (f" or pending {last_pending}" if last_pending else "")))
+        if pending is not None and pending != last_pending:
+            report.problems.append(Problem(where, f"waits for {paytable}@{pending}, which no chained "
+                                                  "assignment gave it"))
+
+
+def check_staff(rows: Iterable[tuple[Any, ...]], state: ChainedState, report: Report) -> None:
+    """An account's role and whether it is active are what its last chained change made them."""
+    for user_id, username, role, active in rows:
+        where = f"staff account {username} ({user_id})"
+        chained = state.staff.get(user_id)
+        if chained is None:
+            report.problems.append(Problem(where, "exists, but no chained record created it"))
+        elif (role, active) != chained:
+            report.problems.append(Problem(where, f"is {role}{'' if active else ' (deactivated)'}, but its last "
+                                                  f"chained change made it {chained[0]}"
+                                                  f"{'' if chained[1] else ' (deactivated)'}"))
+
+
+def check_keys(rows: Iterable[tuple[Any, ...]], state: ChainedState, report: Report) -> None:
+    """A key's role is the one chained when it was created; a key chained as revoked stays revoked."""
+    for key_id, role, revoked in rows:
+        where = f"API key {key_id}"
+        chained = state.keys.get(key_id)
+        if chained is None:
+            report.problems.append(Problem(where, "exists, but no chained record created it"))
+            continue
+        if role != chained[0]:
+            report.problems.append(Problem(where, f"has role {role}, but was chained as created with role "
+                                                  f"{chained[0]}"))
+        if chained[1] and not revoked:
+            report.problems.append(Problem(where, "was chained as revoked, but is live again"))
+
+
+def check_rounds_opened_approved(rows: Iterable[tuple[Any, ...]], state: ChainedState, report: Report) -> None:
+    """Every round opened under a paytable version chained as approved before the round's
+    round_opened record (version 1 may still be only its file, never stored)."""
+    for round_id, paytable_ref, _status, opened_at in rows:
+        name, _, number = str(paytable_ref).partition("@")
+        version = int(number) if number.isdigit() else 1
+        decided = state.decided.get((name, version))
+        if decided is None:
+            if version == 1 and (name, 1) not in state.submitted:
+                continue   # played from the file before any version was stored
+            report.problems.append(Problem(f"round {round_id}", f"opened under {name}@{version}, which no "
+                                                                "chained record approved"))
+            continue
+        status, approver, decided_at = decided
+        if version == 1 and approver == SYSTEM_AUTHOR:
+            continue   # the file's version: in force from the start, seeded whenever first needed
+        if status != "approved" or (opened_at is not None and decided_at > opened_at):
+            report.problems.append(Problem(f"round {round_id}", f"opened under {name}@{version} before it was "
+                                                                "approved (or it never was)"))
