@@ -14,8 +14,8 @@ import psycopg
 import pytest
 
 from bench.processes import Processes, scratch_database
-from service.store.repositories.keys import KeysRepository
 from tests.support.api_client import Api, http_sender, ok
+from tests.support.app_fixtures import chained_key
 
 from .console import Person, pontoon
 from .stack import LiveStack
@@ -146,8 +146,7 @@ def make_key(database_url):
     """make_key(role, table=None) -> the new key's secret."""
     def make(role: str, table: str | None = None) -> str:
         with psycopg.connect(database_url) as conn:
-            return KeysRepository(conn).create(role=role, table_id=table, name=f"browser {role}",
-                                               created_by="browser tests")[1]
+            return chained_key(conn, role, table, f"browser {role}")
     return make
 
 

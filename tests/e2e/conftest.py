@@ -12,9 +12,9 @@ import pytest
 import requests
 
 from bench.processes import free_port, scratch_database, wait_for
-from service.store.repositories.keys import KeysRepository
 from tests.conftest import ROOT
 from tests.support.api_client import Api, http_sender
+from tests.support.app_fixtures import chained_key
 
 pytestmark = pytest.mark.integration
 
@@ -92,7 +92,7 @@ def service(database_url, tmp_path):
 def make_key(database_url):
     def make(role: str, table: str | None = None) -> str:
         with psycopg.connect(database_url) as conn:
-            return KeysRepository(conn).create(role=role, table_id=table, name=f"e2e {role}", created_by="e2e")[1]
+            return chained_key(conn, role, table, f"e2e {role}")
     return make
 
 

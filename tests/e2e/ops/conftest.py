@@ -15,8 +15,8 @@ import requests
 
 from bench.processes import Processes, RedisServer, free_port, scratch_database, wait_for  # noqa: F401  (the ops tests import them from here)
 from service.config import Settings
-from service.store.repositories.keys import KeysRepository
 from service.worker.celery_app import queue_for
+from tests.support.app_fixtures import chained_key
 
 pytestmark = pytest.mark.integration
 
@@ -31,7 +31,7 @@ def fresh_database(purpose: str):
 
 def make_key(database_url: str, role: str, table: str | None = None) -> str:
     with psycopg.connect(database_url) as conn:
-        return KeysRepository(conn).create(role=role, table_id=table, name=f"ops test {role}", created_by="test")[1]
+        return chained_key(conn, role, table, f"ops test {role}")
 
 
 class Stack:
