@@ -16,6 +16,7 @@ from service.operators.paytables import decide_version, submit_version
 from service.refusals import Conflict
 from service.rules.registry import paytables_dir
 from service.settlement.relay import BrokerUnavailable, relay_evaluations
+from service.store.repositories.audit import AuditRecord, AuditRepository, chain_for
 from service.store.repositories.paytables import VersionStatus
 from service.store.uow import UnitOfWork
 
@@ -32,7 +33,7 @@ def draft(conn, pair: str = "12:1", author: str = "staff:olive") -> int:
     with open(f"{paytables_dir()}/{NAME}.yaml", encoding="utf-8") as handle:
         document = yaml.safe_load(handle)
     document.pop("version")
-    document["odds"]["pair"] = pair
+    document["side_bets"]["pair"]["pays"]["pair"] = pair
     uow = UnitOfWork(conn)
     submitted = submit_version(SubmitPaytableVersion(NAME, "pair promotion", author, content=document), uow)
     uow.commit()
@@ -91,8 +92,13 @@ def test_an_evaluation_that_cannot_finish_fails_saying_why_and_may_be_asked_for_
     # in by hand as an older release could have kept it.
     content = {**yaml.safe_load(Path(paytables_dir(), f"{NAME}.yaml").read_text(encoding="utf-8")), "name": NAME,
                "version": 90, "measured_under": "british-traditional"}
-    admin.execute("INSERT INTO paytable_versions (name, version, content, source, source_format, author, reason) "
-                  "VALUES (%s, 90, %s, '{}', 'json', 'staff:olive', 'kept from before')", (NAME, Jsonb(content)))
+    with admin.transaction():   # with its chained submission, as every stored version has one
+        admin.execute("INSERT INTO paytable_versions (name, version, content, source, source_format, author, "
+                      "reason) VALUES (%s, 90, %s, '{}', 'json', 'staff:olive', 'kept from before')",
+                      (NAME, Jsonb(content)))
+        AuditRepository(admin).append(chain_for(None), [AuditRecord("paytable_version_submitted", {
+            "paytable": NAME, "version": 90, "status": "draft", "reason": "kept from before"},
+            actor="staff:olive")])
     uow = UnitOfWork(app_conn)
     assert evaluate_version(EvaluatePaytableVersion(NAME, 90, "staff:olive"), uow)["status"] == "queued"
     uow.commit()
