@@ -12,6 +12,7 @@ import marshmallow as ma
 import psycopg
 from flask import Flask
 from flask.views import MethodView
+from psycopg.rows import dict_row
 
 from service.api.auth import principal, require
 from service.api.blueprint import Blueprint
@@ -51,10 +52,10 @@ class Floor(MethodView):
         """One row into `bench_floor`, committed: the key check, the INSERT and the COMMIT, and
         nothing a game needs."""
         uow = request_uow()
-        row_id = uow.transaction.execute("INSERT INTO bench_floor (key_id) VALUES (%s) RETURNING id",
-                                  (principal().key_id,)).fetchone()[0]
-        uow.commit()
-        return {"id": row_id}
+        with uow.transaction(), uow.conn.cursor(row_factory=dict_row) as cur:
+            row = cur.execute("INSERT INTO bench_floor (key_id) VALUES (%s) RETURNING id",
+                              (principal().key_id,)).fetchone()
+        return {"id": row["id"]}
 
 
 def ensure_floor_table(database_url: str) -> None:

@@ -67,9 +67,9 @@ def signed_in() -> CurrentStaff | None:
     if token:
         uow = request_uow()
         # A page polling for itself (htmx's GET) is not the person at the screen.
-        holder = touch_session(TouchSession(token, activity=not (is_htmx() and request.method == "GET")), uow,
-                               policy())
-        uow.commit()
+        with uow.transaction():
+            holder = touch_session(TouchSession(token, activity=not (is_htmx() and request.method == "GET")), uow,
+                                   policy())
         if holder is not None:
             staff = CurrentStaff(holder.user_id, holder.username, holder.display_name, holder.role,
                                  staff_actor(holder.username), holder.session_id, holder.totp_enrolled,
@@ -119,11 +119,11 @@ def record_refusal(staff: CurrentStaff, allowed: tuple[str, ...]) -> None:
     is: who, in which role, tried what. Repeated attempts at pages beyond a role are what an access
     review looks for."""
     uow = request_uow()
-    uow.audit.append(chain_for(None), [AuditRecord("access_denied", {
-        "status": 403, "reason": "forbidden", "user_id": str(staff.user_id), "role": staff.role,
-        "allowed": list(allowed), "method": request.method, "path": request.path.replace("\x00", "\\x00")[:512]},
-        actor=staff.actor)])
-    uow.commit()
+    with uow.transaction():
+        uow.audit.append(chain_for(None), [AuditRecord("access_denied", {
+            "status": 403, "reason": "forbidden", "user_id": str(staff.user_id), "role": staff.role,
+            "allowed": list(allowed), "method": request.method,
+            "path": request.path.replace("\x00", "\\x00")[:512]}, actor=staff.actor)])
 
 
 def to_sign_in() -> Response:

@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..catalog import ref
-from ..refusals import Conflict, Invalid, NotFound
+from ..refusals import Conflict, Forbidden, Invalid, NotFound
 from ..rules import parse_paytable
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.paytables import AssignmentRow, VersionRow, VersionStatus
 from ..store.uow import UnitOfWork
 from .commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
 from .documents import NAME, changes, read_submitted
-from .errors import Forbidden
 from .evaluation import evaluate_paytable
 from .seed import seed_file_versions
 

@@ -19,8 +19,8 @@ PREPARE_THRESHOLD = 0
 def open_pool(database_url: str, *, min_size: int = MIN_SIZE, max_size: int = MAX_SIZE,
               name: str = "pontoon-api") -> ConnectionPool:
     """A pool whose connections log in as the application role (no rewriting the audit log), in
-    autocommit mode: a unit of work opens and ends its transactions with statements of its own
-    (store.transaction), which in pipeline mode wait for no answer of their own. No check
+    autocommit mode: a unit of work's writes go in psycopg's transaction blocks
+    (UnitOfWork.transaction), and a read on its own is a transaction of its own. No check
     on checkout (it cost a round trip per request): a connection that breaks fails its request,
     comes back closed and is discarded by the pool, which reconnects; idle ones are renewed by
     `max_idle`."""

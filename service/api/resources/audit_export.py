@@ -85,10 +85,10 @@ class Export(MethodView):
         # Built before the export is recorded: a response that cannot be sent records nothing.
         headers = Headers({"Content-Disposition": f'attachment; filename="audit-{table_id or "all"}.{fmt}"',
                            EXPORT_ENDS: until.isoformat()})
-        uow.audit.append(chain_for(None), [AuditRecord("audit_exported", {
-            "from": query.get("since"), "to": query.get("until"), "ends": until, "table_id": table_id,
-            "format": fmt}, actor=principal().actor)])
-        uow.commit()
+        with uow.transaction():
+            uow.audit.append(chain_for(None), [AuditRecord("audit_exported", {
+                "from": query.get("since"), "to": query.get("until"), "ends": until, "table_id": table_id,
+                "format": fmt}, actor=principal().actor)])
         lines = export_lines(uow.audit, fmt=fmt, since=query.get("since"), until=until, table_id=table_id)
         # stream_with_context keeps the request (and its connection) alive until the last chunk.
         return Response(stream_with_context(chunks(lines)), mimetype=MEDIA_TYPES[fmt], headers=headers)

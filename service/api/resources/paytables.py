@@ -10,14 +10,12 @@ from psycopg_pool import PoolTimeout
 
 from ...operators import paytables
 from ...operators.commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
-from ...operators.errors import Forbidden
 from ...operators.seed import seed_file_versions
 from ...store.repositories.paytables import VersionStatus
 from ...store.uow import unit_of_work
 from ..auth import READERS, access, principal, require, table_in_path
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
-from ..errors import body
 from ..schemas.paytables import (
     AssignPaytableSchema,
     DecisionSchema,
@@ -45,17 +43,12 @@ def _seed_paytable_files(state) -> None:
         return
     try:
         with unit_of_work(pool, timeout=SEED_TIMEOUT) as uow:
-            seeded = seed_file_versions(uow.paytables, uow.audit)
-            uow.commit()
+            with uow.transaction():
+                seeded = seed_file_versions(uow.paytables, uow.audit)
         if seeded:
             log.info("paytable versions seeded from files: %s", ", ".join(seeded))
     except (PoolTimeout, psycopg.OperationalError, psycopg.errors.UndefinedTable) as exc:
         log.warning("paytable seed left to first use: %s", type(exc).__name__)
-
-
-@blp.app_errorhandler(Forbidden)
-def _forbidden(exc: Forbidden):
-    return body(403, exc.code, exc.message, exc.errors), 403
 
 
 @blp.route("/paytables")

@@ -30,6 +30,7 @@ from ...api.schemas.base import TABLE_ID_PATTERN
 from ...audit.export import FORMATS, export_end, export_lines
 from ...audit.jobs import STALE_AFTER, request_verification
 from ...audit.report import checked_summary
+from ...command_runner import run_command
 from ...config import Settings
 from ...reports.gaming_day import day_starts_at, parse_day_start
 from ...store.repositories.audit import AuditRecord, chain_for
@@ -93,10 +94,10 @@ def export() -> Response | tuple[str, int]:
     until = export_end(uow.audit, period.until, _settings().audit_clock_margin)
     headers = Headers({"Content-Disposition": f'attachment; filename="audit-{table_id or "all"}.{fmt}"',
                        EXPORT_ENDS: until.isoformat()})
-    uow.audit.append(chain_for(None), [AuditRecord("audit_exported", {
-        "from": _text(period.since), "to": _text(period.until), "ends": until.isoformat(), "table_id": table_id,
-        "format": fmt}, actor=current_staff().actor)])
-    uow.commit()
+    with uow.transaction():
+        uow.audit.append(chain_for(None), [AuditRecord("audit_exported", {
+            "from": _text(period.since), "to": _text(period.until), "ends": until.isoformat(), "table_id": table_id,
+            "format": fmt}, actor=current_staff().actor)])
     lines = export_lines(uow.audit, fmt=fmt, since=period.since, until=until, table_id=table_id)
     # stream_with_context keeps the request (and its connection) alive until the last chunk.
     return Response(stream_with_context(chunks(lines)), mimetype=MEDIA_TYPES[fmt], headers=headers)
@@ -108,8 +109,7 @@ def verify() -> Redirect:
     """Ask a worker to verify the whole log (a log of months outlasts a web request), then show
     that verification; asking while one is under way shows that one."""
     uow = request_uow()
-    requested = request_verification(uow, current_staff().actor)
-    uow.commit()
+    requested = run_command(uow, lambda: request_verification(uow, current_staff().actor))
     if requested.resent:
         flash("A verification was already under way but had shown no progress for a minute: it has been sent to "
               "the workers again.", "warning")

@@ -19,14 +19,13 @@ from ...api.schemas.paytables import DecisionSchema, SubmitVersionSchema
 from ...catalog import ref
 from ...operators import paytables as handlers
 from ...operators.commands import DecidePaytableVersion, SubmitPaytableVersion
-from ...operators.errors import Forbidden
 from ...operators.evaluation import Evaluation, evaluate_paytable
-from ...refusals import CommandRefused, Conflict, Invalid, NotFound
+from ...refusals import CommandRefused, Invalid, NotFound
 from ...rules import parse_paytable
-from ...store.repositories.audit import chain_for
 from ...store.repositories.paytables import VersionRow, VersionStatus
 from ...store.uow import UnitOfWork
 from ..auth import current_staff, error_page, is_htmx, staff_required
+from ..commands import carry_out
 
 blp = Blueprint("console_paytables", __name__, url_prefix="/console")
 
@@ -83,15 +82,13 @@ def submit(name: str) -> Response | tuple[str, int]:
     locations: dict[str, dict[str, int]] = {}
     if not refused:
         try:
-            submitted = handlers.submit_version(
-                SubmitPaytableVersion(name, reason, current_staff().actor, yaml_text=text), uow)
+            submitted = carry_out(handlers.submit_version,
+                                  SubmitPaytableVersion(name, reason, current_staff().actor, yaml_text=text))
         except NotFound as exc:
             return error_page(404, "No such paytable", exc.message)
         except Invalid as exc:
-            uow.rollback()
             refused, locations = dict(exc.errors or {}), exc.locations or {}
         else:
-            uow.commit()
             flash(f"Version {submitted['version']} of {name} is submitted as a draft: another operator must "
                   "approve it before a table can use it.", "success")
             return redirect(url_for(".version", name=name, number=submitted["version"]), 303)
@@ -140,11 +137,9 @@ def decide(name: str, number: int) -> Response | tuple[str, int]:
         return _version_page(uow, name, number, field_errors=_field_errors(refused), reason=reason,
                              status=HTTPStatus.UNPROCESSABLE_ENTITY)
     try:
-        handlers.decide_version(DecidePaytableVersion(name, number, decision, reason, current_staff().actor), uow)
-        uow.commit()
+        carry_out(handlers.decide_version, DecidePaytableVersion(name, number, decision, reason, current_staff().actor))
     except CommandRefused as exc:
-        _keep_refusal(uow, exc)
-        return _version_page(uow, name, number, refusal=exc.message, reason=reason, status=_status_of(exc),
+        return _version_page(uow, name, number, refusal=exc.message, reason=reason, status=exc.status,
                              field_errors=_field_errors(exc.errors or {}))
     flash(f"Version {number} of {name} is {decision}.", "success")
     return redirect(url_for(".version", name=name, number=number), 303)
@@ -171,22 +166,6 @@ def _version_page(uow: UnitOfWork, name: str, number: int, *, field_errors: list
         evaluation=evaluation, may_decide=staff.role in WRITERS and row.status == VersionStatus.DRAFT,
         own_draft=row.author == staff.actor, field_errors={e.field: e.message for e in field_errors or []},
         refusal=refusal, reason=reason), status
-
-
-def _keep_refusal(uow: UnitOfWork, exc: CommandRefused) -> None:
-    """Roll the refused command back, keeping the record of the refusal it names (an operator
-    trying to approve their own draft), as the REST API keeps it."""
-    uow.rollback()
-    if exc.audit is not None:
-        uow.audit.append(chain_for(exc.audit.table_id), [exc.audit])
-        uow.commit()
-
-
-def _status_of(exc: CommandRefused) -> int:
-    for kind, status in ((Forbidden, 403), (NotFound, 404), (Invalid, 422), (Conflict, 409)):
-        if isinstance(exc, kind):
-            return status
-    return 409
 
 
 def version_text(row: VersionRow) -> str:

@@ -58,11 +58,7 @@ def statements_for_floor(app, settings) -> tuple[int, int]:
     """(statements sent, tables shown) for one reading of the floor."""
     with app.extensions["pontoon.pool"].connection() as conn:
         counting = CountingConnection(conn)
-        uow = UnitOfWork(counting)
-        try:
-            shown = floor(uow, settings)
-        finally:
-            uow.close()
+        shown = floor(UnitOfWork(counting), settings)
     return len(counting.sent), len(shown.tables)
 
 

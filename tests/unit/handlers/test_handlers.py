@@ -12,9 +12,8 @@ import yaml
 from service.compliance.commands import VoidRound
 from service.compliance.void import REFUND_KIND, void_round
 from service.operators.commands import DecidePaytableVersion
-from service.operators.errors import Forbidden
 from service.operators.paytables import decide_version
-from service.refusals import Conflict
+from service.refusals import Conflict, Forbidden
 from service.rounds import handlers
 from service.rounds.commands import CreateTable, OpenRound, OpenShoe, PostAction
 from service.rules.registry import paytables_dir
