@@ -47,9 +47,8 @@ def shared_signing_key(app: Flask) -> str:
     pool = app.extensions.get("pontoon.pool")
     if pool is None:
         return secrets.token_urlsafe(48)   # an app with no database serves no console
-    with unit_of_work(pool) as uow:
+    with unit_of_work(pool) as uow, uow.transaction():
         key = uow.staff.generated_secret(SIGNING_SECRET_NAME)
-        uow.commit()
     return key
 
 

@@ -47,9 +47,9 @@ def submit() -> Response | tuple[str, int]:
     if errors:
         return _again(username, next_page, errors, None, 422)
     uow = request_uow()
-    _end_previous_session(uow)
-    result = sign_in(SignIn(username, password, totp, request.remote_addr), uow, policy())
-    uow.commit()
+    with uow.transaction():
+        _end_previous_session(uow)
+        result = sign_in(SignIn(username, password, totp, request.remote_addr), uow, policy())
     if result.outcome is SignInOutcome.LOCKED:
         return _again(username, next_page, {}, "Sign-in failed: this account is locked after too many failed "
                                                "attempts. Try again later or ask an admin.", 401)
@@ -82,8 +82,8 @@ def logout() -> Response:
     uow = request_uow()
     token = request.cookies.get(SESSION_COOKIE)
     if token:
-        sign_out(SignOut(token, request.remote_addr), uow)
-        uow.commit()
+        with uow.transaction():
+            sign_out(SignOut(token, request.remote_addr), uow)
     session.clear()
     response = make_response(redirect("/console/login?signed_out=1"))
     response.delete_cookie(SESSION_COOKIE, path="/console", httponly=True, samesite="Lax")

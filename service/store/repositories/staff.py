@@ -7,7 +7,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from psycopg.rows import class_row
+from psycopg.rows import class_row, dict_row
 
 from ..transaction import Statements, returned
 from .keys import hash_secret
@@ -32,8 +32,6 @@ class StaffRow:
     deactivated_at: datetime | None
 
 
-_COLUMNS = ("user_id, username, display_name, role, active, password_hash, failed_attempts, locked_until, "
-            "totp_secret, totp_last_step, created_by, created_at, updated_at, last_sign_in_at, deactivated_at")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,41 +56,62 @@ class StaffRepository:
         """The new account, or None when the username is taken."""
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
             return cur.execute(
-                f"INSERT INTO staff_users (user_id, username, display_name, role, password_hash, created_by) "
-                f"VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (username) DO NOTHING RETURNING {_COLUMNS}",
+                "INSERT INTO staff_users (user_id, username, display_name, role, password_hash, created_by) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (username) DO NOTHING RETURNING user_id, username, "
+                "display_name, role, active, password_hash, failed_attempts, locked_until, totp_secret, "
+                "totp_last_step, created_by, created_at, updated_at, last_sign_in_at, deactivated_at",
                 (uuid.uuid4(), username, display_name, role, password_hash, created_by)).fetchone()
 
     def get(self, username: str) -> StaffRow | None:
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE username = %s", (username,)).fetchone()
+            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
+                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
+                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users WHERE username = %s",
+                               (username,)).fetchone()
 
     def get_by_id(self, user_id: uuid.UUID) -> StaffRow | None:
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE user_id = %s", (user_id,)).fetchone()
+            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
+                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
+                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users WHERE user_id = %s",
+                               (user_id,)).fetchone()
 
     def lock(self, username: str) -> StaffRow | None:
         """The account, its row locked to the end of the transaction (sign-in counts its failures
         under it, so attempts made together are all counted)."""
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE username = %s FOR UPDATE",
+            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
+                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
+                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users WHERE username = %s "
+                               "FOR UPDATE",
                                (username,)).fetchone()
 
     def lock_by_id(self, user_id: uuid.UUID) -> StaffRow | None:
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE user_id = %s FOR UPDATE",
+            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
+                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
+                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users WHERE user_id = %s "
+                               "FOR UPDATE",
                                (user_id,)).fetchone()
 
     def all(self) -> list[StaffRow]:
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users ORDER BY username").fetchall()
+            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
+                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
+                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users ORDER BY username"
+                               ).fetchall()
 
     def any_active(self, role: str) -> bool:
-        return bool(returned(self.db.execute(
-            "SELECT EXISTS (SELECT 1 FROM staff_users WHERE role = %s AND active)", (role,)).fetchone())[0])
+        with self.db.cursor(row_factory=dict_row) as cur:
+            found = cur.execute("SELECT EXISTS (SELECT FROM staff_users WHERE role = %s AND active) AS any",
+                                (role,)).fetchone()
+        return bool(returned(found)["any"])
 
     def count_active(self, role: str) -> int:
-        return int(returned(self.db.execute(
-            "SELECT count(*) FROM staff_users WHERE role = %s AND active", (role,)).fetchone())[0])
+        with self.db.cursor(row_factory=dict_row) as cur:
+            found = cur.execute("SELECT count(*) AS active FROM staff_users WHERE role = %s AND active",
+                                (role,)).fetchone()
+        return int(returned(found)["active"])
 
     def record_failure(self, user_id: uuid.UUID, *, failed_attempts: int, locked_until: datetime | None) -> None:
         self.db.execute("UPDATE staff_users SET failed_attempts = %s, locked_until = %s, updated_at = now() "
@@ -153,9 +172,10 @@ class StaffRepository:
 
     def session_of(self, token: str) -> tuple[uuid.UUID, uuid.UUID] | None:
         """(session id, user id) of the session holding this token, whether it is live or not."""
-        row = self.db.execute("SELECT session_id, user_id FROM staff_sessions WHERE token_hash = %s",
+        with self.db.cursor(row_factory=dict_row) as cur:
+            row = cur.execute("SELECT session_id, user_id FROM staff_sessions WHERE token_hash = %s",
                               (hash_secret(token),)).fetchone()
-        return (row[0], row[1]) if row else None
+        return (row["session_id"], row["user_id"]) if row else None
 
     def end_session(self, session_id: uuid.UUID, reason: str) -> bool:
         """End one session; False when it had ended already."""
@@ -177,6 +197,7 @@ class StaffRepository:
         it and every other process, then and after a restart, reads the same one."""
         self.db.execute("INSERT INTO service_secrets (name, value) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING",
                         (name, secrets.token_urlsafe(48)))
-        value: str = returned(self.db.execute("SELECT value FROM service_secrets WHERE name = %s",
-                                              (name,)).fetchone())[0]
+        with self.db.cursor(row_factory=dict_row) as cur:
+            found = returned(cur.execute("SELECT value FROM service_secrets WHERE name = %s", (name,)).fetchone())
+        value: str = found["value"]
         return value
