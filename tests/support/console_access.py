@@ -31,10 +31,10 @@ CONSOLE_ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/console/floor"): EVERY_ROLE,
     ("GET", "/console/floor/rows"): EVERY_ROLE,
     ("GET", "/console/paytables"): EVERY_ROLE,
-    ("GET", "/console/paytables/<name>/<int:number>"): EVERY_ROLE,
-    ("GET", "/console/paytables/<name>/<int:number>/evaluation"): EVERY_ROLE,
-    ("POST", "/console/paytables/<name>/<int:number>/evaluation"): frozenset({"operator"}),
-    ("POST", "/console/paytables/<name>/<int:number>/decision"): frozenset({"operator"}),
+    ("GET", "/console/paytables/<name>/<int:version>"): EVERY_ROLE,
+    ("GET", "/console/paytables/<name>/<int:version>/evaluation"): EVERY_ROLE,
+    ("POST", "/console/paytables/<name>/<int:version>/evaluation"): frozenset({"operator"}),
+    ("POST", "/console/paytables/<name>/<int:version>/decision"): frozenset({"operator"}),
     ("GET", "/console/paytables/<name>/draft"): frozenset({"operator"}),
     ("POST", "/console/paytables/<name>/draft"): frozenset({"operator"}),
     ("GET", "/console/recall"): PIT,
@@ -51,7 +51,7 @@ CONSOLE_ACCESS: dict[tuple[str, str], frozenset[str]] = {
 # Open to anyone: signing in and out, the way in, and the static files (htmx, the stylesheet).
 PUBLIC = {("GET", "/console/login"), ("POST", "/console/login"), ("POST", "/console/logout"), ("GET", "/console/"),
           ("GET", "/console/static/<path:filename>")}
-# A route's parameter, to be filled with a value: `<name>`, `<int:number>`, `<uuid:round_id>`.
+# A route's parameter, to be filled with a value: `<name>`, `<int:version>`, `<uuid:round_id>`.
 PARAMETER = re.compile(r"<(?:[a-z_]+:)?([a-z_]+)>")
 
 
