@@ -9,6 +9,7 @@ import pytest
 import yaml
 from psycopg.types.json import Jsonb
 
+from bench.processes import process_env, wait_for
 from service.operators.commands import DecidePaytableVersion, EvaluatePaytableVersion, SubmitPaytableVersion
 from service.operators.evaluation_jobs import STALE_AFTER, UnderWayElsewhere, evaluate_version, run_evaluation
 from service.operators.paytables import decide_version, submit_version
@@ -17,8 +18,6 @@ from service.rules.registry import paytables_dir
 from service.settlement.relay import BrokerUnavailable, relay_evaluations
 from service.store.repositories.paytables import VersionStatus
 from service.store.uow import UnitOfWork
-
-from .support import process_env, wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -33,7 +32,7 @@ def draft(conn, pair: str = "12:1", author: str = "staff:olive") -> int:
     with open(f"{paytables_dir()}/{NAME}.yaml", encoding="utf-8") as handle:
         document = yaml.safe_load(handle)
     document.pop("version")
-    document["odds"]["pair"] = pair
+    document["side_bets"]["pair"]["pays"]["pair"] = pair
     uow = UnitOfWork(conn)
     with uow.transaction():
         submitted = submit_version(SubmitPaytableVersion(NAME, "pair promotion", author, content=document), uow)
