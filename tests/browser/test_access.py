@@ -36,7 +36,7 @@ def places(new_table) -> dict[str, str]:
     open_round = play_script(terminal, table_id, [{"seat": 1, "wager": 1000}], SIMPLE_PUSH, new_shoe=False,
                              stop_after=2)
     assert open_round["status"] == "open"
-    return {"table_id": table_id, "round_id": done["round_id"], "name": "canberra-standard", "number": "999",
+    return {"table_id": table_id, "round_id": done["round_id"], "name": "canberra-standard", "version": "999",
             "username": f"nobody{uuid.uuid4().hex[:6]}", "key_id": str(uuid.uuid4()),
             "verification_id": str(uuid.uuid4())}
 

@@ -14,7 +14,7 @@ from tests.support.console_access import CONSOLE_ACCESS, PARAMETER, PUBLIC, ROLE
 pytestmark = pytest.mark.integration
 
 # What a route's parameters are filled with: nothing that exists, so nothing is changed.
-SAMPLES = {"username": "nobody-at-all", "key_id": str(uuid.uuid4()), "name": "no-such-paytable", "number": "1",
+SAMPLES = {"username": "nobody-at-all", "key_id": str(uuid.uuid4()), "name": "no-such-paytable", "version": "1",
            "round_id": str(uuid.uuid4()), "table_id": "no-such-table", "verification_id": str(uuid.uuid4())}
 
 
