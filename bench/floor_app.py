@@ -14,6 +14,7 @@ import psycopg
 from flask import Flask, current_app, request
 from flask.views import MethodView
 from flask_smorest import Api
+from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
 from service.api.blueprint import Blueprint
@@ -50,19 +51,21 @@ class FloorRowSchema(ma.Schema):
 class Floor(MethodView):
     @blp.response(201, FloorRowSchema)
     def post(self):
-        """One row into `bench_floor` for a live staff key, committed: BEGIN, the key looked up,
-        the INSERT and the COMMIT."""
+        """One row into `bench_floor` for a live staff key, committed: the key looked up, the
+        INSERT and the COMMIT, and nothing a game needs."""
         scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
         if scheme.lower() != "bearer":
             fail(401, "unauthorized", "this key is not valid")
         pool: ConnectionPool = current_app.extensions["pontoon.pool"]
-        with pool.connection() as conn, conn.transaction():
-            key = conn.execute("SELECT key_id FROM api_keys WHERE key_hash = %s AND revoked_at IS NULL "
-                               "AND role = ANY (%s)", (hash_secret(secret.strip()), FLOOR_ROLES)).fetchone()
+        with pool.connection() as conn, conn.transaction(), conn.cursor(row_factory=dict_row) as cur:
+            key = cur.execute("SELECT key_id FROM api_keys WHERE key_hash = %s AND revoked_at IS NULL "
+                              "AND role = ANY (%s)", (hash_secret(secret.strip()), FLOOR_ROLES)).fetchone()
             if key is None:
                 fail(401, "unauthorized", "this key is not valid")
-            (row_id,) = conn.execute("INSERT INTO bench_floor (key_id) VALUES (%s) RETURNING id", (key[0],)).fetchone()
-        return {"id": row_id}
+            row = cur.execute("INSERT INTO bench_floor (key_id) VALUES (%s) RETURNING id",
+                              (key["key_id"],)).fetchone()
+        return {"id": row["id"]}
+
 
 def ensure_floor_table(database_url: str) -> None:
     """Create the floor's table (and grant it to the application role) unless it is there."""

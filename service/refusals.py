@@ -1,6 +1,8 @@
-"""What a command can be refused for; each carries a stable code a terminal can act on."""
+"""What a command can be refused for; each carries a stable code a terminal can act on, and the
+HTTP status every adapter answers it with."""
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 from .store.repositories.audit import AuditRecord
@@ -11,6 +13,7 @@ class CommandRefused(Exception):
     of its own, since the command's transaction is rolled back)."""
 
     code = "refused"
+    status = HTTPStatus.CONFLICT
 
     def __init__(self, message: str, *, code: str | None = None, errors: dict[str, Any] | None = None,
                  legal_actions: list[dict] | None = None, audit: AuditRecord | None = None,
@@ -26,15 +29,26 @@ class CommandRefused(Exception):
 
 class NotFound(CommandRefused):
     code = "not_found"
+    status = HTTPStatus.NOT_FOUND
 
 
 class Conflict(CommandRefused):
     """Not allowed in the state things are in now (rules, phase, shoe, version)."""
 
     code = "conflict"
+    status = HTTPStatus.CONFLICT
 
 
 class Invalid(CommandRefused):
     """Not allowed whatever the state: a value outside what the rules or the table accept."""
 
     code = "invalid"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+
+
+class Forbidden(CommandRefused):
+    """Refused for who the caller is, though the caller may use the command: e.g. an operator
+    approving their own draft (four eyes)."""
+
+    code = "forbidden"
+    status = HTTPStatus.FORBIDDEN

@@ -11,12 +11,12 @@ from functools import wraps
 from typing import Any, NoReturn
 
 from flask import g, request
+from psycopg import sql
 from werkzeug.exceptions import HTTPException
 
 from ..metrics import observe_access_refused
-from ..store.pending import Pending
 from ..store.repositories.audit import AuditRecord, chain_for
-from ..store.repositories.keys import KeyGuard, KeyRow, hash_secret
+from ..store.repositories.keys import KeyRow
 from ..store.uow import UnitOfWork
 from ..web.request_scope import request_uow
 from .errors import fail
@@ -28,10 +28,10 @@ log = logging.getLogger("pontoon.access")
 
 @dataclass(frozen=True, slots=True)
 class TableOf:
-    """Where a request names its table: the view argument, and the query (its one parameter: that
-    argument) that finds the table when the argument is not the table's id itself."""
+    """Where a request names its table: the view argument, and the query (its one parameter,
+    %(subject)s: that argument) that finds the table when the argument is not the table's id itself."""
     arg: str
-    query: str | None = None
+    query: sql.Composable | None = None
 
 
 table_in_path = TableOf("table_id")
@@ -66,73 +66,44 @@ def principal() -> Principal:
     return found
 
 
-class KeyCheck:
-    """A request's key check: its statement sent (send()), its answer read and judged once
-    (confirm()). The key and the table are found by one statement; the table is looked at only
-    for a terminal's key. A key used for the first time in a minute is marked used by that
-    statement, in the request's transaction (touch_pending until committed)."""
-
-    def __init__(self, uow: UnitOfWork, access: Access, view_args: dict[str, Any], secret: str,
-                 found: Pending[tuple[KeyRow, bool, str | None]]) -> None:
-        self._uow = uow
-        self._access = access
-        self._view_args = view_args
-        self._found: Pending[tuple[KeyRow, bool, str | None]] | None = found
-        self.guard = KeyGuard(hash_secret(secret), access.roles)
-        self.allowed = False
-        self.touch_pending = False
-
-    @classmethod
-    def send(cls, uow: UnitOfWork, access: Access, view_args: dict[str, Any]) -> KeyCheck:
-        """Send the check (a request without a bearer key is refused at once)."""
-        secret = _secret(uow)
-        table_of = None
-        if access.table_from is not None and access.table_from.query is not None:
-            table_of = (access.table_from.query, view_args[access.table_from.arg])
-        return cls(uow, access, view_args, secret, uow.keys.authenticate_pending(secret, table_of))
-
-    def confirm(self) -> Principal:
-        """The request's principal (also g.principal), or the refusal, recorded and raised. Reads
-        the check's answer the first time only."""
-        if self._found is None:
-            return principal()
-        found, self._found = self._found, None
-        key, touched, table_id = found.one() or (None, False, None)
-        self.touch_pending = touched
-        if key is None:
-            _deny(self._uow, 401, "unauthorized", "this key is not valid", None)
-        if key.revoked_at is not None:
-            _deny(self._uow, 401, "key_revoked", "this key has been revoked", key)
-        g.principal = Principal(key.key_id, key.role, key.table_id)
-        roles, table_from = self._access.roles, self._access.table_from
-        if key.role not in roles:
-            article = "an" if key.role[0] in "aeiou" else "a"
-            allowed = list(dict.fromkeys(roles))
-            who = ", ".join(allowed[:-1]) + f" or {allowed[-1]}" if len(allowed) > 1 else allowed[0]
-            try:
-                _deny(self._uow, 403, "forbidden", f"{article} {key.role} key may not do this: only {who} keys may",
-                      key, touched)
-            except HTTPException as refusal:
-                # The caller is told who may, by name as well as in words: the roles a key needs.
-                body = getattr(refusal, "data", None)
-                if isinstance(body, dict):
-                    body["allowed"] = allowed
-                raise
-        if key.role == "terminal":
-            if table_from is not None and table_from.query is None:
-                table_id = self._view_args[table_from.arg]
-            if table_from is not None and table_id is None:
-                fail(404, "not_found", "no such resource")
-            if table_id != key.table_id:
-                _deny(self._uow, 403, "wrong_table", "this terminal key belongs to another table", key, touched)
-        self.allowed = True
-        return g.principal
-
-    def commit_touch(self) -> None:
-        """Commit the mark of the key's use now (it stands whatever the request's fate)."""
-        if self.touch_pending:
-            self._uow.commit()
-            self.touch_pending = False
+def authenticate(uow: UnitOfWork, rule: Access, view_args: dict[str, Any]) -> Principal:
+    """The request's principal (also g.principal), or its refusal, recorded and raised: one
+    statement finds the key (and, for a request naming a round or a shoe, the table it is at) and
+    marks its use, which stands whatever the request's fate. The table is held to a terminal's
+    key only."""
+    secret = _secret(uow)
+    table_from = rule.table_from
+    if table_from is not None and table_from.query is not None:
+        found = uow.keys.authenticate(secret, table_from.query, view_args[table_from.arg])
+    else:
+        found = uow.keys.authenticate(secret)
+    if found is None:
+        _deny(uow, 401, "unauthorized", "this key is not valid", None)
+    key = found.key
+    if key.revoked_at is not None:
+        _deny(uow, 401, "key_revoked", "this key has been revoked", key)
+    g.principal = Principal(key.key_id, key.role, key.table_id)
+    if key.role not in rule.roles:
+        article = "an" if key.role[0] in "aeiou" else "a"
+        allowed = list(dict.fromkeys(rule.roles))
+        who = ", ".join(allowed[:-1]) + f" or {allowed[-1]}" if len(allowed) > 1 else allowed[0]
+        try:
+            _deny(uow, 403, "forbidden", f"{article} {key.role} key may not do this: only {who} keys may", key)
+        except HTTPException as refusal:
+            # The caller is told who may, by name as well as in words: the roles a key needs.
+            body = getattr(refusal, "data", None)
+            if isinstance(body, dict):
+                body["allowed"] = allowed
+            raise
+    if key.role == "terminal":
+        table_id = found.request_table_id
+        if table_from is not None and table_from.query is None:
+            table_id = view_args[table_from.arg]
+        if table_from is not None and table_id is None:
+            fail(404, "not_found", "no such resource")
+        if table_id != key.table_id:   # a request naming no table is none of a terminal's business
+            _deny(uow, 403, "wrong_table", "this terminal key belongs to another table", key)
+    return g.principal
 
 
 def require(*roles: str, table_from: TableOf | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -143,9 +114,7 @@ def require(*roles: str, table_from: TableOf | None = None) -> Callable[[Callabl
     def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
         @wraps(view)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            check = KeyCheck.send(request_uow(), rule, kwargs)
-            check.confirm()
-            check.commit_touch()
+            authenticate(request_uow(), rule, kwargs)
             return view(*args, **kwargs)
 
         return wrapper
@@ -161,23 +130,19 @@ def _secret(uow: UnitOfWork) -> str:
     return secret
 
 
-def _deny(uow: UnitOfWork, status: int, code: str, message: str, key: KeyRow | None,
-          touched: bool = False) -> NoReturn:
+def _deny(uow: UnitOfWork, status: int, code: str, message: str, key: KeyRow | None) -> NoReturn:
     """Refuse. A known key's refusal is recorded in the audit log (never the body or the secret),
     and its use marked by its check stands. A request with no valid key is only counted (metrics,
     a log line, its source's row for the minute): anyone who can reach the service could send
     those, and the audit log keeps one summary record per source and minute of them."""
-    uow.rollback()
     path = request.path.replace("\x00", "\\x00")[:512]
-    if key is None:
-        _count_refusal(uow, status, code, path)
-    else:
-        if touched:
-            uow.keys.touch(key.key_id)
-        uow.audit.append(chain_for(None), [AuditRecord("access_denied", {
-            "status": status, "reason": code, "key_id": str(key.key_id), "role": key.role, "method": request.method,
-            "path": path}, actor=str(key.key_id))])
-    uow.commit()
+    with uow.transaction():
+        if key is None:
+            _count_refusal(uow, status, code, path)
+        else:
+            uow.audit.append(chain_for(None), [AuditRecord("access_denied", {
+                "status": status, "reason": code, "key_id": str(key.key_id), "role": key.role,
+                "method": request.method, "path": path}, actor=str(key.key_id))])
     fail(status, code, message)
 
 

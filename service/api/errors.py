@@ -13,12 +13,10 @@ from flask_smorest import Api, abort
 from psycopg_pool import PoolTimeout
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from ..refusals import CommandRefused, Conflict, Invalid, NotFound
+from ..refusals import CommandRefused
 from .schemas.errors import ErrorSchema
 
 log = logging.getLogger(__name__)
-
-_STATUS_OF = ((NotFound, 404), (Invalid, 422), (Conflict, 409))
 
 # Codes for errors raised without one (routing, webargs, Flask itself).
 _DEFAULT_CODES = {400: "malformed_request", 404: "not_found", 405: "method_not_allowed",
@@ -80,8 +78,7 @@ class PontoonApi(Api):
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(CommandRefused)
     def refused(exc: CommandRefused):
-        status = next((status for kind, status in _STATUS_OF if isinstance(exc, kind)), 409)
-        return body(status, exc.code, exc.message, exc.errors, exc.legal_actions, exc.locations), status
+        return body(exc.status, exc.code, exc.message, exc.errors, exc.legal_actions, exc.locations), exc.status
 
     @app.errorhandler(ma.ValidationError)
     def invalid(exc: ma.ValidationError):

@@ -232,7 +232,8 @@ def _reporting(items: Iterable[T], report: Report, progress: Progress | None) ->
 def check_shoes(conn: psycopg.Connection, report: Report, audited: dict[str, str]) -> None:
     """Closed virtual shoes: the stored order and salt open the stored commitment, and that is
     the commitment the audit log published when the shoe started."""
-    for shoe_id, commitment, order, salt in ShoesRepository(conn).closed_virtual():
+    for shoe in ShoesRepository(conn).closed_virtual():
+        shoe_id, commitment, order, salt = shoe.shoe_id, shoe.commitment, shoe.card_order, shoe.salt
         report.shoes.add(shoe_id)
         where = f"shoe {shoe_id}"
         if commitment is None or order is None or salt is None:

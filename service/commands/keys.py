@@ -46,11 +46,11 @@ def create(args: argparse.Namespace) -> int:
             return 0  # a first-start helper: there is one already, so print nothing
         if args.table and TablesRepository(conn).get(args.table) is None:
             print(f"warning: table {args.table!r} does not exist yet", file=sys.stderr)
-        key, secret = keys.create(role=args.role, table_id=args.table, name=args.name, created_by=_ACTOR)
-        AuditRepository(conn).append(chain_for(None), [AuditRecord("key_created", {
-            "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name},
-            actor=_ACTOR)])
-        conn.commit()
+        with conn.transaction():
+            key, secret = keys.create(role=args.role, table_id=args.table, name=args.name, created_by=_ACTOR)
+            AuditRepository(conn).append(chain_for(None), [AuditRecord("key_created", {
+                "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name},
+                actor=_ACTOR)])
     print(f"key {key.key_id} role {key.role}" + (f" table {key.table_id}" if key.table_id else ""))
     print(secret)
     return 0
@@ -62,14 +62,13 @@ def revoke(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"pontoon keys revoke: {args.key_id!r} is not a key id", file=sys.stderr)
         return 2
-    with _connect() as conn:
+    with _connect() as conn, conn.transaction():
         key = KeysRepository(conn).revoke(key_id)
         if key is None:
             print(f"pontoon keys revoke: no live key {key_id}", file=sys.stderr)
             return 1
         AuditRepository(conn).append(chain_for(None),
                                      [AuditRecord("key_revoked", {"key_id": str(key_id)}, actor=_ACTOR)])
-        conn.commit()
     print(f"revoked {key_id}")
     return 0
 

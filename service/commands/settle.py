@@ -17,6 +17,7 @@ import psycopg
 
 from ..audit.checkpoints import CheckpointSchedule, checkpoint_database, load_or_create_key
 from ..audit.jobs import request_daily_verification
+from ..command_runner import run_command
 from ..config import Settings
 from ..reports.gaming_day import day_starts_at, gaming_day_of, parse_day_start
 from ..settlement.connection import connect
@@ -54,12 +55,7 @@ def _relay(args: argparse.Namespace) -> int:
     def verify_daily(conn: psycopg.Connection[Any]) -> None:
         day = gaming_day_of(datetime.now(UTC), starts, zone)
         uow = UnitOfWork(conn)
-        try:
-            asked = request_daily_verification(uow, day_starts_at(day, starts, zone))
-            uow.commit()
-        except BaseException:
-            uow.rollback()   # the relay's connection goes on to its next pass with no transaction open
-            raise
+        asked = run_command(uow, lambda: request_daily_verification(uow, day_starts_at(day, starts, zone)))
         if asked is not None:
             logging.info("the verification of gaming day %s is asked for: %s", day, asked.verification.verification_id)
         elif day not in days_seen:

@@ -10,6 +10,7 @@ from typing import Any
 
 import psycopg
 
+from ..command_runner import run_command
 from ..config import Settings
 from ..refusals import CommandRefused, Invalid
 from ..roles import STAFF_ROLES
@@ -29,12 +30,7 @@ def _in_unit_of_work(action: Callable[[UnitOfWork], Any]) -> Any:
     can sign in."""
     with psycopg.connect(Settings.from_env().owner_database_url, autocommit=True) as conn:
         uow = UnitOfWork(conn)
-        try:
-            result = action(uow)
-            uow.commit()
-            return result
-        finally:
-            uow.close()
+        return run_command(uow, lambda: action(uow))
 
 
 def _password_from_stdin(args: argparse.Namespace) -> str | None:

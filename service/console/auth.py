@@ -71,13 +71,12 @@ def signed_in() -> CurrentStaff | None:
     token = request.cookies.get(SESSION_COOKIE, "")
     staff = None
     if token:
-        # The session's check is committed in a unit of work of its own: committing the request's
-        # would also commit whatever the page had written but not yet decided to keep.
-        with unit_of_work(current_app.extensions["pontoon.pool"]) as uow:
+        # The session's check is committed in a unit of work of its own: the request's may be
+        # inside a page's transaction block, which would then keep or drop the check with its work.
+        with unit_of_work(current_app.extensions["pontoon.pool"]) as uow, uow.transaction():
             # A page polling for itself (htmx's GET) is not the person at the screen.
             holder = touch_session(TouchSession(token, activity=not (is_htmx() and request.method == "GET")), uow,
                                    policy())
-            uow.commit()
         if holder is not None:
             staff = CurrentStaff(holder.user_id, holder.username, holder.display_name, holder.role,
                                  staff_actor(holder.username), holder.session_id, holder.totp_enrolled,
@@ -132,12 +131,11 @@ def record_refusal(staff: CurrentStaff, allowed: tuple[Role, ...]) -> None:
     is: who, in which role, tried what. Repeated attempts at pages beyond a role are what an access
     review looks for."""
     uow = request_uow()
-    uow.audit.append(chain_for(None), [AuditRecord("access_denied", {
-        "status": 403, "reason": "forbidden", "user_id": str(staff.user_id), "role": staff.role,
-        "allowed": [role.value for role in allowed], "method": request.method,
-        "path": request.path.replace("\x00", "\\x00")[:512]},
-        actor=staff.actor)])
-    uow.commit()
+    with uow.transaction():
+        uow.audit.append(chain_for(None), [AuditRecord("access_denied", {
+            "status": 403, "reason": "forbidden", "user_id": str(staff.user_id), "role": staff.role,
+            "allowed": [role.value for role in allowed], "method": request.method,
+            "path": request.path.replace("\x00", "\\x00")[:512]}, actor=staff.actor)])
 
 
 def to_sign_in() -> Response:

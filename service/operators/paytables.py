@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..refusals import Conflict, Invalid, NotFound
+from ..refusals import Conflict, Forbidden, Invalid, NotFound
 from ..rules import Ref, parse_paytable
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.evaluations import EvaluationRow, EvaluationStatus
@@ -12,7 +12,6 @@ from ..store.repositories.paytables import AssignmentRow, VersionRow, VersionSta
 from ..store.uow import UnitOfWork
 from .commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
 from .documents import NAME, changes, read_submitted
-from .errors import Forbidden
 from .evaluation import measuring_rules
 from .evaluation_jobs import request_evaluation
 

@@ -2,7 +2,6 @@
 commit to its caller (which stores the idempotent response in the same transaction)."""
 from __future__ import annotations
 
-import dataclasses
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,9 +14,7 @@ from ..games import SHOE_DEALT_GAMES, Family, family_named, family_of, table_lim
 from ..metrics import observe_round_completed
 from ..refusals import Conflict, Invalid, NotFound
 from ..rules import RulesError, load_paytable, load_rules
-from ..store.pending import Pending
 from ..store.repositories.audit import AuditRecord, LockedHead, chain_for
-from ..store.repositories.keys import KeyGuard
 from ..store.repositories.outbox import OutboxTopic
 from ..store.repositories.rounds import LockedRound, RoundEvent, RoundRow, RoundStatus
 from ..store.uow import UnitOfWork
@@ -117,44 +114,30 @@ def _in_force(uow: UnitOfWork, table) -> GameRules:
         raise Conflict(f"the table's rules or paytable cannot be played: {exc}", code="rules_unavailable") from None
 
 
-def _refuse_if_round_open(uow: UnitOfWork, table_id: str, what: str, open_round: Pending | None = None) -> None:
-    """Conflict if a round is open on the table (`open_round`: the question already sent)."""
-    round_id = (open_round or uow.rounds.open_on_table_pending(table_id)).one()
+def _refuse_if_round_open(uow: UnitOfWork, table_id: str, what: str) -> None:
+    """Conflict if a round is open on the table."""
+    round_id = uow.rounds.open_on_table(table_id)
     if round_id is not None:
         raise Conflict(f"round {round_id} is still open on table {table_id!r}: finish it before {what}",
                        code="round_open", errors={"round_id": str(round_id)})
 
 
 # ----- rounds -------------------------------------------------------------------------------
-def open_round(cmd: OpenRound, uow: UnitOfWork, guard: KeyGuard | None = None) -> dict:
-    """A round on the table's current shoe, under the rules and paytable versions in force. With
-    `guard`, the request's key check is answered with the locks, which a refused key never takes;
-    the round is then opened by that key."""
-    # One round trip (the request's pipeline): the table's lock, then its shoe's, then whether a
-    # round is open, read once both locks are held, then the audit chain's head for a house-banked
-    # game (the order every writer takes them in). The round is then written in one round trip with
-    # the commit.
-    table_lock = uow.tables.lock_pending(cmd.table_id, guard)
-    shoe_lock = uow.shoes.lock_current_pending(cmd.table_id, guard)
-    open_round = uow.rounds.open_on_table_pending(cmd.table_id)
-    head_lock = uow.audit.lock_table_head(cmd.table_id, SHOE_DEALT_GAMES, guard)
-    locked = table_lock.one()
-    if locked is None:
-        raise NotFound(f"no table {cmd.table_id!r}")
-    table = locked.row
-    if locked.key_id is not None:
-        cmd = dataclasses.replace(cmd, actor=str(locked.key_id))
-    shoe = shoe_lock.one()
+def open_round(cmd: OpenRound, uow: UnitOfWork) -> dict:
+    """A round on the table's current shoe, under the rules and paytable versions in force."""
+    # The table's lock, then its shoe's, then the audit chain's head for a house-banked game: the
+    # order every writer takes them in. Whether a round is open is read once both locks are held.
+    table = _lock_table(uow, cmd.table_id)
+    shoe = uow.shoes.lock_current(cmd.table_id)
     if shoe is None:
         raise Conflict(f"table {cmd.table_id!r} has no shoe: open one first", code="no_shoe")
-    _refuse_if_round_open(uow, cmd.table_id, "another", open_round)
-    head = head_lock.one()
+    _refuse_if_round_open(uow, cmd.table_id, "another")
+    head = uow.audit.lock_table_head(cmd.table_id, SHOE_DEALT_GAMES)
     game_rules = _in_force(uow, table)
     family = family_named(table.game)
     opening = family.open_round(uow, cmd, shoe, game_rules, table.limits)
     row = uow.rounds.add(table_id=cmd.table_id, shoe_id=opening.shoe.shoe_id, shoe_mode=opening.shoe.mode,
-                         rules_ref=game_rules.rules_ref, paytable_ref=opening.paytable_ref, wagers=opening.entries,
-                         now=head.now if head is not None else None)
+                         rules_ref=game_rules.rules_ref, paytable_ref=opening.paytable_ref, wagers=opening.entries)
     if opening.stored is not None:
         opening.stored(uow, row)
     change = _RoundChange(uow, row, game_rules, opening.game, first_seq=0, actor=cmd.actor, locked_head=head)
@@ -175,11 +158,10 @@ _CARD_LOCKS: tuple[str, ...] = ()
 _DECISION_LOCKS = SHOE_DEALT_GAMES
 
 
-def post_card(cmd: PostCard, uow: UnitOfWork, guard: KeyGuard | None = None) -> dict:
-    """The next card out of a physical shoe, given to whoever the rules say is owed one. With
-    `guard`, the request's key check is answered with the round's lock (_lock_open_round)."""
-    row, locked = _lock_open_round(uow, cmd.round_id, cmd.expected_revision, shoe_games=_CARD_LOCKS, guard=guard)
-    actor = _actor(cmd.actor, locked)
+def post_card(cmd: PostCard, uow: UnitOfWork) -> dict:
+    """The next card out of a physical shoe, given to whoever the rules say is owed one."""
+    row, locked = _lock_open_round(uow, cmd.round_id, cmd.expected_revision, shoe_games=_CARD_LOCKS)
+    actor = cmd.actor
     if row.shoe_id is None or row.shoe_mode != "physical":
         raise Conflict("this round's shoe is virtual: it deals by itself", code="virtual_shoe")
     change = _RoundChange.load(uow, row, locked.events, locked.limits, actor)
@@ -199,15 +181,13 @@ def post_card(cmd: PostCard, uow: UnitOfWork, guard: KeyGuard | None = None) -> 
     return change.save()
 
 
-def post_action(cmd: PostAction, uow: UnitOfWork, guard: KeyGuard | None = None) -> dict:
-    """A player's decision, verified by the engine; a virtual shoe then deals what it makes owed.
-    With `guard`, the request's key check is answered with the round's lock (_lock_open_round)."""
+def post_action(cmd: PostAction, uow: UnitOfWork) -> dict:
+    """A player's decision, verified by the engine; a virtual shoe then deals what it makes owed."""
     # The virtual shoe is locked with the round (most decisions leave a card owed), and so is the
-    # audit chain's head: nothing is locked after them, and the change then goes in one round trip
-    # with the commit.
-    row, locked = _lock_open_round(uow, cmd.round_id, cmd.expected_revision, shoe_games=_DECISION_LOCKS, guard=guard)
+    # audit chain's head: nothing is locked after them.
+    row, locked = _lock_open_round(uow, cmd.round_id, cmd.expected_revision, shoe_games=_DECISION_LOCKS)
     shoe = locked.shoe
-    change = _RoundChange.load(uow, row, locked.events, locked.limits, _actor(cmd.actor, locked))
+    change = _RoundChange.load(uow, row, locked.events, locked.limits, cmd.actor)
     change.locked_head = locked.head
     try:
         change.family.check_seat(cmd.seat)
@@ -226,12 +206,10 @@ def post_action(cmd: PostAction, uow: UnitOfWork, guard: KeyGuard | None = None)
 
 
 def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_revision: int | None, *,
-                     shoe_games: tuple[str, ...], guard: KeyGuard | None) -> tuple[RoundRow, LockedRound]:
+                     shoe_games: tuple[str, ...]) -> tuple[RoundRow, LockedRound]:
     """The round locked, with its events, its table's limits and, for `shoe_games`, its virtual
-    shoe and its audit chain's head locked, in one round trip, which with `guard` also answers the
-    request's key check sent before it: the round is then found, and locked, only for a key the
-    check allows (a refused key is answered by its check as the request ends, never by this)."""
-    locked = uow.rounds.lock_with_events(round_id, shoe_games=shoe_games, guard=guard)
+    shoe and its audit chain's head locked, in one statement."""
+    locked = uow.rounds.lock_with_events(round_id, shoe_games=shoe_games)
     row = locked.row
     if row is None:
         raise NotFound(f"no round {round_id}")
@@ -241,11 +219,6 @@ def _lock_open_round(uow: UnitOfWork, round_id: uuid.UUID, expected_revision: in
     if row.status != RoundStatus.OPEN:
         raise Conflict(f"the round is {row.status}: it takes no more cards or decisions", code="round_not_open")
     return row, locked
-
-
-def _actor(actor: str | None, locked: LockedRound) -> str | None:
-    """Who acts: the command's actor or, for a command carrying the key's guard, that key."""
-    return actor if locked.key_id is None else str(locked.key_id)
 
 
 def _legal(game) -> list[dict]:
@@ -304,18 +277,11 @@ class _RoundChange:
             observe_round_completed(self.row.table_id, self.family.outcome(result))  # counted once committed
             self.uow.outbox.add(OutboxTopic.SETTLE_ROUND, self.row.round_id)
         chain = chain_for(self.row.table_id)
-        if self.locked_head is not None:
-            # The head is locked already: nothing here is read, so the save, the audit records and
-            # the outbox row go in the request's pipeline with its commit, in one round trip.
-            saved, _ = self.uow.rounds.save(self.row, events=self.events, first_seq=self.first_seq,
-                                            shoe_position=self.shoe_position, complete=complete, result=result,
-                                            now=self.locked_head.now)
-            self.uow.audit.append(chain, self.records, head=self.locked_head.position)
-            return views.round_state(saved(), self.game, self.shoe_past_cut_card)
-        # Otherwise the save (and the settlement's outbox row) goes in one round trip with the
-        # audit chain's head, which the save's statement locks; the audit records go with the commit.
-        saved, head = self.uow.rounds.save(self.row, events=self.events, first_seq=self.first_seq,
-                                           shoe_position=self.shoe_position, complete=complete, result=result,
-                                           audit_chain=chain)
-        self.uow.audit.append(chain, self.records, head=head())
-        return views.round_state(saved(), self.game, self.shoe_past_cut_card)
+        # The audit chain's head: locked already with the round (a shoe-dealt game's decision, a
+        # round's opening), or else by the save's own statement.
+        saved = self.uow.rounds.save(self.row, events=self.events, first_seq=self.first_seq,
+                                     shoe_position=self.shoe_position, complete=complete, result=result,
+                                     audit_chain=chain if self.locked_head is None else None)
+        head = self.locked_head.position if self.locked_head is not None else saved.head
+        self.uow.audit.append(chain, self.records, head=head)
+        return views.round_state(saved.row, self.game, self.shoe_past_cut_card)

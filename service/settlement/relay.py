@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import psycopg
 
-from ..store.repositories.outbox import OutboxRepository
+from ..store.repositories.outbox import ClaimedRound, OutboxRepository
 from .batches import BATCH_SIZE, batches_by_table
 
 CLAIM_LIMIT = 2000  # outbox rows per pass: one transaction, a few messages
@@ -45,19 +45,19 @@ def relay_outbox(conn: psycopg.Connection, publish: Publish, *, limit: int = CLA
         if not claimed:
             return RelayPass(0, 0)
         published, messages, failure = _publish(claimed, publish, batch_size, publish_errors)
-        outbox.mark([row_id for row_id, _, _ in claimed], published)
+        outbox.mark([row.outbox_id for row in claimed], published)
     if failure is not None:
         raise BrokerUnavailable(f"published {len(published)} of {len(claimed)} outbox rows: {failure}") from failure
     return RelayPass(len(published), messages)
 
 
-def _publish(claimed: list[tuple[int, str, str | None]], publish: Publish, batch_size: int,
+def _publish(claimed: list[ClaimedRound], publish: Publish, batch_size: int,
              publish_errors: tuple[type[BaseException], ...]) -> tuple[list[int], int, BaseException | None]:
     """Publish batch by batch until one fails: (outbox ids sent, messages sent, the failure)."""
     rows_of: dict[str, list[int]] = {}
-    for row_id, round_id, _ in claimed:
-        rows_of.setdefault(round_id, []).append(row_id)   # a round may have more than one row
-    rounds = [(round_id, table_id or "") for _, round_id, table_id in claimed]
+    for row in claimed:
+        rows_of.setdefault(row.round_id, []).append(row.outbox_id)   # a round may have more than one row
+    rounds = [(row.round_id, row.table_id or "") for row in claimed]
     published: list[int] = []
     messages = 0
     for batch in batches_by_table(rounds, batch_size):
@@ -79,14 +79,14 @@ def relay_verifications(conn: psycopg.Connection, send: SendVerification,
         claimed = outbox.claim_verifications()
         sent: list[int] = []
         failure: BaseException | None = None
-        for row_id, verification_id in claimed:
+        for row in claimed:
             try:
-                send(verification_id)
+                send(row.verification_id)
             except publish_errors as exc:
                 failure = exc
                 break
-            sent.append(row_id)
-        outbox.mark([row_id for row_id, _ in claimed], sent)
+            sent.append(row.outbox_id)
+        outbox.mark([row.outbox_id for row in claimed], sent)
     if failure is not None:
         raise BrokerUnavailable(f"sent {len(sent)} of {len(claimed)} verifications: {failure}") from failure
     return len(sent)

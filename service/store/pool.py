@@ -26,8 +26,8 @@ PREPARE_THRESHOLD = 0
 def open_pool(database_url: str, *, min_size: int = MIN_SIZE, max_size: int = MAX_SIZE,
               name: str = "pontoon-api") -> ConnectionPool:
     """A pool whose connections log in as the application role (no rewriting the audit log), in
-    autocommit mode: a unit of work opens and ends its transactions with statements of its own
-    (store.transaction), which in pipeline mode wait for no answer of their own. Each connection is
+    autocommit mode: a unit of work's writes go in psycopg's transaction blocks
+    (UnitOfWork.transaction), and a read on its own is a transaction of its own. Each connection is
     checked as it is handed out (a round trip): one the server ended while it lay idle (a restart,
     an outage) is replaced then, instead of failing the first request after the database returns.
     One that breaks under a request fails that request and is discarded; idle ones are renewed by

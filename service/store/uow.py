@@ -1,4 +1,4 @@
-"""Unit of work: one pooled connection, its transactions, and the repositories bound to them."""
+"""Unit of work: one pooled connection, the repositories bound to it, and its transaction blocks."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -25,75 +25,48 @@ from .repositories.table_transfers import TableTransfersRepository
 from .repositories.tables import TablesRepository
 from .repositories.traditional import TraditionalRepository
 from .repositories.verifications import VerificationsRepository
-from .transaction import Transaction
 
 
 class UnitOfWork:
-    """The repositories over one connection's transaction. Nothing is committed but by commit();
-    whatever is left uncommitted is rolled back when the unit of work ends (unit_of_work())."""
+    """The repositories over one connection (in autocommit mode: see open_pool). A read on its own
+    needs no transaction; what must commit or roll back together runs in a transaction() block."""
 
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
-        self._tx = tx = Transaction(conn)
-        self.tables = TablesRepository(tx)
-        self.shoes = ShoesRepository(tx)
-        self.rounds = RoundsRepository(tx)
-        self.keys = KeysRepository(tx)
-        self.idempotency = IdempotencyRepository(tx)
-        self.outbox = OutboxRepository(tx)
-        self.audit = AuditRepository(tx)
-        self.audit_search = AuditSearchRepository(tx)
-        self.traditional = TraditionalRepository(tx)
-        self.table_transfers = TableTransfersRepository(tx)
-        self.paytables = PaytablesRepository(tx)
-        self.reports = ReportsRepository(tx)
-        self.ledger = LedgerRepository(tx)
-        self.staff = StaffRepository(tx)
-        self.floor = FloorRepository(tx)
-        self.verifications = VerificationsRepository(tx)
-        self.evaluations = EvaluationsRepository(tx)
+        self.conn = conn
+        self.tables = TablesRepository(conn)
+        self.shoes = ShoesRepository(conn)
+        self.rounds = RoundsRepository(conn)
+        self.keys = KeysRepository(conn)
+        self.idempotency = IdempotencyRepository(conn)
+        self.outbox = OutboxRepository(conn)
+        self.audit = AuditRepository(conn)
+        self.audit_search = AuditSearchRepository(conn)
+        self.traditional = TraditionalRepository(conn)
+        self.table_transfers = TableTransfersRepository(conn)
+        self.paytables = PaytablesRepository(conn)
+        self.reports = ReportsRepository(conn)
+        self.ledger = LedgerRepository(conn)
+        self.staff = StaffRepository(conn)
+        self.floor = FloorRepository(conn)
+        self.verifications = VerificationsRepository(conn)
+        self.evaluations = EvaluationsRepository(conn)
 
     @property
     def info(self) -> psycopg.ConnectionInfo:
         """The connection's server and session (psycopg's ConnectionInfo), for logs and tools."""
-        return self._tx.info
+        return self.conn.info
 
     @contextmanager
-    def pipeline(self) -> Iterator[None]:
-        """psycopg's pipeline mode for the block: a statement whose result is not read waits to be
-        answered with the next one that is read, or with the block's end (a sync). The block's
-        transaction is opened and committed by statements in the pipeline (Transaction), so a
-        request's BEGIN goes with its first read and its COMMIT with its last writes. A failure
-        of any statement is raised at the latest as the block ends."""
-        with self._tx.conn.pipeline():
+    def transaction(self) -> Iterator[None]:
+        """psycopg's transaction block: what the block does commits when it ends, and is rolled
+        back whole if it raises."""
+        with self.conn.transaction():
             yield
-
-    def commit(self) -> None:
-        """Commit: done on return outside a pipeline; in one, its outcome (and that of every
-        statement before it) is known at the pipeline's next read or its end."""
-        self._tx.commit()
-
-    def rollback(self) -> None:
-        self._tx.rollback()
-
-    def close(self) -> None:
-        """Roll back what was not committed. A connection that broke under the request (its server
-        gone mid-pipeline, say) is closed: neither committed on its way back nor handed to another
-        request; the server has rolled back whatever it had not committed."""
-        conn = self._tx.conn
-        try:
-            if not conn.closed:
-                self._tx.rollback()
-        except psycopg.Error:
-            conn.close()
 
 
 @contextmanager
 def unit_of_work(pool: ConnectionPool, *, timeout: float | None = None) -> Iterator[UnitOfWork]:
-    """A unit of work on a connection of `pool` (autocommit: see open_pool; waiting `timeout`
-    seconds at most for one), given back when the block ends, rolled back if not committed."""
+    """A unit of work on a connection of `pool` (waiting `timeout` seconds at most for one), given
+    back when the block ends (the pool discards a connection that broke under it)."""
     with pool.connection(timeout=timeout) as conn:
-        uow = UnitOfWork(conn)
-        try:
-            yield uow
-        finally:
-            uow.close()
+        yield UnitOfWork(conn)

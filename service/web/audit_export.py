@@ -41,10 +41,10 @@ def export_response(uow: UnitOfWork, *, since: datetime | None, until: datetime 
     ends = export_end(uow.audit, until, clock_margin)
     headers = Headers({"Content-Disposition": f'attachment; filename="audit-{table_id or "all"}.{fmt}"',
                        EXPORT_ENDS: ends.isoformat()})
-    uow.audit.append(chain_for(None), [AuditRecord("audit_exported", {
-        "from": _text(since), "to": _text(until), "ends": ends.isoformat(), "table_id": table_id, "format": fmt},
-        actor=actor)])
-    uow.commit()
+    with uow.transaction():
+        uow.audit.append(chain_for(None), [AuditRecord("audit_exported", {
+            "from": _text(since), "to": _text(until), "ends": ends.isoformat(), "table_id": table_id,
+            "format": fmt}, actor=actor)])
     lines = export_lines(uow.audit, fmt=fmt, since=since, until=ends, table_id=table_id)
     # stream_with_context keeps the request (and its connection) alive until the last chunk.
     return Response(stream_with_context(chunks(lines)), mimetype=MEDIA_TYPES[fmt], headers=headers)

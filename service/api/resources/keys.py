@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
+from ...command_runner import run_command
 from ...operators.commands import CreateKey, RevokeKey
 from ...operators.keys import create_key, revoke_key
 from ...web.access import Task, roles_for
@@ -27,9 +28,8 @@ class Keys(MethodView):
         by Idempotency-Key: a stored response would be a stored secret, so
         a retry creates another key (revoke the spare)."""
         uow = request_uow()
-        created = create_key(CreateKey(body["role"], body["table_id"], body["name"], principal().actor), uow)
-        uow.commit()
-        return created
+        return run_command(uow, lambda: create_key(
+            CreateKey(body["role"], body["table_id"], body["name"], principal().actor), uow))
 
 
 @blp.route("/<uuid:key_id>/revoke")

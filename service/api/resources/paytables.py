@@ -11,25 +11,18 @@ from ...operators.commands import (
     EvaluatePaytableVersion,
     SubmitPaytableVersion,
 )
-from ...operators.errors import Forbidden
 from ...store.repositories.paytables import VersionStatus
 from ...web.access import Task, roles_for
 from ...web.schemas.paytables import AssignPaytableSchema, DecisionSchema, SubmitVersionSchema
 from ..auth import access, principal, require, table_in_path
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
-from ..errors import body
 from ..schemas.paytables import EvaluationSchema, PaytableVersionsSchema, TablePaytableSchema, VersionSchema
 from ..transactions import command, request_uow
 
 blp = Blueprint("paytables", __name__, url_prefix="/v1",
                 description="Paytable versions: drafts, four-eyes approval, assignment to tables")
 
-
-
-@blp.app_errorhandler(Forbidden)
-def _forbidden(exc: Forbidden):
-    return body(403, exc.code, exc.message, exc.errors), 403
 
 
 @blp.route("/paytables")

@@ -7,12 +7,12 @@ from ...rounds import handlers, queries
 from ...rounds.commands import PostAction, PostCard
 from ...store.repositories.rounds import TABLE_OF_ROUND
 from ...web.access import Task, roles_for
-from ..auth import TableOf, access, require
+from ..auth import TableOf, access, principal, require
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, IF_MATCH, documented
 from ..if_match import expected_revision
 from ..schemas.rounds import ActionSchema, CardSchema, RoundStateSchema, TranscriptSchema
-from ..transactions import command, key_guard, request_uow
+from ..transactions import command, request_uow
 
 blp = Blueprint("rounds", __name__, url_prefix="/v1/rounds", description="Rounds: state, cards, decisions")
 round_table = TableOf("round_id", TABLE_OF_ROUND)
@@ -41,21 +41,20 @@ class Transcript(MethodView):
 
 @blp.route("/<uuid:round_id>/cards")
 class Cards(MethodView):
-    @command(access(*roles_for(Task.DEAL), table_from=round_table), key_in_handler=True)
+    @command(access(*roles_for(Task.DEAL), table_from=round_table))
     @blp.arguments(CardSchema())
     @blp.response(200, RoundStateSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
     def post(self, body, round_id):
         """The next card out of a physical shoe; the engine gives it to whoever is owed one.
         A card the shoe cannot hold is refused (409 card_refused) and audited."""
-        # The actor is the key the handler's first statement finds allowed (key_in_handler).
-        return handlers.post_card(PostCard(round_id, body["card"], None, expected_revision()), request_uow(),
-                                  key_guard())
+        return handlers.post_card(PostCard(round_id, body["card"], principal().actor, expected_revision()),
+                                  request_uow())
 
 
 @blp.route("/<uuid:round_id>/actions")
 class Actions(MethodView):
-    @command(access(*roles_for(Task.DEAL), table_from=round_table), key_in_handler=True)
+    @command(access(*roles_for(Task.DEAL), table_from=round_table))
     @blp.arguments(ActionSchema())
     @blp.response(200, RoundStateSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
@@ -63,5 +62,5 @@ class Actions(MethodView):
         """A player's decision (insurance included). One the rules do not allow now is refused
         (409 decision_refused) with the legal ones listed."""
         return handlers.post_action(
-            PostAction(round_id, body["seat"], body["action"], body["hand"], body["amount"], None,
-                       expected_revision()), request_uow(), key_guard())
+            PostAction(round_id, body["seat"], body["action"], body["hand"], body["amount"], principal().actor,
+                       expected_revision()), request_uow())

@@ -12,7 +12,7 @@ from ..docs import IDEMPOTENCY_KEY, documented
 from ..schemas.rounds import OpenRoundSchema, RoundStateSchema
 from ..schemas.shoes import OpenedShoeSchema, OpenShoeSchema, ShoeSchema
 from ..schemas.tables import CreateTableSchema, TableSchema
-from ..transactions import command, key_guard, request_uow
+from ..transactions import command, request_uow
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Tables, their shoes and rounds")
 
@@ -63,7 +63,7 @@ class CurrentShoe(MethodView):
 
 @blp.route("/<table_id:table_id>/rounds")
 class Rounds(MethodView):
-    @command(access(*roles_for(Task.DEAL), table_from=table_in_path), key_in_handler=True)
+    @command(access(*roles_for(Task.DEAL), table_from=table_in_path))
     @blp.arguments(OpenRoundSchema())
     @blp.response(201, RoundStateSchema)
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
@@ -72,5 +72,6 @@ class Rounds(MethodView):
         players, seats counted from the banker's left, against the table's banker and kitty); a
         virtual shoe deals at once."""
         return handlers.open_round(
-            OpenRound(table_id, body["wagers"], None, players=body["players"], banker_place=body["banker_place"]),
-            request_uow(), key_guard())
+            OpenRound(table_id, body["wagers"], principal().actor, players=body["players"],
+                      banker_place=body["banker_place"]),
+            request_uow())

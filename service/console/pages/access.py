@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response
 
 from ...operators.commands import CreateKey, RevokeKey
 from ...operators.keys import access_list, create_key, revoke_key
-from ...refusals import CommandRefused, Invalid, NotFound
+from ...refusals import CommandRefused, Invalid
 from ...roles import STAFF_ROLES, Role
 from ...staff.accounts import change_role, create_staff, deactivate_staff, list_staff, reset_password
 from ...staff.commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword
@@ -33,11 +33,6 @@ REVIEW_COLUMNS = ("kind", "id", "name", "role", "table_id", "status", "created_a
 
 def _field(name: str) -> str:
     return request.form.get(name, "")[:FIELD_LIMIT].strip()
-
-
-def _status_of(refused: CommandRefused) -> int:
-    # A form's field naming no table is the form's error, shown next to the field.
-    return 422 if isinstance(refused, Invalid | NotFound) else 409
 
 
 def _field_errors(refused: CommandRefused) -> dict[str, list[str]]:
@@ -71,7 +66,7 @@ def create_account() -> tuple[str, int]:
                                                      display_name=form["display_name"] or None,
                                                      password=password or None))
     except CommandRefused as refused:
-        return _page(_status_of(refused), create_errors=_field_errors(refused), create_form=form)
+        return _page(refused.status, create_errors=_field_errors(refused), create_form=form)
     shown = {"what": f"Account {issued.account['username']} created ({issued.account['role']})."}
     if issued.generated:
         shown |= {"label": "Its password (give it to the person; it is not shown again):", "secret": issued.password}
@@ -84,7 +79,7 @@ def deactivate(username: str) -> Response | tuple[str, int]:
     try:
         carry_out(deactivate_staff, DeactivateStaff(username, current_staff().actor))
     except CommandRefused as refused:
-        return _page(_status_of(refused), refusal=refused.message)
+        return _page(refused.status, refusal=refused.message)
     flash(f"{username} is deactivated; any session of theirs has ended.", "success")
     return redirect("/console/access")
 
@@ -95,7 +90,7 @@ def reset(username: str) -> tuple[str, int]:
     try:
         issued = carry_out(reset_password, ResetPassword(username, current_staff().actor))
     except CommandRefused as refused:
-        return _page(_status_of(refused), refusal=refused.message)
+        return _page(refused.status, refusal=refused.message)
     return _page(issued={"what": f"{issued.account['username']}'s password is reset; their sessions have ended.",
                          "label": "The new password (give it to the person; it is not shown again):",
                          "secret": issued.password})
@@ -107,7 +102,7 @@ def set_role(username: str) -> Response | tuple[str, int]:
     try:
         account = carry_out(change_role, ChangeRole(username, _field("role"), current_staff().actor))
     except CommandRefused as refused:
-        return _page(_status_of(refused), refusal=refused.message)
+        return _page(refused.status, refusal=refused.message)
     flash(f"{account['username']} is now {account['role']}.", "success")
     return redirect("/console/access")
 
@@ -122,7 +117,7 @@ def issue_key() -> tuple[str, int]:
         key = carry_out(create_key, CreateKey(Role.TERMINAL, form["table_id"], form["name"] or None,
                                               current_staff().actor))
     except CommandRefused as refused:
-        return _page(_status_of(refused), key_errors=_field_errors(refused), key_form=form)
+        return _page(refused.status, key_errors=_field_errors(refused), key_form=form)
     return _page(201, issued={"what": f"Terminal key {key['key_id']} issued for table {key['table_id']}.",
                               "label": "The key (enter it in the table's terminal; it is not shown again):",
                               "secret": key["secret"]})
@@ -134,7 +129,7 @@ def revoke(key_id: str) -> Response | tuple[str, int]:
     try:
         carry_out(revoke_key, RevokeKey(_key_id(key_id), _field("reason") or None, current_staff().actor))
     except CommandRefused as refused:
-        return _page(_status_of(refused) if refused.code != "not_found" else 404, refusal=refused.message)
+        return _page(refused.status, refusal=refused.message)
     flash(f"Key {key_id} is revoked: the next request it signs is refused.", "success")
     return redirect("/console/access")
 

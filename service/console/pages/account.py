@@ -65,7 +65,7 @@ def password() -> Response | tuple[str, int]:
     try:
         carry_out(change_password, ChangePassword(staff.user_id, _field("current_password"), new, staff.session_id))
     except CommandRefused as refused:
-        return _page(_refused(refused), status=422)
+        return _page(_refused(refused), status=refused.status)
     flash("Your password is changed. Any other session of yours has ended.", "success")
     return redirect("/console/account")
 
@@ -78,7 +78,7 @@ def enrol() -> Response | tuple[str, int]:
         carry_out(enrol_totp, EnrolTotp(staff.user_id, session.get(TOTP_OFFER, ""), _field("code"), _field("password")),
                   policy())
     except CommandRefused as refused:
-        return _page(_refused(refused, {"password": "enrol_password", "secret": "code"}), status=_status_of(refused))
+        return _page(_refused(refused, {"password": "enrol_password", "secret": "code"}), status=refused.status)
     session.pop(TOTP_OFFER, None)
     flash("Your authenticator is enrolled: signing in now asks for its code.", "success")
     return redirect("/console/account")
@@ -91,10 +91,6 @@ def remove() -> Response | tuple[str, int]:
     try:
         carry_out(remove_totp, RemoveTotp(staff.user_id, _field("password")), policy())
     except CommandRefused as refused:
-        return _page(_refused(refused, {"password": "remove_password"}), status=_status_of(refused))
+        return _page(_refused(refused, {"password": "remove_password"}), status=refused.status)
     flash("Your second factor is removed.", "success")
     return redirect("/console/account")
-
-
-def _status_of(refused: CommandRefused) -> int:
-    return 422 if refused.errors else 409

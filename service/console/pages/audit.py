@@ -25,6 +25,7 @@ from werkzeug.wrappers import Response as Redirect
 from ...audit.export import FORMATS
 from ...audit.jobs import STALE_AFTER, request_verification
 from ...audit.report import checked_summary
+from ...command_runner import run_command
 from ...config import Settings
 from ...reports.gaming_day import day_starts_at, parse_day_start
 from ...store.repositories.audit_search import AuditHit, AuditSearch
@@ -97,8 +98,7 @@ def verify() -> Redirect:
     """Ask a worker to verify the whole log (a log of months outlasts a web request), then show
     that verification; asking while one is under way shows that one."""
     uow = request_uow()
-    requested = request_verification(uow, current_staff().actor)
-    uow.commit()
+    requested = run_command(uow, lambda: request_verification(uow, current_staff().actor))
     if requested.resent:
         flash("A verification was already under way but had shown no progress for a minute: it has been sent to "
               "the workers again.", "warning")

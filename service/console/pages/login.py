@@ -47,9 +47,9 @@ def submit() -> Response | tuple[str, int]:
     if errors:
         return _again(username, next_page, errors, None, 422)
     uow = request_uow()
-    _end_previous_session(uow)
-    result = sign_in(SignIn(username, password, totp, request.remote_addr), uow, policy())
-    uow.commit()
+    with uow.transaction():
+        _end_previous_session(uow)
+        result = sign_in(SignIn(username, password, totp, request.remote_addr), uow, policy())
     # A lock is answered as any failure is: a stranger learns nothing of which accounts exist or are locked.
     if result.outcome is not SignInOutcome.SIGNED_IN or result.token is None:
         return _again(username, next_page, {}, "Sign-in failed. After repeated failures, wait 15 minutes or "
@@ -81,8 +81,8 @@ def logout() -> Response:
     uow = request_uow()
     token = request.cookies.get(SESSION_COOKIE)
     if token:
-        sign_out(SignOut(token, request.remote_addr), uow, policy())
-        uow.commit()
+        with uow.transaction():
+            sign_out(SignOut(token, request.remote_addr), uow, policy())
     session.clear()
     response = make_response(redirect("/console/login?signed_out=1"))
     response.delete_cookie(SESSION_COOKIE, path="/console", httponly=True, samesite="Lax")

@@ -15,9 +15,7 @@ from werkzeug.wrappers import Response
 from ...operators import evaluation_jobs
 from ...operators import paytables as handlers
 from ...operators.commands import DecidePaytableVersion, EvaluatePaytableVersion, SubmitPaytableVersion
-from ...operators.errors import Forbidden
-from ...refusals import CommandRefused, Conflict, Invalid, NotFound
-from ...store.repositories.audit import chain_for
+from ...refusals import CommandRefused, Invalid, NotFound
 from ...store.repositories.evaluations import UNDER_WAY
 from ...store.repositories.paytables import VersionRow, VersionStatus
 from ...store.uow import UnitOfWork
@@ -25,6 +23,7 @@ from ...web.access import Task
 from ...web.request_scope import request_uow
 from ...web.schemas.paytables import DecisionSchema, SubmitVersionSchema
 from ..auth import current_staff, error_page, is_htmx, may, staff_required
+from ..commands import carry_out
 
 blp = Blueprint("console_paytables", __name__, url_prefix="/console")
 
@@ -79,15 +78,13 @@ def submit(name: str) -> Response | tuple[str, int]:
     locations: dict[str, dict[str, int]] = {}
     if not refused:
         try:
-            submitted = handlers.submit_version(
-                SubmitPaytableVersion(name, reason, current_staff().actor, yaml_text=text), uow)
+            submitted = carry_out(handlers.submit_version,
+                                  SubmitPaytableVersion(name, reason, current_staff().actor, yaml_text=text))
         except NotFound as exc:
             return error_page(404, "No such paytable", exc.message)
         except Invalid as exc:
-            uow.rollback()
             refused, locations = dict(exc.errors or {}), exc.locations or {}
         else:
-            uow.commit()
             flash(f"Version {submitted['version']} of {name} is submitted as a draft: another operator must "
                   "approve it before a table can use it.", "success")
             return redirect(url_for(".version", name=name, version=submitted["version"]), 303)
@@ -123,12 +120,10 @@ def evaluation(name: str, version: int) -> str | tuple[str, int]:
 def ask_for_evaluation(name: str, version: int) -> Response | tuple[str, int]:
     """Ask a worker to measure the version: one never measured (seeded from its file), failed, or
     lost on its way. One under way or done stands."""
-    uow = request_uow()
     try:
-        evaluation_jobs.evaluate_version(EvaluatePaytableVersion(name, version, current_staff().actor), uow)
+        carry_out(evaluation_jobs.evaluate_version, EvaluatePaytableVersion(name, version, current_staff().actor))
     except NotFound as exc:
         return error_page(404, "No such version", exc.message)
-    uow.commit()
     return redirect(url_for(".version", name=name, version=version) + "#house-edge", 303)
 
 
@@ -145,11 +140,10 @@ def decide(name: str, version: int) -> Response | tuple[str, int]:
         return _version_page(uow, name, version, field_errors=_field_errors(refused), reason=reason,
                              status=HTTPStatus.UNPROCESSABLE_ENTITY)
     try:
-        handlers.decide_version(DecidePaytableVersion(name, version, decision, reason, current_staff().actor), uow)
-        uow.commit()
+        carry_out(handlers.decide_version,
+                  DecidePaytableVersion(name, version, decision, reason, current_staff().actor))
     except CommandRefused as exc:
-        _keep_refusal(uow, exc)
-        return _version_page(uow, name, version, refusal=exc.message, reason=reason, status=_status_of(exc),
+        return _version_page(uow, name, version, refusal=exc.message, reason=reason, status=exc.status,
                              field_errors=_field_errors(exc.errors or {}))
     flash(f"Version {version} of {name} is {decision}.", "success")
     return redirect(url_for(".version", name=name, version=version), 303)
@@ -177,22 +171,6 @@ def _version_page(uow: UnitOfWork, name: str, version: int, *, field_errors: lis
         may_ask=may(Task.CHANGE_PAYTABLES), may_decide=may(Task.CHANGE_PAYTABLES) and row.status == VersionStatus.DRAFT,
         own_draft=row.author == staff.actor, field_errors={e.field: e.message for e in field_errors or []},
         refusal=refusal, reason=reason), status
-
-
-def _keep_refusal(uow: UnitOfWork, exc: CommandRefused) -> None:
-    """Roll the refused command back, keeping the record of the refusal it names (an operator
-    trying to approve their own draft), as the REST API keeps it."""
-    uow.rollback()
-    if exc.audit is not None:
-        uow.audit.append(chain_for(exc.audit.table_id), [exc.audit])
-        uow.commit()
-
-
-def _status_of(exc: CommandRefused) -> int:
-    for kind, status in ((Forbidden, 403), (NotFound, 404), (Invalid, 422), (Conflict, 409)):
-        if isinstance(exc, kind):
-            return status
-    return 409
 
 
 def version_text(row: VersionRow) -> str:

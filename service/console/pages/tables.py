@@ -14,7 +14,7 @@ from ...compliance.void import void_round
 from ...config import Settings
 from ...operators.commands import AssignPaytable
 from ...operators.paytables import assign_paytable
-from ...refusals import CommandRefused, Invalid, NotFound
+from ...refusals import CommandRefused, NotFound
 from ...web.access import Task
 from ...web.request_scope import request_uow
 from ...web.schemas.paytables import AssignPaytableSchema
@@ -68,10 +68,9 @@ def live(table_id: str) -> str | tuple[str, int]:
 def _refusal(exc: CommandRefused, field: str) -> tuple[Errors, int]:
     """A handler's refusal as messages next to the form's fields (its own field errors where it
     names them, else the message against `field`), with the status the REST API would answer."""
-    status = 404 if isinstance(exc, NotFound) else 422 if isinstance(exc, Invalid) else 409
     errors = {name: [str(m) for m in (messages if isinstance(messages, list) else [messages])]
               for name, messages in (exc.errors or {}).items()}
-    return errors or {field: [exc.message]}, status
+    return errors or {field: [exc.message]}, exc.status
 
 
 # ----- void (supervisor) ------------------------------------------------------------------------

@@ -11,12 +11,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
-from psycopg.rows import tuple_row
+from psycopg import sql
+from psycopg.rows import dict_row, tuple_row
 
 from ..audit_hash import GENESIS, record_hash
-from ..pending import Pending
 from ..transaction import Statements, returned
-from .keys import KeyGuard, allowed_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,16 +46,13 @@ HEAD_LOCK = ("INSERT INTO audit_chain_heads (chain, seq, hash) VALUES (%(chain)s
 # that follows writes the one a change of the chain needs.
 HEAD_LOCK_EXISTING = "SELECT seq, hash FROM audit_chain_heads WHERE chain = %(chain)s FOR UPDATE"
 # A table's chain head, locked with the transaction's time, for a table playing one of %(games)s
-# (chain_for() written in SQL); guarded, only for a key that may act on the table.
-_HEAD_OF_TABLE = ("SELECT seq, hash, now() FROM audit_chain_heads WHERE chain = ("
+# (chain_for() written in SQL).
+_HEAD_OF_TABLE = ("SELECT seq, hash, now() AS now FROM audit_chain_heads WHERE chain = ("
                   "SELECT 'table:' || table_id FROM tables WHERE table_id = %(table_id)s "
                   "AND game = ANY(%(games)s)) FOR UPDATE")
-_HEAD_OF_TABLE_GUARDED = _HEAD_OF_TABLE.replace(
-    "AND game = ANY(%(games)s))", f"AND game = ANY(%(games)s) AND EXISTS ({allowed_key('tables.table_id')}))")
 
 # The records, as one JSON array, and the head's move, in one statement. It is sent whole, so the
-# server never holds the head's lock waiting for a writer to stream rows (as with COPY); in
-# pipeline mode nobody reads its result and it travels with the commit.
+# server never holds the head's lock waiting for a writer to stream rows (as with COPY).
 APPEND = (
     "WITH added AS (INSERT INTO audit_log (chain, seq, at, kind, actor, table_id, round_id, payload, prev_hash, hash) "
     "SELECT %(chain)s, (r->>0)::bigint, %(at)s::timestamptz, r->>1, r->>2, r->>3, (r->>4)::uuid, r->5, r->>6, r->>7 "
@@ -68,8 +64,8 @@ EXPORT_COLUMNS = ("id", "chain", "seq", "at", "kind", "actor", "table_id", "roun
                   "hash")
 
 # Each round with what the verifier compares: its row, its round_events, its chained records (in chain
-# order) and its ledger rows, one round a row.
-_ROUND_FACTS = """
+# order) and its ledger rows, one round a row ({rounds}: all of them, or the one named).
+_ROUND_FACTS = sql.SQL("""
 SELECT r.round_id::text, r.table_id, r.status, r.shoe_id::text, r.rules_ref, r.paytable_ref, r.wagers, r.result,
        COALESCE((SELECT json_agg(json_build_array(e.seq, e.kind, e.payload) ORDER BY e.seq)
                  FROM round_events e WHERE e.round_id = r.round_id), '[]'::json),
@@ -80,10 +76,11 @@ SELECT r.round_id::text, r.table_id, r.status, r.shoe_id::text, r.rules_ref, r.p
                  FROM ledger_entries l WHERE l.round_id = r.round_id), '[]'::json),
        (SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = r.round_id),
        (SELECT t.limits FROM tables t WHERE t.table_id = r.table_id)
-FROM rounds r ORDER BY r.round_id
-"""
-# The same facts of one round (a recalled round re-verified by itself): its ORDER BY becomes the round's id.
-_ROUND_FACTS_OF_ONE = _ROUND_FACTS.replace("FROM rounds r ORDER BY r.round_id", "FROM rounds r WHERE r.round_id = %s")
+FROM rounds r {rounds} ORDER BY r.round_id
+""")
+_ALL_ROUNDS = sql.SQL("")
+# The same facts of one round (a recalled round re-verified by itself).
+_ONE_ROUND = sql.SQL("WHERE r.round_id = %s")
 # Money records that name no round at all: nothing in the ledger can stand behind them.
 _MONEY_RECORDS_WITHOUT_ROUND = (
     "SELECT a.id, a.chain, a.seq, a.kind, a.round_id::text FROM audit_log a WHERE a.kind = ANY(%s) "
@@ -119,15 +116,12 @@ class AuditRepository:
     def __init__(self, db: Statements) -> None:
         self.db = db
 
-    def lock_table_head(self, table_id: str, games: tuple[str, ...], guard: KeyGuard | None = None
-                        ) -> Pending[LockedHead]:
+    def lock_table_head(self, table_id: str, games: tuple[str, ...]) -> LockedHead | None:
         """Lock the table's chain head, with the transaction's time, if the table plays one of
-        `games` (and, with `guard`, the request's key may act on it): sent now, read later (None:
-        another game, or a chain with no head yet)."""
-        query = _HEAD_OF_TABLE if guard is None else _HEAD_OF_TABLE_GUARDED
-        cursor = self.db.execute(query, {"table_id": table_id, "games": list(games),
-                                         **(guard.params() if guard else {})})
-        return Pending(cursor, lambda row: LockedHead((row[0], row[1]), row[2]))
+        `games` (None: another game, or a chain with no head yet)."""
+        with self.db.cursor(row_factory=dict_row) as cur:
+            head = cur.execute(_HEAD_OF_TABLE, {"table_id": table_id, "games": list(games)}).fetchone()
+        return LockedHead((head["seq"], head["hash"]), head["now"]) if head is not None else None
 
     def append(self, chain: str, records: list[AuditRecord], head: tuple[int, str] | None = None) -> None:
         """Chain and insert `records` in order, in the caller's transaction: they commit or roll
@@ -137,7 +131,9 @@ class AuditRepository:
         if not records:
             return
         if head is None:
-            head = returned(self.db.execute(HEAD_LOCK, {"chain": chain, "genesis": GENESIS}).fetchone())
+            with self.db.cursor(row_factory=dict_row) as cur:
+                locked = returned(cur.execute(HEAD_LOCK, {"chain": chain, "genesis": GENESIS}).fetchone())
+            head = (locked["seq"], locked["hash"])
         seq, prev = head
         # Taken after the head lock, so times never run backwards along one chain (on one host).
         at = datetime.now(UTC).isoformat(timespec="microseconds")
@@ -159,9 +155,11 @@ class AuditRepository:
         """The instant before which every audit record there will ever be has committed (or rolled
         back): when the oldest open writing transaction started (pontoon_audit_horizon, migration
         0009), less `clock_margin` seconds for the clocks of the hosts that stamp records."""
-        settled: datetime = returned(self.db.execute("SELECT pontoon_audit_horizon() - %s",
-                                                     (timedelta(seconds=clock_margin),)).fetchone())[0]
-        return settled
+        with self.db.cursor(row_factory=dict_row) as cur:
+            settled = returned(cur.execute("SELECT pontoon_audit_horizon() - %s AS settled",
+                                           (timedelta(seconds=clock_margin),)).fetchone())
+        horizon: datetime = settled["settled"]
+        return horizon
 
     def rows(self, *, since: datetime | None = None, until: datetime | None = None, chain: str | None = None,
              order_by: str = "id", fetch_rows: int = 2000) -> Iterator[tuple[Any, ...]]:
@@ -171,13 +169,15 @@ class AuditRepository:
         conditions, params = [], []
         for condition, value in (("at >= %s", since), ("at < %s", until), ("chain = %s", chain)):
             if value is not None:
-                conditions.append(condition)
+                conditions.append(sql.SQL(condition))
                 params.append(value)
-        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-        order = {"id": "id", "chain": "chain, seq"}[order_by]
-        with self.db.cursor("audit_records", row_factory=tuple_row) as cursor:
+        where = sql.SQL("WHERE {}").format(sql.SQL(" AND ").join(conditions)) if conditions else sql.SQL("")
+        order = {"id": sql.SQL("id"), "chain": sql.SQL("chain, seq")}[order_by]
+        # A server-side cursor lives in a transaction: the caller's, or this block's own.
+        with self.db.transaction(), self.db.cursor("audit_records", row_factory=tuple_row) as cursor:
             cursor.itersize = fetch_rows
-            cursor.execute(f"SELECT {', '.join(EXPORT_COLUMNS)} FROM audit_log {where} ORDER BY {order}", params)
+            cursor.execute(sql.SQL("SELECT {columns} FROM audit_log {where} ORDER BY {order}").format(
+                columns=sql.SQL(", ").join(map(sql.Identifier, EXPORT_COLUMNS)), where=where, order=order), params)
             yield from cursor
 
     def count_refusal(self, source: str, reason: str) -> None:
@@ -190,24 +190,26 @@ class AuditRepository:
     def claim_refusal_minutes(self) -> list[tuple[str, datetime, int, dict[str, int]]]:
         """(source, minute, refused, reasons) of every minute now over whose refusals are not
         chained yet, marked chained: the caller appends their summary records in this transaction."""
-        claimed = sorted(self.db.execute(_CLAIM_REFUSAL_MINUTES).fetchall(), key=lambda row: (row[1], row[0]))
+        with self.db.cursor(row_factory=dict_row) as cur:
+            claimed = cur.execute(_CLAIM_REFUSAL_MINUTES).fetchall()
         if claimed:
             self.db.execute(_PRUNE_REFUSALS)
-        return claimed
+        return sorted(((row["source"], row["minute"], row["refused"], row["reasons"]) for row in claimed),
+                      key=lambda minute: (minute[1], minute[0]))
 
     def round_facts(self, fetch_rows: int = 500) -> Iterator[tuple[Any, ...]]:
         """Every round as the verifier rebuilds it (_ROUND_FACTS: the row, its events, its chained
         records, its ledger rows, kitty and table limits), through a server-side cursor in the
         caller's transaction."""
-        with self.db.cursor("audit_round_facts", row_factory=tuple_row) as cursor:
+        with self.db.transaction(), self.db.cursor("audit_round_facts", row_factory=tuple_row) as cursor:
             cursor.itersize = fetch_rows
-            cursor.execute(_ROUND_FACTS)
+            cursor.execute(_ROUND_FACTS.format(rounds=_ALL_ROUNDS))
             yield from cursor
 
     def round_facts_of(self, round_id: uuid.UUID) -> tuple[Any, ...] | None:
         """One round as round_facts gives each (a recalled round re-verified on its own); None if
         there is no such round."""
-        row: tuple[Any, ...] | None = self.db.execute(_ROUND_FACTS_OF_ONE, (round_id,)).fetchone()
+        row: tuple[Any, ...] | None = self.db.execute(_ROUND_FACTS.format(rounds=_ONE_ROUND), (round_id,)).fetchone()
         return row
 
     def money_records_without_round(self, kinds: tuple[str, ...]) -> list[tuple[Any, ...]]:
@@ -216,8 +218,9 @@ class AuditRepository:
 
     def chain_heads(self) -> dict[str, tuple[int, str]]:
         """chain -> (seq, hash) of its head row."""
-        return {chain: (seq, digest) for chain, seq, digest in
-                self.db.execute("SELECT chain, seq, hash FROM audit_chain_heads")}
+        with self.db.cursor(row_factory=dict_row) as cur:
+            return {row["chain"]: (row["seq"], row["hash"])
+                    for row in cur.execute("SELECT chain, seq, hash FROM audit_chain_heads")}
 
     def append_by_chain(self, records_by_chain: Mapping[str, list[AuditRecord]]) -> None:
         """Append to several chains in one transaction, locking their heads in name order so two

@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, LiteralString
 
+from psycopg import sql
+from psycopg.rows import class_row
+
 from ..transaction import Statements
 
 PAGE_LIMIT = 200     # rows a page may ask for: a page is read by a person, an export by a machine
@@ -57,10 +60,10 @@ class AuditSearchRepository:
     def search(self, query: AuditSearch, limit: int) -> list[AuditHit]:
         """Up to `limit` records matching `query`, newest (highest id) first."""
         params: dict[str, Any] = {name: getattr(query, name) for name, _ in _CONDITIONS}
-        conditions = [condition for name, condition in _CONDITIONS if params[name] is not None]
-        where: LiteralString = ("WHERE " + " AND ".join(conditions)) if conditions else ""
+        conditions = [sql.SQL(condition) for name, condition in _CONDITIONS if params[name] is not None]
+        where = sql.SQL("WHERE {}").format(sql.SQL(" AND ").join(conditions)) if conditions else sql.SQL("")
         params["limit"] = max(1, min(limit, PAGE_LIMIT))
-        rows = self.db.execute(
-            "SELECT id, chain, seq, at, kind, actor, table_id, round_id, payload FROM audit_log "
-            + where + " ORDER BY id DESC LIMIT %(limit)s", params).fetchall()
-        return [AuditHit(*row) for row in rows]
+        with self.db.cursor(row_factory=class_row(AuditHit)) as cur:
+            return cur.execute(sql.SQL(
+                "SELECT id, chain, seq, at, kind, actor, table_id, round_id, payload FROM audit_log {where} "
+                "ORDER BY id DESC LIMIT %(limit)s").format(where=where), params).fetchall()

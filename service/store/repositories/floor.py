@@ -3,9 +3,11 @@ statement."""
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from psycopg.rows import dict_row, kwargs_row
 
 from ..transaction import Statements
 from .rounds import RoundEvent
@@ -73,19 +75,22 @@ class FloorTableRow:
 _FLOOR = """
 SELECT t.table_id, t.game, t.rules, t.rules_version, t.paytable, t.paytable_version, t.pending_paytable_version,
        t.limits, t.created_by, t.created_at, t.state,
-       s.shoe_id, s.mode, s.commitment,
-       CASE WHEN s.mode = 'physical' THEN jsonb_array_length(s.dealt) ELSE s.position END, s.opened_at,
-       r.round_id, r.shoe_id, rs.mode, r.rules_ref, r.paytable_ref, r.wagers, r.version, r.opened_at,
-       e.events, tr.kitty_before,
+       s.shoe_id, s.mode AS shoe_mode, s.commitment,
+       CASE WHEN s.mode = 'physical' THEN jsonb_array_length(s.dealt) ELSE s.position END AS cards_dealt,
+       s.opened_at AS shoe_opened_at,
+       r.round_id, r.shoe_id AS round_shoe_id, rs.mode AS round_shoe_mode, r.rules_ref, r.paytable_ref, r.wagers,
+       r.version, r.opened_at AS round_opened_at, e.events, tr.kitty_before,
        d.rounds, d.voided_rounds, d.unsettled_rounds,
-       coalesce(m.drop, 0)::bigint, coalesce(m.paid_out, 0)::bigint, coalesce(m.void_refunds, 0)::bigint
+       coalesce(m.drop, 0)::bigint AS drop, coalesce(m.paid_out, 0)::bigint AS paid_out,
+       coalesce(m.void_refunds, 0)::bigint AS void_refunds
 FROM tables t
 LEFT JOIN shoes s ON s.table_id = t.table_id AND s.closed_at IS NULL
 LEFT JOIN rounds r ON r.table_id = t.table_id AND r.status = 'open'
 LEFT JOIN shoes rs ON rs.shoe_id = r.shoe_id
 LEFT JOIN traditional_rounds tr ON tr.round_id = r.round_id
 LEFT JOIN LATERAL (
-    SELECT jsonb_agg(jsonb_build_array(re.seq, re.kind, re.payload) ORDER BY re.seq) AS events
+    SELECT jsonb_agg(jsonb_build_object('seq', re.seq, 'kind', re.kind, 'payload', re.payload) ORDER BY re.seq)
+           AS events
     FROM round_events re WHERE re.round_id = r.round_id
 ) e ON r.round_id IS NOT NULL
 CROSS JOIN LATERAL (
@@ -106,7 +111,6 @@ CROSS JOIN LATERAL (
 WHERE %(table_id)s::text IS NULL OR t.table_id = %(table_id)s
 ORDER BY t.table_id
 """
-_TABLE_COLUMNS = len(fields(TableRow))   # the statement's first columns, a table's row as TableRow reads it
 
 
 class FloorRepository:
@@ -118,23 +122,28 @@ class FloorRepository:
         """Every table (or the one named), in table order, with its shoe, its round in play, and
         its rounds and money from starts_at to ends_at (a gaming day; none without them)."""
         params = {"starts_at": starts_at, "ends_at": ends_at, "table_id": table_id}
-        return [_row(values) for values in self.db.execute(_FLOOR, params)]
+        with self.db.cursor(row_factory=kwargs_row(_row)) as cur:
+            return cur.execute(_FLOOR, params).fetchall()
 
     def table_ids(self) -> list[str]:
         """Every table's id, in order (for a page's choice of table)."""
-        return [table_id for (table_id,) in self.db.execute("SELECT table_id FROM tables ORDER BY table_id")]
+        with self.db.cursor(row_factory=dict_row) as cur:
+            return [row["table_id"] for row in cur.execute("SELECT table_id FROM tables ORDER BY table_id")]
 
 
-def _row(values: tuple[Any, ...]) -> FloorTableRow:
-    table = TableRow(*values[:_TABLE_COLUMNS])
-    (state, shoe_id, shoe_mode, commitment, cards_dealt, shoe_opened_at,
-     round_id, round_shoe_id, round_shoe_mode, rules_ref, paytable_ref, wagers, version, round_opened_at,
-     events, kitty_before, *day) = values[_TABLE_COLUMNS:]
+def _row(*, state: dict[str, Any] | None, shoe_id: uuid.UUID | None, shoe_mode: Any, commitment: Any,
+         cards_dealt: Any, shoe_opened_at: Any, round_id: uuid.UUID | None, round_shoe_id: Any,
+         round_shoe_mode: Any, rules_ref: Any, paytable_ref: Any, wagers: Any, version: Any, round_opened_at: Any,
+         events: list[dict[str, Any]] | None, kitty_before: int | None, rounds: int, voided_rounds: int,
+         unsettled_rounds: int, drop: int, paid_out: int, void_refunds: int, **table: Any) -> FloorTableRow:
+    """One table's row of _FLOOR, by column name: the table's own columns are TableRow's; a shoe's
+    and a round's are NULL (Any here) when the table has none open."""
     shoe = (FloorShoe(shoe_id, shoe_mode, commitment, cards_dealt, shoe_opened_at)
             if shoe_id is not None else None)
     open_round = None
     if round_id is not None:
-        stored = [RoundEvent(seq, kind, payload) for seq, kind, payload in events or ()]
-        open_round = FloorRound(round_id, round_shoe_id, round_shoe_mode, rules_ref, paytable_ref, wagers, version,
-                                round_opened_at, stored, kitty_before)
-    return FloorTableRow(table, state or {}, shoe, open_round, FloorDay(*day))
+        stored = [RoundEvent(event["seq"], event["kind"], event["payload"]) for event in events or ()]
+        open_round = FloorRound(round_id, round_shoe_id, round_shoe_mode, rules_ref, paytable_ref,
+                                wagers, version, round_opened_at, stored, kitty_before)
+    return FloorTableRow(TableRow(**table), state or {}, shoe, open_round,
+                         FloorDay(rounds, voided_rounds, unsettled_rounds, drop, paid_out, void_refunds))

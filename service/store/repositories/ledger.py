@@ -6,7 +6,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from psycopg.rows import tuple_row
+from psycopg import sql
+from psycopg.rows import dict_row, tuple_row
 
 from ..transaction import Statements
 from .rounds import RoundRow
@@ -83,13 +84,13 @@ class LedgerRepository:
                         " round_id uuid, table_id text, shoe_id uuid, rules_ref text, paytable_ref text,"
                         " seat integer, hand integer, kind text, stake bigint, returned bigint, outcome text"
                         ") ON COMMIT DELETE ROWS")
-        columns = ", ".join(LEDGER_COLUMNS)
+        columns = sql.SQL(", ").join(map(sql.Identifier, LEDGER_COLUMNS))
         with self.db.cursor(row_factory=tuple_row) as cur:
-            with cur.copy(f"COPY ledger_stage ({columns}) FROM STDIN") as copy:
+            with cur.copy(sql.SQL("COPY ledger_stage ({columns}) FROM STDIN").format(columns=columns)) as copy:
                 for row in rows:
                     copy.write_row(row.as_tuple())
-            cur.execute(f"INSERT INTO ledger_entries ({columns}) SELECT {columns} FROM ledger_stage "
-                        "ON CONFLICT (round_id, seat, hand, kind) DO NOTHING")
+            cur.execute(sql.SQL("INSERT INTO ledger_entries ({columns}) SELECT {columns} FROM ledger_stage "
+                                "ON CONFLICT (round_id, seat, hand, kind) DO NOTHING").format(columns=columns))
             inserted = cur.rowcount
         if inserted != len(rows):
             self._check_staged_rows_agree()
@@ -100,15 +101,19 @@ class LedgerRepository:
         return inserted
 
     def _check_staged_rows_agree(self) -> None:
-        cols = [c for c in LEDGER_COLUMNS if c not in _KEY]
-        differs = " OR ".join(f"l.{c} IS DISTINCT FROM s.{c}" for c in cols)
-        bad = self.db.execute(f"SELECT s.round_id::text, s.seat, s.hand, s.kind FROM ledger_stage s "
-                              f"JOIN ledger_entries l USING (round_id, seat, hand, kind) WHERE {differs} "
-                              f"ORDER BY 1, 2, 3, 4").fetchall()
+        differs = sql.SQL(" OR ").join(
+            sql.SQL("l.{column} IS DISTINCT FROM s.{column}").format(column=sql.Identifier(column))
+            for column in LEDGER_COLUMNS if column not in _KEY)
+        with self.db.cursor(row_factory=dict_row) as cur:
+            bad = cur.execute(sql.SQL(
+                "SELECT s.round_id::text AS round_id, s.seat, s.hand, s.kind FROM ledger_stage s "
+                "JOIN ledger_entries l USING (round_id, seat, hand, kind) WHERE {differs} "
+                "ORDER BY s.round_id, s.seat, s.hand, s.kind").format(differs=differs)).fetchall()
         rounds: dict[str, list[str]] = {}
-        for round_id, seat, hand, kind in bad:
+        for row in bad:
+            seat, hand = row["seat"], row["hand"]
             where = f"seat {seat}" if hand == NO_HAND else f"seat {seat} hand {hand}"
-            rounds.setdefault(round_id, []).append(f"{where} {kind}")
+            rounds.setdefault(row["round_id"], []).append(f"{where} {row['kind']}")
         if rounds:
             raise LedgerConflict({round_id: "the ledger already holds other figures for " + ", ".join(bets)
                                   for round_id, bets in rounds.items()})

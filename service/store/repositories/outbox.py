@@ -3,8 +3,10 @@ marked by the relay that sends it."""
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from enum import StrEnum
 
+from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 
 from ..transaction import Statements
@@ -18,6 +20,21 @@ class OutboxTopic(StrEnum):
     EVALUATE_PAYTABLE = "evaluate_paytable"   # measure the paytable version its payload names
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimedRound:
+    """An outbox row asking for a round's settlement, claimed for publishing."""
+    outbox_id: int
+    round_id: str
+    table_id: str | None            # None: the round is not in this database
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimedVerification:
+    """An outbox row asking for a verification of the audit log, claimed for sending."""
+    outbox_id: int
+    verification_id: str
+
+
 class OutboxRepository:
     def __init__(self, db: Statements) -> None:
         self.db = db
@@ -26,20 +43,23 @@ class OutboxRepository:
         self.db.execute("INSERT INTO outbox (topic, round_id, payload) VALUES (%s, %s, %s)",
                         (topic, round_id, Jsonb(payload or {})))
 
-    def claim_rounds(self, limit: int) -> list[tuple[int, str, str | None]]:
-        """(outbox id, round id, table id) of unpublished rounds to settle, oldest first, locked
-        for the caller's transaction (SKIP LOCKED: relays may run side by side)."""
-        return self.db.execute(
-            "SELECT o.id, o.round_id::text, r.table_id FROM outbox o LEFT JOIN rounds r USING (round_id) "
-            "WHERE o.published_at IS NULL AND o.topic = %s ORDER BY o.id LIMIT %s FOR UPDATE OF o SKIP LOCKED",
-            (OutboxTopic.SETTLE_ROUND, limit)).fetchall()
+    def claim_rounds(self, limit: int) -> list[ClaimedRound]:
+        """Unpublished rounds to settle, oldest first, locked for the caller's transaction (SKIP
+        LOCKED: relays may run side by side)."""
+        with self.db.cursor(row_factory=class_row(ClaimedRound)) as cur:
+            return cur.execute(
+                "SELECT o.id AS outbox_id, o.round_id::text AS round_id, r.table_id "
+                "FROM outbox o LEFT JOIN rounds r USING (round_id) "
+                "WHERE o.published_at IS NULL AND o.topic = %s ORDER BY o.id LIMIT %s FOR UPDATE OF o SKIP LOCKED",
+                (OutboxTopic.SETTLE_ROUND, limit)).fetchall()
 
-    def claim_verifications(self) -> list[tuple[int, str]]:
-        """(outbox id, verification id) of unpublished verifications, oldest first, locked for the
-        caller's transaction."""
-        return self.db.execute(
-            "SELECT id, payload->>'verification_id' FROM outbox WHERE published_at IS NULL AND topic = %s "
-            "ORDER BY id FOR UPDATE SKIP LOCKED", (OutboxTopic.VERIFY_AUDIT,)).fetchall()
+    def claim_verifications(self) -> list[ClaimedVerification]:
+        """Unpublished verifications, oldest first, locked for the caller's transaction."""
+        with self.db.cursor(row_factory=class_row(ClaimedVerification)) as cur:
+            return cur.execute(
+                "SELECT id AS outbox_id, payload->>'verification_id' AS verification_id FROM outbox "
+                "WHERE published_at IS NULL AND topic = %s ORDER BY id FOR UPDATE SKIP LOCKED",
+                (OutboxTopic.VERIFY_AUDIT,)).fetchall()
 
     def claim_evaluations(self) -> list[tuple[int, str, int]]:
         """(outbox id, paytable, version) of unpublished evaluations, oldest first, locked for the

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from psycopg.rows import dict_row
+
 from ..transaction import Statements
 
 _REPORT = """
@@ -55,6 +57,5 @@ class ReportsRepository:
     def period_rows(self, params: dict[str, Any]) -> list[dict[str, Any]]:
         """The report's rows (by name) for a period: zone, day_start, starts_at, ends_at, table_id,
         bonus (the outcomes counted as bonuses), first_day, last_day, by_day."""
-        cursor = self.db.execute(_REPORT, params)
-        names = [column.name for column in cursor.description or ()]
-        return [dict(zip(names, values)) for values in cursor]
+        with self.db.cursor(row_factory=dict_row) as cur:
+            return cur.execute(_REPORT, params).fetchall()

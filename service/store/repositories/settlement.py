@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from psycopg.rows import class_row, dict_row
+
 from ..transaction import Statements, returned
 from .rounds import RoundStatus
 
@@ -42,23 +44,26 @@ class SettlementRepository:
         """Those of the rounds still complete, locked in id order. SKIP LOCKED: a round another
         settler holds is that settler's; if it rolls back, the round stays complete and the task's
         retry or the sweep settles it."""
-        rows = self.db.execute(
-            "SELECT round_id::text, table_id, shoe_id::text, rules_ref, paytable_ref, wagers, result, "
-            "(SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = rounds.round_id), "
-            "(SELECT t.limits FROM tables t WHERE t.table_id = rounds.table_id) "
-            "FROM rounds WHERE round_id = ANY(%s::uuid[]) AND status = 'complete' "
-            "ORDER BY round_id FOR UPDATE SKIP LOCKED", (round_ids,)).fetchall()
-        return [CompletedRound(*row) for row in rows]
+        with self.db.cursor(row_factory=class_row(CompletedRound)) as cur:
+            return cur.execute(
+                "SELECT round_id::text AS round_id, table_id, shoe_id::text AS shoe_id, rules_ref, paytable_ref, "
+                "wagers, result, "
+                "(SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = rounds.round_id) AS kitty, "
+                "(SELECT t.limits FROM tables t WHERE t.table_id = rounds.table_id) AS limits "
+                "FROM rounds WHERE round_id = ANY(%s::uuid[]) AND status = 'complete' "
+                "ORDER BY round_id FOR UPDATE SKIP LOCKED", (round_ids,)).fetchall()
 
     def events_of(self, round_ids: list[str]) -> dict[str, list[tuple[str, dict]]]:
         """Each round's events as (kind, payload) in seq order, aggregated by the server: one row
         (and one JSON parse) per round instead of one per card."""
         if not round_ids:
             return {}
-        rows = self.db.execute(
-            "SELECT round_id::text, json_agg(json_build_array(kind, payload) ORDER BY seq) "
-            "FROM round_events WHERE round_id = ANY(%s::uuid[]) GROUP BY round_id", (round_ids,))
-        return {round_id: [(kind, payload) for kind, payload in events] for round_id, events in rows}
+        with self.db.cursor(row_factory=dict_row) as cur:
+            rows = cur.execute(
+                "SELECT round_id::text AS round_id, "
+                "json_agg(json_build_object('kind', kind, 'payload', payload) ORDER BY seq) AS events "
+                "FROM round_events WHERE round_id = ANY(%s::uuid[]) GROUP BY round_id", (round_ids,)).fetchall()
+        return {row["round_id"]: [(event["kind"], event["payload"]) for event in row["events"]] for row in rows}
 
     def mark_settled(self, round_ids: list[str], missing_results: dict[str, dict]) -> None:
         """The rounds settled (status, settled_at, version); `missing_results` fills in the result
@@ -76,30 +81,33 @@ class SettlementRepository:
         is another floor's; one still complete is still waiting to be settled."""
         if not round_ids:
             return {}
-        rows = self.db.execute("SELECT round_id::text, status FROM rounds WHERE round_id = ANY(%s::uuid[]) "
-                               "ORDER BY round_id", (round_ids,)).fetchall()
-        return {round_id: RoundStatus(status) for round_id, status in rows}
+        with self.db.cursor(row_factory=dict_row) as cur:
+            rows = cur.execute("SELECT round_id::text AS round_id, status FROM rounds "
+                               "WHERE round_id = ANY(%s::uuid[]) ORDER BY round_id", (round_ids,)).fetchall()
+        return {row["round_id"]: RoundStatus(row["status"]) for row in rows}
 
     def settlement_lags(self, round_ids: list[str]) -> list[float]:
         """Seconds from completion to settlement of each of these rounds that has both."""
-        rows = self.db.execute("SELECT extract(epoch FROM settled_at - completed_at)::float8 FROM rounds "
+        with self.db.cursor(row_factory=dict_row) as cur:
+            rows = cur.execute("SELECT extract(epoch FROM settled_at - completed_at)::float8 AS lag FROM rounds "
                                "WHERE round_id = ANY(%s::uuid[]) AND completed_at IS NOT NULL "
                                "AND settled_at IS NOT NULL", (round_ids,)).fetchall()
-        return [lag for (lag,) in rows]
+        return [row["lag"] for row in rows]
 
     def backlog(self) -> SettlementBacklog:
         """What waits to be settled, in one statement (the metrics read it at every scrape)."""
-        row = returned(self.db.execute(
-            "SELECT (SELECT count(*) FROM rounds WHERE status = 'complete'), "
-            "       (SELECT COALESCE(extract(epoch FROM now() - min(completed_at)), 0)::float8 "
-            "          FROM rounds WHERE status = 'complete'), "
-            "       (SELECT count(*) FROM outbox WHERE published_at IS NULL)").fetchone())
-        return SettlementBacklog(*row)
+        with self.db.cursor(row_factory=class_row(SettlementBacklog)) as cur:
+            return returned(cur.execute(
+                "SELECT (SELECT count(*) FROM rounds WHERE status = 'complete') AS rounds_awaiting, "
+                "       (SELECT COALESCE(extract(epoch FROM now() - min(completed_at)), 0)::float8 "
+                "          FROM rounds WHERE status = 'complete') AS oldest_awaiting_seconds, "
+                "       (SELECT count(*) FROM outbox WHERE published_at IS NULL) AS outbox_unpublished").fetchone())
 
     def stale(self, older_than_seconds: float, limit: int) -> list[tuple[str, str]]:
         """(round_id, table_id) of rounds complete for longer than the given age, oldest first."""
-        rows = self.db.execute(
-            "SELECT round_id::text, table_id FROM rounds WHERE status = 'complete' "
-            "AND COALESCE(completed_at, opened_at) < now() - make_interval(secs => %s) "
-            "ORDER BY COALESCE(completed_at, opened_at) LIMIT %s", (older_than_seconds, limit)).fetchall()
-        return [(round_id, table_id) for round_id, table_id in rows]
+        with self.db.cursor(row_factory=dict_row) as cur:
+            rows = cur.execute(
+                "SELECT round_id::text AS round_id, table_id FROM rounds WHERE status = 'complete' "
+                "AND COALESCE(completed_at, opened_at) < now() - make_interval(secs => %s) "
+                "ORDER BY COALESCE(completed_at, opened_at) LIMIT %s", (older_than_seconds, limit)).fetchall()
+        return [(row["round_id"], row["table_id"]) for row in rows]

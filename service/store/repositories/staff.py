@@ -6,7 +6,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from psycopg.rows import class_row
+from psycopg.rows import class_row, dict_row
 
 from ..transaction import Statements, returned
 
@@ -30,8 +30,6 @@ class StaffRow:
     deactivated_at: datetime | None
 
 
-_COLUMNS = ("user_id, username, display_name, role, active, password_hash, failed_attempts, locked_until, "
-            "totp_secret, totp_last_step, created_by, created_at, updated_at, last_sign_in_at, deactivated_at")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,41 +54,62 @@ class StaffRepository:
         """The new account, or None when the username is taken."""
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
             return cur.execute(
-                f"INSERT INTO staff_users (user_id, username, display_name, role, password_hash, created_by) "
-                f"VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (username) DO NOTHING RETURNING {_COLUMNS}",
+                "INSERT INTO staff_users (user_id, username, display_name, role, password_hash, created_by) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (username) DO NOTHING RETURNING user_id, username, "
+                "display_name, role, active, password_hash, failed_attempts, locked_until, totp_secret, "
+                "totp_last_step, created_by, created_at, updated_at, last_sign_in_at, deactivated_at",
                 (uuid.uuid4(), username, display_name, role, password_hash, created_by)).fetchone()
 
     def get(self, username: str) -> StaffRow | None:
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE username = %s", (username,)).fetchone()
+            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
+                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
+                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users WHERE username = %s",
+                               (username,)).fetchone()
 
     def get_by_id(self, user_id: uuid.UUID) -> StaffRow | None:
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE user_id = %s", (user_id,)).fetchone()
+            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
+                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
+                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users WHERE user_id = %s",
+                               (user_id,)).fetchone()
 
     def lock(self, username: str) -> StaffRow | None:
         """The account, its row locked to the end of the transaction (sign-in counts its failures
         under it, so attempts made together are all counted)."""
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE username = %s FOR UPDATE",
+            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
+                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
+                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users WHERE username = %s "
+                               "FOR UPDATE",
                                (username,)).fetchone()
 
     def lock_by_id(self, user_id: uuid.UUID) -> StaffRow | None:
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE user_id = %s FOR UPDATE",
+            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
+                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
+                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users WHERE user_id = %s "
+                               "FOR UPDATE",
                                (user_id,)).fetchone()
 
     def all(self) -> list[StaffRow]:
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users ORDER BY username").fetchall()
+            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
+                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
+                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users ORDER BY username"
+                               ).fetchall()
 
     def any_active(self, role: str) -> bool:
-        return bool(returned(self.db.execute(
-            "SELECT EXISTS (SELECT 1 FROM staff_users WHERE role = %s AND active)", (role,)).fetchone())[0])
+        with self.db.cursor(row_factory=dict_row) as cur:
+            found = cur.execute("SELECT EXISTS (SELECT FROM staff_users WHERE role = %s AND active) AS any",
+                                (role,)).fetchone()
+        return bool(returned(found)["any"])
 
     def count_active(self, role: str) -> int:
-        return int(returned(self.db.execute(
-            "SELECT count(*) FROM staff_users WHERE role = %s AND active", (role,)).fetchone())[0])
+        with self.db.cursor(row_factory=dict_row) as cur:
+            found = cur.execute("SELECT count(*) AS active FROM staff_users WHERE role = %s AND active",
+                                (role,)).fetchone()
+        return int(returned(found)["active"])
 
     def failures_from(self, user_id: uuid.UUID, address: str) -> tuple[int, datetime | None]:
         """(failures in a row, lock) of sign-ins to the account from the address; (0, None) if none.
@@ -166,9 +185,10 @@ class StaffRepository:
 
     def session_of(self, token_hash: str) -> tuple[uuid.UUID, uuid.UUID] | None:
         """(session id, user id) of the session holding the token, whether it is live or not."""
-        row = self.db.execute("SELECT session_id, user_id FROM staff_sessions WHERE token_hash = %s",
+        with self.db.cursor(row_factory=dict_row) as cur:
+            row = cur.execute("SELECT session_id, user_id FROM staff_sessions WHERE token_hash = %s",
                               (token_hash,)).fetchone()
-        return (row[0], row[1]) if row else None
+        return (row["session_id"], row["user_id"]) if row else None
 
     def end_session(self, session_id: uuid.UUID, reason: str) -> bool:
         """End one session; False when it had ended already."""

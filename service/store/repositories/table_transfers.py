@@ -25,7 +25,6 @@ class TableTransferRow:
     created_at: datetime
 
 
-_COLUMNS = "table_id, seq, kind, from_seat, to_seat, from_place, to_place, amount, round_id, actor, created_at"
 
 
 class TableTransfersRepository:
@@ -38,10 +37,11 @@ class TableTransfersRepository:
         the next seq safe to take here (and a retry that slipped past it fails the unique key)."""
         with self.db.cursor(row_factory=class_row(TableTransferRow)) as cur:
             return returned(cur.execute(
-                f"INSERT INTO table_transfers (table_id, seq, kind, from_seat, to_seat, from_place, to_place, amount, "
-                f"round_id, actor) SELECT %(table_id)s, COALESCE(max(seq), 0) + 1, %(kind)s, %(from_seat)s, "
-                f"%(to_seat)s, %(from_place)s, %(to_place)s, %(amount)s, %(round_id)s, %(actor)s "
-                f"FROM table_transfers WHERE table_id = %(table_id)s RETURNING {_COLUMNS}",
+                "INSERT INTO table_transfers (table_id, seq, kind, from_seat, to_seat, from_place, to_place, amount, "
+                "round_id, actor) SELECT %(table_id)s, COALESCE(max(seq), 0) + 1, %(kind)s, %(from_seat)s, "
+                "%(to_seat)s, %(from_place)s, %(to_place)s, %(amount)s, %(round_id)s, %(actor)s "
+                "FROM table_transfers WHERE table_id = %(table_id)s RETURNING table_id, seq, kind, from_seat, "
+                "to_seat, from_place, to_place, amount, round_id, actor, created_at",
                 {"table_id": table_id, "kind": kind, "from_seat": from_seat, "to_seat": to_seat,
                  "from_place": from_place, "to_place": to_place, "amount": amount, "round_id": round_id,
                  "actor": actor}).fetchone())

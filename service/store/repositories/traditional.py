@@ -4,6 +4,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
+from psycopg.rows import class_row, dict_row
 from psycopg.types.json import Jsonb
 
 from ..transaction import Statements
@@ -23,12 +24,14 @@ class TraditionalRepository:
 
     def lock_state(self, table_id: str) -> dict | None:
         """The table's state, its row locked until the transaction ends (None: no such table)."""
-        row = self.db.execute("SELECT state FROM tables WHERE table_id = %s FOR UPDATE", (table_id,)).fetchone()
-        return row[0] if row else None
+        with self.db.cursor(row_factory=dict_row) as cur:
+            row = cur.execute("SELECT state FROM tables WHERE table_id = %s FOR UPDATE", (table_id,)).fetchone()
+        return row["state"] if row else None
 
     def state(self, table_id: str) -> dict | None:
-        row = self.db.execute("SELECT state FROM tables WHERE table_id = %s", (table_id,)).fetchone()
-        return row[0] if row else None
+        with self.db.cursor(row_factory=dict_row) as cur:
+            row = cur.execute("SELECT state FROM tables WHERE table_id = %s", (table_id,)).fetchone()
+        return row["state"] if row else None
 
     def save_state(self, table_id: str, state: dict) -> None:
         """Write the state back (the caller took the row lock with lock_state)."""
@@ -39,6 +42,6 @@ class TraditionalRepository:
                           "VALUES (%s, %s, %s, %s)", (round_id, table_id, setup.banker_place, setup.kitty_before))
 
     def round_setup(self, round_id: uuid.UUID) -> RoundSetup | None:
-        row = self.db.execute("SELECT banker_place, kitty_before FROM traditional_rounds WHERE round_id = %s",
-                                (round_id,)).fetchone()
-        return RoundSetup(*row) if row else None
+        with self.db.cursor(row_factory=class_row(RoundSetup)) as cur:
+            return cur.execute("SELECT banker_place, kitty_before FROM traditional_rounds WHERE round_id = %s",
+                               (round_id,)).fetchone()

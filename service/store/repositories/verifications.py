@@ -59,9 +59,6 @@ class Verification:
         return self.status == VerificationStatus.INTACT
 
 
-_COLUMNS = ("verification_id, requested_by, requested_at, status, attempts, started_at, heartbeat_at, "
-            "finished_at, records, chains, shoes, rounds, problem_count, problems, notes, error, "
-            "extract(epoch FROM now() - coalesce(heartbeat_at, requested_at))::float8 AS quiet_for")
 
 
 class VerificationsRepository:
@@ -72,19 +69,29 @@ class VerificationsRepository:
         """A new queued verification, or None when one is already under way (the one allowed)."""
         with self.db.cursor(row_factory=class_row(Verification)) as cur:
             return cur.execute(
-                f"INSERT INTO audit_verifications (verification_id, requested_by) VALUES (%s, %s) "
-                f"ON CONFLICT DO NOTHING RETURNING {_COLUMNS}", (uuid.uuid4(), requested_by)).fetchone()
+                "INSERT INTO audit_verifications (verification_id, requested_by) VALUES (%s, %s) "
+                "ON CONFLICT DO NOTHING RETURNING verification_id, requested_by, requested_at, status, attempts, "
+                "started_at, heartbeat_at, finished_at, records, chains, shoes, rounds, problem_count, problems, "
+                "notes, error, extract(epoch FROM now() - coalesce(heartbeat_at, requested_at))::float8 AS quiet_for",
+                (uuid.uuid4(), requested_by)).fetchone()
 
     def get(self, verification_id: uuid.UUID) -> Verification | None:
         with self.db.cursor(row_factory=class_row(Verification)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM audit_verifications WHERE verification_id = %s",
+            return cur.execute("SELECT verification_id, requested_by, requested_at, status, attempts, started_at, "
+                               "heartbeat_at, finished_at, records, chains, shoes, rounds, problem_count, problems, "
+                               "notes, error, extract(epoch FROM now() - coalesce(heartbeat_at, "
+                               "requested_at))::float8 AS quiet_for FROM audit_verifications WHERE verification_id = "
+                               "%s",
                                (verification_id,)).fetchone()
 
     def under_way(self, *, lock: bool = False) -> Verification | None:
         """The verification waiting or running, if any; `lock` holds its row to the transaction's end."""
         with self.db.cursor(row_factory=class_row(Verification)) as cur:
             return cur.execute(
-                f"SELECT {_COLUMNS} FROM audit_verifications WHERE status IN ('queued', 'running')"
+                "SELECT verification_id, requested_by, requested_at, status, attempts, started_at, heartbeat_at, "
+                "finished_at, records, chains, shoes, rounds, problem_count, problems, notes, error, extract(epoch "
+                "FROM now() - coalesce(heartbeat_at, requested_at))::float8 AS quiet_for FROM audit_verifications "
+                "WHERE status IN ('queued', 'running')"
                 + (" FOR UPDATE" if lock else ""), ()).fetchone()
 
     def asked_since(self, moment: datetime) -> bool:
@@ -94,7 +101,11 @@ class VerificationsRepository:
 
     def newest(self, limit: int) -> list[Verification]:
         with self.db.cursor(row_factory=class_row(Verification)) as cur:
-            return cur.execute(f"SELECT {_COLUMNS} FROM audit_verifications ORDER BY requested_at DESC LIMIT %s",
+            return cur.execute("SELECT verification_id, requested_by, requested_at, status, attempts, started_at, "
+                               "heartbeat_at, finished_at, records, chains, shoes, rounds, problem_count, problems, "
+                               "notes, error, extract(epoch FROM now() - coalesce(heartbeat_at, "
+                               "requested_at))::float8 AS quiet_for FROM audit_verifications ORDER BY requested_at "
+                               "DESC LIMIT %s",
                                (limit,)).fetchall()
 
     def claim(self, verification_id: uuid.UUID, stale_after: float) -> Verification | None:
@@ -102,10 +113,13 @@ class VerificationsRepository:
         seconds (its worker died). None when it is done, or live in another worker's hands."""
         with self.db.cursor(row_factory=class_row(Verification)) as cur:
             return cur.execute(
-                f"UPDATE audit_verifications SET status = 'running', attempts = attempts + 1, started_at = now(), "
-                f"heartbeat_at = now(), records = 0, chains = 0, shoes = 0, rounds = 0 "
-                f"WHERE verification_id = %s AND (status = 'queued' OR (status = 'running' "
-                f"AND heartbeat_at < now() - make_interval(secs => %s))) RETURNING {_COLUMNS}",
+                "UPDATE audit_verifications SET status = 'running', attempts = attempts + 1, started_at = now(), "
+                "heartbeat_at = now(), records = 0, chains = 0, shoes = 0, rounds = 0 "
+                "WHERE verification_id = %s AND (status = 'queued' OR (status = 'running' "
+                "AND heartbeat_at < now() - make_interval(secs => %s))) RETURNING verification_id, requested_by, "
+                "requested_at, status, attempts, started_at, heartbeat_at, finished_at, records, chains, shoes, "
+                "rounds, problem_count, problems, notes, error, extract(epoch FROM now() - coalesce(heartbeat_at, "
+                "requested_at))::float8 AS quiet_for",
                 (verification_id, stale_after)).fetchone()
 
     def beat(self, verification_id: uuid.UUID, records: int, rounds: int) -> None:

@@ -73,9 +73,8 @@ def test_an_unexpected_error_is_a_json_500_that_tells_nothing_inside(app, new_ta
 
 
 def test_a_statement_failing_in_the_database_as_the_request_commits_leaves_no_trace(new_table, db, monkeypatch):
-    # The audit records go with COMMIT, in the round trip that ends the request's pipeline: nothing
-    # reads their statement's result before then, so its failure is known only as the request
-    # commits, and the commit must not stand.
+    # The audit records are the request's last statement before its Idempotency-Key and COMMIT:
+    # when they fail, nothing the request wrote before them may stand.
     import service.store.repositories.audit as audit_repository
 
     table_id, terminal = new_table(shoe="physical")
@@ -102,8 +101,7 @@ def _virtual_round_awaiting_a_decision(terminal, table_id) -> dict:
 
 
 def test_a_decision_answers_with_the_round_as_stored(new_table):
-    # An opening and a decision on a virtual shoe read nothing back from what they write: the
-    # answer's version, opening and completion times are the ones the database keeps.
+    # The answer's version, opening and completion times are the ones the database keeps.
     table_id, terminal = new_table(shoe="virtual")
     for _ in range(5):
         state = _virtual_round_awaiting_a_decision(terminal, table_id)
@@ -118,8 +116,8 @@ def test_a_decision_answers_with_the_round_as_stored(new_table):
 
 
 def test_a_save_that_misses_its_version_stops_the_commit_it_travels_with(new_table, db, monkeypatch):
-    # The save, the audit records and the Idempotency-Key go with COMMIT in one round trip, nothing
-    # read in between: a save that matched no row must still keep every one of them out.
+    # A save that matched no row fails its statement: the audit records and the Idempotency-Key
+    # that would follow it, and the commit, never happen.
     from service.store.repositories.rounds import RoundsRepository
 
     table_id, terminal = new_table(shoe="virtual")
@@ -130,7 +128,7 @@ def test_a_save_that_misses_its_version_stops_the_commit_it_travels_with(new_tab
 
     def stale(self, *args, **kwargs):   # the version a caller that forgot the lock might hold
         locked = locked_as_read(self, *args, **kwargs)
-        return locked._replace(row=dataclasses.replace(locked.row, version=locked.row.version - 1))
+        return dataclasses.replace(locked, row=dataclasses.replace(locked.row, version=locked.row.version - 1))
 
     monkeypatch.setattr(RoundsRepository, "lock_with_events", stale)
     with pytest.raises(Exception, match="changed under its lock"):
@@ -145,8 +143,8 @@ def test_a_save_that_misses_its_version_stops_the_commit_it_travels_with(new_tab
 
 
 def test_a_decisions_lock_takes_its_tables_audit_chain_head(new_table, database_url):
-    # What lets a decision's change go with its commit: the round's lock reads the head of the
-    # chain its records go on (chain_for's, written in SQL), locked, with the transaction's time.
+    # The round's lock reads the head of the chain its records go on (chain_for's, written in SQL),
+    # locked, with the transaction's time: nothing is locked after the round's lock.
     import psycopg
 
     from service.games import SHOE_DEALT_GAMES
@@ -163,11 +161,11 @@ def test_a_decisions_lock_takes_its_tables_audit_chain_head(new_table, database_
         assert locked.head is not None and locked.head.position == head and locked.head.now == now
         assert RoundsRepository(conn).lock_with_events(round_id).head is None   # only when asked for
         audit = AuditRepository(conn)
-        assert audit.lock_table_head(table_id, SHOE_DEALT_GAMES).one() == locked.head    # an opening's, alike
-        assert audit.lock_table_head(table_id, ("traditional",)).one() is None
+        assert audit.lock_table_head(table_id, SHOE_DEALT_GAMES) == locked.head    # an opening's, alike
+        assert audit.lock_table_head(table_id, ("traditional",)) is None
 
 
-@pytest.mark.parametrize("moment", ["before its reads", "with its writes queued"])
+@pytest.mark.parametrize("moment", ["before its reads", "before its commit"])
 def test_a_connection_lost_in_the_middle_of_a_command_is_a_503_and_the_pool_serves_on(new_table, db, monkeypatch,
                                                                                     moment):
     from service.api.transactions import request_uow
@@ -184,9 +182,9 @@ def test_a_connection_lost_in_the_middle_of_a_command_is_a_503_and_the_pool_serv
 
     if moment == "before its reads":
         post_action = handlers.post_action
-        monkeypatch.setattr(handlers, "post_action", lambda cmd, uow, guard=None: (
-            server_goes_away(uow), post_action(cmd, uow, guard))[1])
-    else:   # the save, the audit records and the COMMIT are in the pipeline, not yet sent
+        monkeypatch.setattr(handlers, "post_action", lambda cmd, uow: (
+            server_goes_away(uow), post_action(cmd, uow))[1])
+    else:   # the round saved, its transaction not yet committed
         round_state = handlers.views.round_state
         monkeypatch.setattr(handlers.views, "round_state", lambda saved, game, past_cut: (
             server_goes_away(request_uow()), round_state(saved, game, past_cut))[1])

@@ -37,9 +37,8 @@ def make_staff(app):
     def make(role: str, username: str | None = None, password: str | None = None) -> StaffLogin:
         username = username or f"{role[:4]}{secrets.token_hex(4)}"
         password = password or f"pw-{secrets.token_urlsafe(12)}"
-        with unit_of_work(app.extensions["pontoon.pool"]) as uow:
+        with unit_of_work(app.extensions["pontoon.pool"]) as uow, uow.transaction():
             create_staff(CreateStaff(username, role, actor="test", password=password), uow)
-            uow.commit()
         return StaffLogin(username, password, role)
     return make
 

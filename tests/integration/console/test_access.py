@@ -58,7 +58,7 @@ def test_a_terminal_key_is_issued_for_a_table_shown_once_and_revoked(signed_in, 
     assert client.post("/v1/tables", json={"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"},
                        headers={"Authorization": f"Bearer {make_key('admin')}"}).status_code == 201
     missing = admin.post("/console/access/keys", {"table_id": "no-such-table", "name": "pit 1"})
-    assert missing.status_code == 422 and 'id="table_id-error"' in missing.get_data(as_text=True)
+    assert missing.status_code == 404 and 'id="table_id-error"' in missing.get_data(as_text=True)
     issued = admin.post("/console/access/keys", {"table_id": table_id, "name": "pit 1 terminal"})
     assert issued.status_code == 201
     secret = re.search(r'id="issued-secret">([^<]+)<', issued.get_data(as_text=True)).group(1)

@@ -149,15 +149,21 @@ def test_a_page_refreshing_itself_does_not_keep_an_unattended_session_alive(sign
     assert idle.total_seconds() < 60
 
 
+class PageGaveUp(Exception):
+    """What makes the page's transaction block roll back, here."""
+
+
 def test_checking_the_session_commits_nothing_the_request_has_written(app, signed_in, db):
     console = signed_in("operator")
     cookie = console.client.get_cookie("pontoon_console_session", path="/console").value
     marker = secrets.token_hex(8)
     with app.test_request_context("/console/account", headers={"Cookie": f"pontoon_console_session={cookie}"}):
         uow = request_uow()
-        uow.audit.append(chain_for(None), [AuditRecord("access_denied", {"marker": marker}, actor="test")])
-        assert holder_of_the_session().username == console.login.username
-    # The request ended without committing: its write went with it, though the session was checked.
+        with pytest.raises(PageGaveUp), uow.transaction():
+            uow.audit.append(chain_for(None), [AuditRecord("access_denied", {"marker": marker}, actor="test")])
+            assert holder_of_the_session().username == console.login.username
+            raise PageGaveUp
+    # The page's block rolled back: its write went with it, though the session was checked.
     assert db.execute("SELECT count(*) FROM audit_log WHERE payload->>'marker' = %s", (marker,)).fetchone() == (0,)
 
 

@@ -35,8 +35,8 @@ def draft(conn, pair: str = "12:1", author: str = "staff:olive") -> int:
     document.pop("version")
     document["side_bets"]["pair"]["pays"]["pair"] = pair
     uow = UnitOfWork(conn)
-    submitted = submit_version(SubmitPaytableVersion(NAME, "pair promotion", author, content=document), uow)
-    uow.commit()
+    with uow.transaction():
+        submitted = submit_version(SubmitPaytableVersion(NAME, "pair promotion", author, content=document), uow)
     return submitted["version"]
 
 
@@ -50,9 +50,8 @@ def test_a_submitted_draft_is_evaluated_by_a_worker_once_and_then_approved(admin
     version = draft(app_conn)
     assert admin.execute(STATUS, (NAME, version)).fetchone() == ("queued", 0, False, None)
     uow = UnitOfWork(app_conn)
-    with pytest.raises(Conflict) as early:
+    with pytest.raises(Conflict) as early, uow.transaction():
         decide_version(DecidePaytableVersion(NAME, version, VersionStatus.APPROVED, "ok", "staff:otto"), uow)
-    uow.rollback()
     assert early.value.code == "evaluation_under_way" and "still being measured" in early.value.message
 
     processes.env = process_env(db_url, redis.url)
@@ -63,8 +62,9 @@ def test_a_submitted_draft_is_evaluated_by_a_worker_once_and_then_approved(admin
     assert admin.execute(STATUS, (NAME, version)).fetchone() == ("done", 1, True, None)
     assert unpublished_evaluations(admin) == 0
 
-    approved = decide_version(DecidePaytableVersion(NAME, version, VersionStatus.APPROVED, "ok", "staff:otto"), uow)
-    uow.commit()
+    with uow.transaction():
+        approved = decide_version(DecidePaytableVersion(NAME, version, VersionStatus.APPROVED, "ok", "staff:otto"),
+                                  uow)
     kept = admin.execute("SELECT house_edge_percent FROM paytable_evaluations WHERE paytable = %s AND version = %s",
                          (NAME, version)).fetchone()[0]
     assert approved["status"] == "approved" and approved["house_edge_percent"] == pytest.approx(kept, abs=1e-4)
@@ -100,18 +100,17 @@ def test_an_evaluation_that_cannot_finish_fails_saying_why_and_may_be_asked_for_
             "paytable": NAME, "version": 90, "status": "draft", "reason": "kept from before"},
             actor="staff:olive")])
     uow = UnitOfWork(app_conn)
-    assert evaluate_version(EvaluatePaytableVersion(NAME, 90, "staff:olive"), uow)["status"] == "queued"
-    uow.commit()
+    with uow.transaction():
+        assert evaluate_version(EvaluatePaytableVersion(NAME, 90, "staff:olive"), uow)["status"] == "queued"
     assert run_evaluation(app_conn, NAME, 90) == "failed"
     status, attempts, measured, error = admin.execute(STATUS, (NAME, 90)).fetchone()
     assert (status, attempts, measured) == ("failed", 1, False) and "measured_under" in error
-    with pytest.raises(Conflict) as refused:
+    with pytest.raises(Conflict) as refused, uow.transaction():
         decide_version(DecidePaytableVersion(NAME, 90, VersionStatus.APPROVED, "ok", "staff:otto"), uow)
-    uow.rollback()
     assert refused.value.code == "evaluation_failed" and "could not finish" in refused.value.message
 
-    asked = evaluate_version(EvaluatePaytableVersion(NAME, 90, "staff:otto"), uow)
-    uow.commit()
+    with uow.transaction():
+        asked = evaluate_version(EvaluatePaytableVersion(NAME, 90, "staff:otto"), uow)
     assert asked["status"] == "queued" and asked["requested_by"] == "staff:otto" and asked["error"] is None
     assert unpublished_evaluations(admin) == 2, "the first message, and the one sending it again"
 
@@ -124,9 +123,9 @@ def test_an_evaluation_in_another_workers_hands_waits_and_one_whose_worker_died_
         run_evaluation(app_conn, NAME, version)
     assert 0 < taken.value.look_again_in <= STALE_AFTER + 1
     uow = UnitOfWork(app_conn)
-    assert evaluate_version(EvaluatePaytableVersion(NAME, version, "staff:otto"), uow)["requested_by"] == \
-        "staff:olive", "one live stands"
-    uow.rollback()
+    with uow.transaction():
+        assert evaluate_version(EvaluatePaytableVersion(NAME, version, "staff:otto"), uow)["requested_by"] == \
+            "staff:olive", "one live stands"
 
     admin.execute("UPDATE paytable_evaluations SET started_at = now() - make_interval(secs => %s) "
                   "WHERE paytable = %s AND version = %s", (STALE_AFTER + 1, NAME, version))

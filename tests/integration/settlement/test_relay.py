@@ -176,9 +176,8 @@ def test_a_verification_the_broker_refused_is_sent_on_the_next_pass(admin, app_c
 def test_the_days_verification_is_asked_for_once_and_not_beside_one_under_way(app_conn, admin):
     def ask(day_began: datetime):
         uow = UnitOfWork(app_conn)
-        asked = request_daily_verification(uow, day_began)
-        uow.commit()
-        return asked
+        with uow.transaction():
+            return request_daily_verification(uow, day_began)
 
     today = datetime.now(UTC) - timedelta(hours=1)
     first = ask(today)

@@ -162,8 +162,8 @@ def test_a_verification_of_the_audit_log_is_relayed_to_a_worker_and_run_once(adm
     wait_for(lambda: settled(admin) == len(rounds), 60, "the rounds to settle")
     with connect(db_url) as conn:
         uow = UnitOfWork(conn)
-        asked = request_verification(uow, "staff:auditor")
-        uow.commit()
+        with uow.transaction():
+            asked = request_verification(uow, "staff:auditor")
     verification_id = asked.verification.verification_id
     status = "SELECT status, rounds, attempts FROM audit_verifications WHERE verification_id = %s"
     wait_for(lambda: admin.execute(status, (verification_id,)).fetchone()[0] not in ("queued", "running"), 60,
@@ -188,8 +188,8 @@ def test_a_verification_whose_worker_process_is_killed_mid_check_is_taken_over(a
         blocker.execute("LOCK TABLE audit_chain_heads IN ACCESS EXCLUSIVE MODE")
         with connect(db_url) as conn:
             uow = UnitOfWork(conn)
-            verification_id = request_verification(uow, "staff:auditor").verification.verification_id
-            uow.commit()
+            with uow.transaction():
+                verification_id = request_verification(uow, "staff:auditor").verification.verification_id
         waiting = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() " \
                   "AND wait_event_type = 'Lock' AND query LIKE '%%audit_chain_heads%%'"
         wait_for(lambda: count(admin, waiting) > 0, 30, "the verification to wait inside its check")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,22 +19,12 @@ from service.store.repositories.audit import AuditRecord, LockedHead
 from service.store.repositories.evaluations import EvaluationRow, EvaluationStatus
 from service.store.repositories.keys import KeyRow
 from service.store.repositories.paytables import AssignmentRow, VersionRow, VersionStatus
-from service.store.repositories.rounds import LockedRound, RoundEvent, RoundRow
+from service.store.repositories.rounds import LockedRound, RoundEvent, RoundRow, SavedRound
 from service.store.repositories.shoes import ShoeRow
 from service.store.repositories.table_transfers import TableTransferRow
-from service.store.repositories.tables import LockedTable, TableRow
+from service.store.repositories.tables import TableRow
 from service.store.repositories.traditional import RoundSetup
 from service.store.repositories.verifications import UNDER_WAY, Verification, VerificationStatus
-
-
-class Answered:
-    """A Pending whose answer is at hand."""
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def one(self) -> Any:
-        return self.value
 
 
 class FakeTables:
@@ -52,10 +44,6 @@ class FakeTables:
 
     lock = get
 
-    def lock_pending(self, table_id: str, guard: Any = None) -> Answered:
-        row = self.get(table_id)
-        return Answered(LockedTable(row, None) if row is not None else None)
-
 
 class FakeShoes:
     def __init__(self) -> None:
@@ -69,9 +57,6 @@ class FakeShoes:
 
     def lock_current(self, table_id: str) -> ShoeRow | None:
         return next((s for s in self.rows.values() if s.table_id == table_id and s.closed_at is None), None)
-
-    def lock_current_pending(self, table_id: str, guard: Any = None) -> Answered:
-        return Answered(self.lock_current(table_id))
 
     def lock(self, shoe_id: uuid.UUID) -> ShoeRow | None:
         return self.rows.get(shoe_id)
@@ -94,11 +79,11 @@ class FakeAudit:
         self.records: dict[str, list[AuditRecord]] = {}
         self._tables = tables
 
-    def lock_table_head(self, table_id: str, games: tuple[str, ...], guard: Any = None) -> Answered:
+    def lock_table_head(self, table_id: str, games: tuple[str, ...]) -> LockedHead | None:
         table, head = self._tables.rows.get(table_id), self.heads.get(f"table:{table_id}")
         if table is None or table.game not in games or head is None:
-            return Answered(None)
-        return Answered(LockedHead(head, datetime.now(UTC)))
+            return None
+        return LockedHead(head, datetime.now(UTC))
 
     def append(self, chain: str, records: list[AuditRecord], head: tuple[int, str] | None = None) -> None:
         if not records:
@@ -118,17 +103,14 @@ class FakeRounds:
         self._tables, self._shoes, self._audit = tables, shoes, audit
 
     def add(self, *, table_id: str, shoe_id: uuid.UUID, shoe_mode: str | None, rules_ref: str,
-            paytable_ref: str | None, wagers: list[dict], now: datetime | None = None) -> RoundRow:
+            paytable_ref: str | None, wagers: list[dict]) -> RoundRow:
         row = RoundRow(uuid.uuid4(), table_id, shoe_id, shoe_mode, "open", rules_ref, paytable_ref, wagers, 0, None,
-                       now or datetime.now(UTC), None, None, None)
+                       datetime.now(UTC), None, None, None)
         self.rows[row.round_id], self.events[row.round_id] = row, []
         return row
 
     def open_on_table(self, table_id: str) -> uuid.UUID | None:
         return next((r.round_id for r in self.rows.values() if r.table_id == table_id and r.status == "open"), None)
-
-    def open_on_table_pending(self, table_id: str) -> Answered:
-        return Answered(self.open_on_table(table_id))
 
     def lock(self, round_id: uuid.UUID) -> RoundRow | None:
         return self.rows.get(round_id)
@@ -136,20 +118,19 @@ class FakeRounds:
     def events_and_limits(self, round_id: uuid.UUID, table_id: str) -> tuple[list[RoundEvent], dict]:
         return list(self.events[round_id]), self._tables.rows[table_id].limits
 
-    def lock_with_events(self, round_id: uuid.UUID, *, shoe_games: tuple[str, ...] = (),
-                         guard: Any = None) -> LockedRound:
+    def lock_with_events(self, round_id: uuid.UUID, *, shoe_games: tuple[str, ...] = ()) -> LockedRound:
         row = self.rows.get(round_id)
         if row is None:
             return LockedRound(None, [], None, None, None)
         events, limits = self.events_and_limits(round_id, row.table_id)
         dealt_here = self._tables.rows[row.table_id].game in shoe_games
         shoe = self._shoes.rows.get(row.shoe_id) if dealt_here and row.shoe_mode == "virtual" else None
-        head = self._audit.lock_table_head(row.table_id, shoe_games).one()
+        head = self._audit.lock_table_head(row.table_id, shoe_games)
         return LockedRound(row, events, limits, shoe, head)
 
     def save(self, row: RoundRow, *, events: list[tuple[str, dict]], first_seq: int,
              shoe_position: tuple[uuid.UUID, int] | None, complete: bool, result: dict | None,
-             audit_chain: str | None = None, now: datetime | None = None) -> tuple[Any, Any]:
+             audit_chain: str | None = None) -> SavedRound:
         assert self.rows[row.round_id].version == row.version, "changed under its lock"
         self.events[row.round_id] += [RoundEvent(first_seq + n, kind, payload)
                                       for n, (kind, payload) in enumerate(events)]
@@ -161,7 +142,7 @@ class FakeRounds:
             saved = dataclasses.replace(saved, status="complete", result=result, completed_at=datetime.now(UTC))
         self.rows[row.round_id] = saved
         head = self._audit.heads.get(audit_chain) if audit_chain else None
-        return (lambda: saved), (lambda: head)
+        return SavedRound(saved, head)
 
     def void(self, row: RoundRow, reason: str) -> tuple[int, datetime] | None:
         voided = dataclasses.replace(row, status="void", version=row.version + 1, voided_at=datetime.now(UTC))
@@ -396,8 +377,9 @@ class FakeVerifications:
 
 
 class FakeUnitOfWork:
-    """What a handler sees of a unit of work: the same repositories, in memory; commit() counts.
-    `now` is the clock the fake repositories stamp rows with where a handler's rule reads the time."""
+    """What a handler sees of a unit of work: the same repositories, in memory; transaction() counts
+    the blocks that ended without raising (it has nothing to roll back). `now` is the clock the fake
+    repositories stamp rows with where a handler's rule reads the time."""
 
     def __init__(self, now: Any = lambda: datetime.now(UTC)) -> None:
         self.tables, self.shoes = FakeTables(), FakeShoes()
@@ -409,5 +391,7 @@ class FakeUnitOfWork:
         self.evaluations = FakeEvaluations()
         self.commits = 0
 
-    def commit(self) -> None:
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        yield
         self.commits += 1

@@ -12,10 +12,9 @@ import yaml
 from service.compliance.commands import VoidRound
 from service.compliance.void import REFUND_KIND, void_round
 from service.operators.commands import DecidePaytableVersion, EvaluatePaytableVersion, SubmitPaytableVersion
-from service.operators.errors import Forbidden
 from service.operators.evaluation_jobs import evaluate_version
 from service.operators.paytables import decide_version, submit_version
-from service.refusals import Conflict, Invalid, NotFound
+from service.refusals import Conflict, Forbidden, Invalid, NotFound
 from service.rounds import handlers
 from service.rounds.commands import CreateTable, OpenRound, OpenShoe, PostAction
 from service.rules.registry import paytables_dir
