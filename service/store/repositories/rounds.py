@@ -125,7 +125,7 @@ class RoundsRepository:
         table plays one of `shoe_games`, that table's audit chain head locked and, from a virtual
         shoe, that shoe locked too (after the round, then the shoe, then the head: the order every
         writer takes them in), in one statement. The round is locked by the statement's own query;
-        the rest is read by pontoon_round_under_lock() (migration 0019) once that lock is granted,
+        the rest is read by pontoon_round_under_lock() (migration 0021) once that lock is granted,
         each of its queries with a snapshot taken then: so the events are whatever a previous
         holder of the round's lock committed, and the shoe and the head are read as they stand once
         their own locks are granted."""

@@ -28,7 +28,7 @@ WAGER = 501     # an odd wager, so that rounding a 3:2 payout to the cent is a c
 # The rules object's fields as a rules file writes them (RULES_FIELD_PATHS and the file's sections).
 PATHS = {
     "name": "name", "shoe": "shoe", "max_seats": "seats", "main_limits": "limits.main",
-    "pair_limits": "limits.pair_bet", "pontoon_ranks": "pontoon.ranks", "split_hand_pontoon": "pontoon.on_split_hands",
+    "pontoon_ranks": "pontoon.ranks", "split_hand_pontoon": "pontoon.on_split_hands",
     "player_pontoon_paid_at_once": "pontoon.paid_at_once", "stand_minimum": "stand_minimum",
     "twenty_one_wins_at_once": "twenty_one_wins_at_once", "surrender_upcards": "surrender.upcards",
     "surrender_returns": "surrender.returns", "surrender_lost_to_dealer_pontoon": "surrender.lost_to_dealer_pontoon",
@@ -67,7 +67,6 @@ def other_value(rules: CanberraRules, knob: str) -> dict:
         "shoe.penetration": {"shoe": dataclasses.replace(shoe, penetration=0.5)},
         "max_seats": {"max_seats": 5},
         "main_limits": {"main_limits": Limits(100, rules.main_limits.maximum)},
-        "pair_limits": {"pair_limits": Limits(100, rules.pair_limits.maximum)},
         "pontoon_ranks": {"pontoon_ranks": rules.pontoon_ranks[1:]},
         "stand_minimum": {"stand_minimum": 17 if rules.stand_minimum < 17 else 12},
         "surrender_upcards": {"surrender_upcards": ("7", "8", "9", *rules.surrender_upcards)},
@@ -98,8 +97,7 @@ def path_of(knob: str) -> str:
 
 
 # What each analysis leaves out of its figure on purpose, and why.
-SIDE_BETS = {"pair_limits": "the pair bet is a side bet, priced apart",
-             "insurance_upcards": "insurance is a side bet, priced apart", "insurance_minimum": "a side bet",
+SIDE_BETS = {"insurance_upcards": "insurance is a side bet, priced apart", "insurance_minimum": "a side bet",
              "insurance_max_fraction": "a side bet", "insurance_pays": "a side bet",
              "name": "a name", "max_seats": "one seat is analysed; envy per extra seat is reported apart",
              "double_maximum": "one choice only: the wager",
