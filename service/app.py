@@ -1,5 +1,5 @@
 """The WSGI app factory: one Flask app (and one connection pool) per process, built after the fork,
-serving the dealer terminals' API and the staff console."""
+serving the dealer terminals' API, the staff console and the dealer's screen at a table."""
 from __future__ import annotations
 
 import os
@@ -7,7 +7,7 @@ import os
 import psycopg
 from flask import Flask, Response
 
-from . import console, metrics
+from . import console, dealer, metrics
 from .api.errors import register_error_handlers
 from .api.install import install as install_api
 from .api.resources import health
@@ -15,9 +15,11 @@ from .api.strict_json import StrictJSONProvider
 from .config import Settings
 from .observability import logs
 from .reports.gaming_day import check_day_start, parse_day_start
+from .staff.keys import StaffKeys
+from .staff.policy import StaffPolicy
 from .store.pool import open_pool
 from .store.repositories.settlement import SettlementBacklog, SettlementRepository
-from .web import request_scope
+from .web import browser, request_scope
 
 
 def create_app(settings: Settings | None = None, *, connect: bool = True) -> Flask:
@@ -38,7 +40,13 @@ def create_app(settings: Settings | None = None, *, connect: bool = True) -> Fla
     app.register_blueprint(health.blueprint())
     register_error_handlers(app)
     request_scope.install(app)
+    # The people signed in through a browser (the staff's console, a dealer at a table's screen):
+    # the keys their sessions are signed with and the policy their passwords, PINs and lockouts follow.
+    keys = StaffKeys.from_settings(settings)
+    app.extensions["pontoon.staff_policy"] = StaffPolicy.from_settings(settings, keys)
+    browser.install(app, settings, keys)
     console.install(app)   # after the API's error handlers: its own 404 and 405 pages win in /console
+    dealer.install(app)
     metrics.install(app, backlog=_settlement_backlog, token=settings.metrics_token)
     logs.install(app, settings.log_level)
     app.after_request(_served_by)

@@ -8,12 +8,9 @@ from flask import Blueprint, Flask, current_app, redirect, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.wrappers import Response
 
-from ..config import Settings
 from ..games import TEMPLATES_FOLDER, game_view
-from ..staff.keys import StaffKeys
-from ..staff.policy import StaffPolicy
+from ..web import browser as security
 from . import format as console_format
-from . import security
 from .auth import current_staff, error_page, nav_for, signed_in
 from .pages import access, account, audit, floor, login, paytables, recall, reports, tables
 
@@ -36,12 +33,9 @@ def _core() -> Blueprint:
 
 
 def install(app: Flask) -> None:
-    """Register the console on the app: its pages, CSRF on its forms, its headers, the filters
-    its templates use and what every page's layout shows (who is signed in, their pages)."""
-    settings: Settings = app.extensions["pontoon.settings"]
-    keys = StaffKeys.from_settings(settings)
-    app.extensions["pontoon.staff_policy"] = StaffPolicy.from_settings(settings, keys)
-    security.install(app, settings, keys)
+    """Register the console on the app: its pages, the filters its templates use and what every
+    page's layout shows (who is signed in, their pages). The browser protections (CSRF, headers)
+    are the app's, installed before (service.web.browser)."""
     console_format.install(app)
     app.register_blueprint(_core())
     # Each game's own parts of the pages (its hands, its bank), found by the game's name.
