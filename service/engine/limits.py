@@ -1,6 +1,7 @@
 """Stake limits as a frozen min/max pair of whole cents, shared by every game."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -21,3 +22,9 @@ class Limits:
 
     def contains(self, amount: int) -> bool:
         return self.minimum <= amount <= self.maximum
+
+
+def limits_by_kind(stored: Mapping[str, Mapping[str, int]] | None) -> dict[str, Limits]:
+    """Limits by bet from their JSON form {"main": {"min", "max"}, ...} (a table's, a transcript's);
+    ValueError when an entry is not a limit."""
+    return {kind: Limits(entry["min"], entry["max"]) for kind, entry in (stored or {}).items()}

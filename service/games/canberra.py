@@ -29,6 +29,7 @@ from .family import (
     Note,
     Opening,
     Refund,
+    ReportedCards,
     RoundChange,
     RoundRequest,
     StoredRound,
@@ -57,6 +58,18 @@ class CanberraFamily(GameFamily[CanberraRules, CanberraRound]):
 
     def read_rules(self, doc: Reader, overrides: Mapping[str, object]) -> CanberraRules | None:
         return rules_file.read_rules(doc, overrides)
+
+    def own_limits(self, rules: CanberraRules, paytable: Paytable | None,
+                   limits: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+        """Beside `main`, a table limits only the side bets its paytable offers, by their names: a
+        limit for one it does not offer is refused (409) rather than kept and never read."""
+        offered = [] if paytable is None else [bet.name for bet in paytable.side_bets]
+        unknown = sorted(kind for kind in limits if kind != "main" and kind not in offered)
+        if unknown:
+            raise Conflict(f"the table's paytable offers no side bet {', '.join(map(repr, unknown))} to limit "
+                           f"(it offers: {', '.join(offered) or 'none'})", code="limits_refused",
+                           errors={f"limits.{kind}": ["not a side bet of the table's paytable"] for kind in unknown})
+        return limits
 
     def effective_limits(self, rules: CanberraRules, limits: dict[str, dict[str, int]] | None) -> View:
         """What a table accepts: its main wager's limits (its own, else the rules'), and any side bet's
@@ -122,7 +135,7 @@ class CanberraFamily(GameFamily[CanberraRules, CanberraRound]):
             change.shoe_position = (shoe_row.shoe_id, shoe.position)  # written with the round's events
         change.shoe_past_cut_card = shoe.past_cut_card
 
-    def physical_shoe(self, change: Change) -> PhysicalShoe:
+    def physical_shoe(self, change: Change) -> ReportedCards:
         """What a reported card must fit, its shoe row locked: the table's shoe less every card it has given."""
         shoe_row = lock_round_shoe(change)
         return PhysicalShoe(change.game_rules.rules.shoe, dealt=shoe_row.dealt)

@@ -10,8 +10,7 @@ from typing import Generic, Protocol, TypedDict, TypeVar
 from ..catalog import GameRules
 from ..engine.actions import CardDealt
 from ..engine.games.registry import GamePaytable
-from ..engine.limits import Limits
-from ..engine.shoe import PhysicalShoe
+from ..engine.limits import Limits, limits_by_kind
 from ..engine.transcript import Transcript
 from ..rules.reader import Reader
 from ..store.repositories.audit import AuditRecord
@@ -22,6 +21,13 @@ from ..store.uow import UnitOfWork
 
 Note = tuple[str, dict[str, object]]   # an audit record's kind and payload, written by the caller
 View = dict[str, object]               # a part of a response or a page, as JSON shows it
+
+class ReportedCards(Protocol):
+    """What a card reported from a physical shoe (or pack) must fit: it takes the card, or raises
+    ShoeError saying why it cannot have come from there (engine.shoe.PhysicalShoe is one)."""
+
+    def accept(self, card: str) -> str: ...
+
 
 class Refund(TypedDict):
     """What a void gives back to one seat: its bets so far and their sum."""
@@ -39,7 +45,7 @@ RoundT_co = TypeVar("RoundT_co", covariant=True)
 def table_limits(limits: Mapping[str, Mapping[str, int]] | None) -> dict[str, Limits]:
     """The engine's Limits from a table's stored {"main": {"min", "max"}, "pair": {...}} (by bet);
     ValueError when an entry is not a limit."""
-    return {kind: Limits(entry["min"], entry["max"]) for kind, entry in (limits or {}).items()}
+    return limits_by_kind(limits)
 
 
 class RoundRequest(Protocol):
@@ -135,6 +141,12 @@ class GameFamily(Protocol[RulesT, RoundT]):
         ...
 
     # ----- a table and its rounds ---------------------------------------------------------
+    def own_limits(self, rules: RulesT, paytable: GamePaytable | None,
+                   limits: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+        """The limits a table of the game is created with (each a well-formed {min, max}), as the
+        table keeps them, in the game's own names; Conflict (409) naming each bet the game has not."""
+        ...
+
     def effective_limits(self, rules: RulesT, limits: dict[str, dict[str, int]] | None) -> View:
         """What a table accepts: {"main": {"min", "max"}, ...} from the rules and its stored limits."""
         ...
@@ -166,7 +178,7 @@ class GameFamily(Protocol[RulesT, RoundT]):
         """Deal every card the round is owed from a virtual shoe (the shoe row when already locked)."""
         ...
 
-    def physical_shoe(self, change: RoundChange[RoundT]) -> PhysicalShoe:
+    def physical_shoe(self, change: RoundChange[RoundT]) -> ReportedCards:
         """What a reported card from a physical shoe must fit, the rows it needs locked."""
         ...
 

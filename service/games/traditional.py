@@ -10,7 +10,6 @@ from ..catalog import GameRules
 from ..engine.games.registry import GamePaytable
 from ..engine.games.traditional import TraditionalRound, TraditionalRules
 from ..engine.games.traditional.transcripts import round_from_transcript
-from ..engine.shoe import PhysicalShoe
 from ..engine.transcript import Transcript
 from ..ledger.transfers import audit_records_for, check_stored_result, ledger_rows_for
 from ..refusals import Conflict
@@ -28,7 +27,19 @@ from ..traditional import pack as traditional_pack
 from ..traditional import rounds as traditional_rounds
 from ..traditional import views as traditional_views
 from ..traditional.bank_state import BankState
-from .family import GameFamily, Note, Opening, Refund, RoundChange, RoundRequest, StoredRound, View, lock_round_shoe
+from .family import (
+    GameFamily,
+    Note,
+    Opening,
+    Refund,
+    ReportedCards,
+    RoundChange,
+    RoundRequest,
+    StoredRound,
+    View,
+    lock_round_shoe,
+    table_limits,
+)
 
 Change = RoundChange[TraditionalRound]
 
@@ -48,15 +59,36 @@ class TraditionalFamily(GameFamily[TraditionalRules, TraditionalRound]):
     def read_rules(self, doc: Reader, overrides: Mapping[str, object]) -> TraditionalRules | None:
         return rules_file.read_rules(doc, overrides)
 
+    def own_limits(self, rules: TraditionalRules, paytable: GamePaytable | None,
+                   limits: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+        """A table limits the stake (`main`, every game's name for its first bet, is read as the
+        stake), the buy, and in Shoot Pontoon the shoot bet and the kitty; any other kind is refused
+        (409), as is a limit the rules could not play."""
+        own = dict(limits)
+        if "main" in own:
+            if "stake" in own:
+                raise Conflict("limits: main and stake name the same bet here, the initial stake: give one",
+                               code="limits_refused", errors={"limits.main": ["the stake's limits: give stake only"]})
+            own["stake"] = own.pop("main")
+        unknown = sorted(kind for kind in own if kind not in rules.limit_kinds())
+        if unknown:
+            raise Conflict(f"{rules.name} limits only {', '.join(rules.limit_kinds())}: it has no "
+                           f"{', '.join(map(repr, unknown))}", code="limits_refused",
+                           errors={f"limits.{kind}": [rules.no_such_limit(kind)] for kind in unknown})
+        return own
+
     def effective_limits(self, rules: TraditionalRules, limits: dict[str, dict[str, int]] | None) -> View:
-        """The table's own limits as stored: the players' stakes are bounded by the rules."""
-        return dict(limits or {})
+        """What the table takes, kind by kind, with its figures: the table's own limits where it
+        has them, else the rules' (a buy's most is the dearest a buy can be, a shoot bet's the
+        largest kitty; each is held further to the buy rule and the room left in the kitty)."""
+        figures = rules.with_limits(table_limits(limits)).limit_figures()
+        return {kind: {"min": low, "max": high} for kind, (low, high) in figures.items()}
 
     def start(self, rules: TraditionalRules, paytable: GamePaytable | None, entries: list[dict[str, int]],
               limits: dict[str, dict[str, int]] | None, kitty: int | None = None) -> TraditionalRound:
-        """A fresh round for these players against `kitty` (Shoot Pontoon); the game has no paytable
-        and its table limits nothing the round checks."""
-        return traditional_rounds.new_round(rules, entries, kitty)
+        """A fresh round for these players against `kitty` (Shoot Pontoon) under the table's own
+        limits; the game has no paytable."""
+        return traditional_rounds.new_round(rules, entries, kitty, table_limits(limits))
 
     def kitty_before(self, uow: UnitOfWork, round_id: uuid.UUID) -> int | None:
         return traditional_rounds.kitty_before(uow, round_id)
@@ -70,7 +102,7 @@ class TraditionalFamily(GameFamily[TraditionalRules, TraditionalRound]):
             raise Conflict("this table's game is player-banked: open its rounds with players", code="wrong_game",
                            errors={"players": ["this table's game is player-banked: send players, not wagers"]})
         prepared = traditional_rounds.prepare_round(uow, cmd.table_id, shoe, game_rules, cmd.players,
-                                                    cmd.banker_place)
+                                                    cmd.banker_place, table_limits(limits))
         return Opening(prepared.game, prepared.shoe, cmd.players, None, prepared.notes,
                        {"banker_place": prepared.setup.banker_place, "kitty": prepared.setup.kitty_before},
                        stored=_keep_setup(prepared.setup))
@@ -86,12 +118,14 @@ class TraditionalFamily(GameFamily[TraditionalRules, TraditionalRound]):
         """The pack carries over from round to round: cards come from the table's pack, not the shoe row."""
         traditional_pack.deal_from_pack(change)
 
-    def physical_shoe(self, change: Change) -> PhysicalShoe:
-        """The round's pack less the cards on the table (used cards go back under the pack). The table
-        is locked first, in the order the round's end takes the locks."""
+    def physical_shoe(self, change: Change) -> ReportedCards:
+        """The pack since its last shuffle: a card out since then comes again only once every card has
+        been dealt, in the order it went under the pack. The table is locked first, in the order the
+        round's end takes the locks."""
         change.uow.tables.lock(change.row.table_id)
         lock_round_shoe(change)
-        return traditional_pack.physical_pack(change.game)
+        state = BankState.of(change.uow.traditional.state(change.row.table_id))
+        return traditional_pack.physical_pack(state, change.game)
 
     def round_completed(self, change: Change) -> None:
         """The bank, the kitty and the pack move on to the next round."""
@@ -107,9 +141,9 @@ class TraditionalFamily(GameFamily[TraditionalRules, TraditionalRound]):
     def void(self, uow: UnitOfWork, row: RoundRow, game: TraditionalRound) -> tuple[list[Refund], list[Note]]:
         """No money changes hands before settlement (stakes, buys and shoot bets are all paid then), so
         a void refunds nothing; a virtual pack that carried the seen cards on would tell the next deal,
-        so it is shuffled anew."""
+        so it is shuffled anew, and the dealer shuffles a physical one."""
         if row.shoe_mode != "virtual":
-            return [], []
+            return [], traditional_pack.shuffle_physical_after_void(uow, row.table_id, row.shoe_id, game)
         return [], traditional_pack.shuffle_after_void(uow, row.table_id, game)
 
     def outcome(self, result: Mapping[str, object]) -> str:

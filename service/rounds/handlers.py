@@ -39,27 +39,16 @@ def create_table(cmd: CreateTable, uow: UnitOfWork) -> dict:
             errors[f"limits.{kind}"] = [str(exc)]
     if errors or family is None:   # no family: the rules were refused, and errors says why
         raise Invalid("the table cannot be created as asked", code="invalid_table", errors=errors)
-    _check_side_bet_limits(cmd.limits, paytable)
+    limits = family.own_limits(rules, paytable, cmd.limits)   # the game's bets only (409 otherwise)
     row = uow.tables.add(table_id=cmd.table_id, game=family.game, rules=cmd.rules, rules_version=1,
                          paytable=cmd.paytable, paytable_version=1 if cmd.paytable else None,
-                         limits=cmd.limits, created_by=cmd.actor)
+                         limits=limits, created_by=cmd.actor)
     if row is None:
         raise Conflict(f"table {cmd.table_id!r} exists already", code="table_exists")
     uow.audit.append(chain_for(row.table_id), [AuditRecord(
-        "table_created", {"rules": cmd.rules, "paytable": cmd.paytable, "limits": cmd.limits},
+        "table_created", {"rules": cmd.rules, "paytable": cmd.paytable, "limits": limits},
         actor=cmd.actor, table_id=row.table_id)])
     return views.table_view(row, family.effective_limits(rules, row.limits), None, None)
-
-
-def _check_side_bet_limits(limits: dict, paytable: Any) -> None:
-    """Beside `main`, a table limits only the side bets its paytable offers, by their names: a
-    limit for one it does not offer is refused (409) rather than kept and never read."""
-    offered = [] if paytable is None else [bet.name for bet in paytable.side_bets]
-    unknown = sorted(kind for kind in limits if kind != "main" and kind not in offered)
-    if unknown:
-        raise Conflict(f"the table's paytable offers no side bet {', '.join(map(repr, unknown))} to limit "
-                       f"(it offers: {', '.join(offered) or 'none'})", code="limits_refused",
-                       errors={f"limits.{kind}": ["not a side bet of the table's paytable"] for kind in unknown})
 
 
 def _load_named(loader, name: str, field_name: str, errors: dict) -> Any:

@@ -67,12 +67,14 @@ def read_traditional_rules(doc: Reader, overrides: dict[str, Any]) -> Traditiona
     large.refuse_unknown()
     limits = doc.section("limits")
     stake, kitty = _limits(limits, "stake"), _limits(limits, "kitty")
+    buy = _limits(limits, "buy") if "buy" in limits.data else None   # else the buy rule's range alone
     shoot_min = limits.integer("shoot_bet_min", minimum=1)
+    shoot_max = limits.integer("shoot_bet_max", None, minimum=1, allow_none=True)   # else the kitty's room
     limits.refuse_unknown()
     fields: dict[str, Any] = dict(
         name=name, shoe=shoe, large_table_shoe=large_shoe, large_table_players=large_players,
         max_seats=doc.integer("seats", minimum=1), stake_limits=stake, kitty_limits=kitty,
-        shoot_bet_minimum=shoot_min,
+        shoot_bet_minimum=shoot_min, shoot_bet_maximum=shoot_max, buy_limits=buy,
         split_max_hands=doc.integer("split_max_hands", 4, minimum=1),
         first_buy_max_multiple=doc.integer("first_buy_max_multiple", 2, minimum=1),
         royal_pontoon_pays=doc.integer("royal_pontoon_pays", 3, minimum=1),

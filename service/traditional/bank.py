@@ -8,7 +8,8 @@ from ..catalog import rules_and_paytable
 from ..engine.actions import RuleViolation
 from ..engine.games.traditional import TraditionalRules, Transfer
 from ..engine.games.traditional.bank import hand_back_kitty, put_up_kitty, sell_bank
-from ..refusals import Conflict, Invalid, NotFound
+from ..engine.limits import limits_by_kind
+from ..refusals import Conflict, NotFound
 from ..rules import RulesError
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.table_transfers import TableTransferRow
@@ -16,7 +17,7 @@ from ..store.uow import UnitOfWork
 from . import GAME
 from .bank_state import BankState
 from .commands import ChangeKitty, SellBank
-from .pack import Note, finish_virtual_pack
+from .pack import Note, finish_physical_pack, finish_virtual_pack
 from .seating import BANKER_SEAT, KITTY_SEAT, party_seat, place_of
 from .views import bank_view, transfer_view
 
@@ -38,8 +39,8 @@ def change_kitty(cmd: ChangeKitty, uow: UnitOfWork) -> dict:
         raise Conflict("no kitty is up to top up: put one up", code="no_kitty")
     try:
         transfer = put_up_kitty(rules, BANKER_SEAT, cmd.amount, state.kitty)
-    except RuleViolation as exc:
-        raise Invalid(exc.reason, code="kitty_refused", errors={"amount": [exc.reason]}) from None
+    except RuleViolation as exc:   # a rule's refusal, as every refusal of the game's is: 409
+        raise Conflict(exc.reason, code="kitty_refused", errors={"amount": [exc.reason]}) from None
     row = record_transfer(uow, cmd.table_id, rules, state.banker_place, transfer, KITTY_KINDS[cmd.action],
                           None, cmd.actor)
     state = state.with_(kitty=state.kitty + transfer.amount)
@@ -52,13 +53,13 @@ def sell(cmd: SellBank, uow: UnitOfWork) -> dict:
     """The bank sold between rounds at an agreed price: the buyer pays the banker and takes the
     bank; the old banker takes the kitty back."""
     rules, state = _lock_bank(uow, cmd.table_id, "the bank is sold")
-    if not 1 <= cmd.to_seat <= rules.max_seats:
-        raise Invalid(f"seat {cmd.to_seat} does not exist: player seats are 1 to {rules.max_seats}",
-                      code="invalid_request", errors={"to_seat": [f"must be 1 to {rules.max_seats}"]})
+    if not 1 <= cmd.to_seat <= rules.max_seats:   # a seat these rules have not, as a round refuses one: 409
+        raise Conflict(f"seat {cmd.to_seat} does not exist: player seats are 1 to {rules.max_seats}",
+                       code="sale_refused", errors={"to_seat": [f"must be 1 to {rules.max_seats}"]})
     try:
         sale = sell_bank(BANKER_SEAT, cmd.to_seat, cmd.price)
     except RuleViolation as exc:
-        raise Invalid(exc.reason, code="sale_refused") from None
+        raise Conflict(exc.reason, code="sale_refused", errors={"price": [exc.reason]}) from None
     rows = [record_transfer(uow, cmd.table_id, rules, state.banker_place, sale, "bank-sale", None, cmd.actor)]
     notes = [transfer_note(rows[0])]
     state, taken, passed = pass_bank(uow, cmd.table_id, rules, state, cmd.to_seat, "sold", None, cmd.actor)
@@ -79,8 +80,10 @@ def round_completed(change: Any) -> None:
     if row.shoe_mode == "virtual":
         state, shoe_notes = finish_virtual_pack(uow, row.table_id, state, game)
         notes += shoe_notes
-    elif game.reshuffle:
-        notes.append(("pack_shuffled", {"shoe_id": row.shoe_id, "mode": row.shoe_mode}))
+    else:
+        state = finish_physical_pack(state, game)
+        if game.reshuffle:
+            notes.append(("pack_shuffled", {"shoe_id": row.shoe_id, "mode": row.shoe_mode}))
     state = state.with_(kitty=game.kitty)
     if game.next_banker is not None:
         state, _, passed = pass_bank(uow, row.table_id, change.game_rules.rules, state, game.next_banker,
@@ -128,13 +131,14 @@ def _lock_bank(uow: UnitOfWork, table_id: str, what: str) -> tuple[TraditionalRu
     table = uow.tables.lock(table_id)
     if table is None:
         raise NotFound(f"no table {table_id!r}")
-    try:
-        rules = rules_and_paytable(uow.paytables, table).rules
-    except RulesError as exc:
-        raise Conflict(f"the table's rules cannot be played: {exc}", code="rules_unavailable") from None
     if table.game != GAME:
         raise Conflict(f"table {table_id!r} plays a house-banked game: it has no bank or kitty",
                        code="not_player_banked")
+    try:
+        # The table's own limits (the kitty's among them) replace the rules'.
+        rules = rules_and_paytable(uow.paytables, table).rules.with_limits(limits_by_kind(table.limits))
+    except (RulesError, ValueError) as exc:   # ValueError: stored limits the rules cannot play
+        raise Conflict(f"the table's rules cannot be played: {exc}", code="rules_unavailable") from None
     open_round = uow.rounds.open_on_table(table_id)
     if open_round is not None:
         raise Conflict(f"round {open_round} is still open on table {table_id!r}: finish it before {what}",

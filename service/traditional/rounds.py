@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..catalog import GameRules
 from ..engine.actions import RuleViolation
 from ..engine.games.traditional import TraditionalRound
+from ..engine.limits import Limits
 from ..refusals import Conflict
 from ..store.repositories.shoes import ShoeRow
 from ..store.repositories.traditional import RoundSetup
@@ -16,11 +18,12 @@ from .bank_state import BankState
 from .pack import Note, round_spec, virtual_pack_for_round
 
 
-def new_round(rules: Any, players: list[dict], kitty: int | None = None) -> TraditionalRound:
-    """A fresh round for these players against `kitty` (Shoot Pontoon); Conflict (409) when the
-    table's rules or limits refuse them."""
+def new_round(rules: Any, players: list[dict], kitty: int | None = None,
+              limits: Mapping[str, Limits] | None = None) -> TraditionalRound:
+    """A fresh round for these players against `kitty` (Shoot Pontoon) under the table's own
+    `limits`; Conflict (409) when the table's rules or limits refuse them."""
     try:
-        return TraditionalRound(rules, players, kitty=kitty)
+        return TraditionalRound(rules, players, kitty=kitty, limits=limits)
     except RuleViolation as exc:
         raise Conflict(str(exc), code="wager_refused") from None
 
@@ -34,7 +37,7 @@ class PreparedRound:
 
 
 def prepare_round(uow: UnitOfWork, table_id: str, shoe: ShoeRow, game_rules: GameRules, players: list[dict],
-                  banker_place: int | None) -> PreparedRound:
+                  banker_place: int | None, limits: Mapping[str, Limits] | None = None) -> PreparedRound:
     """The engine round for these players (Conflict when the rules refuse them), against the table's
     banker and kitty; the table's row is locked. `banker_place`, when the terminal sends it, must be
     where the table has the bank: the players' seats are counted from the banker's left."""
@@ -47,7 +50,7 @@ def prepare_round(uow: UnitOfWork, table_id: str, shoe: ShoeRow, game_rules: Gam
     if rules.shoot and state.kitty < 1:
         raise Conflict("Shoot Pontoon: the banker must put up a kitty, or sell the bank, before the deal",
                        code="kitty_empty")
-    game = new_round(rules, players, kitty=state.kitty if rules.shoot else None)
+    game = new_round(rules, players, kitty=state.kitty if rules.shoot else None, limits=limits)
     notes: list[Note] = []
     if shoe.mode == "virtual":
         shoe, state, notes = virtual_pack_for_round(uow, table_id, shoe, state, round_spec(game))

@@ -60,7 +60,7 @@ def test_a_run_of_rounds_passes_the_bank_twice_and_keeps_the_kitty_right(new_tab
     # A tops the kitty up between rounds.
     ok(terminal.post(f"/v1/tables/{table_id}/kitty", {"action": "top_up", "amount": 600}), 201)
     too_much = terminal.post(f"/v1/tables/{table_id}/kitty", {"action": "top_up", "amount": 100000})
-    assert (too_much.status, too_much.body["code"]) == (422, "kitty_refused")
+    assert (too_much.status, too_much.body["code"]) == (409, "kitty_refused")
     _check(db, terminal, table_id, {A: -1600, B: 400, C: -300, "kitty": 1500}, A, 1500)
 
     # Round 2: B's unsplit Pontoon takes the bank; C shoots again before its fourth card and wins

@@ -52,7 +52,14 @@ def test_limits_are_the_tables_or_the_rules():
     own = family_named("canberra").effective_limits(rules, {"pair": {"min": 100, "max": 200}})
     assert own == {"main": {"min": rules.main_limits.minimum, "max": rules.main_limits.maximum},
                    "pair": {"min": 100, "max": 200}}
-    assert family_named("traditional").effective_limits(load_rules("british-traditional"), None) == {}
+    # The player-banked game shows the rules' own figures, kind by kind (a buy's most is twice the
+    # largest stake; a shoot bet's the largest kitty), and a table's own in their place.
+    traditional = family_named("traditional")
+    assert traditional.effective_limits(load_rules("british-traditional"), None) == {
+        "stake": {"min": 100, "max": 10000}, "buy": {"min": 100, "max": 20000}}
+    assert traditional.effective_limits(load_rules("shoot-pontoon"), {"stake": {"min": 500, "max": 2000}}) == {
+        "stake": {"min": 500, "max": 2000}, "buy": {"min": 500, "max": 4000},
+        "shoot": {"min": 100, "max": 100000}, "kitty": {"min": 500, "max": 100000}}
 
 
 def test_a_wager_the_tables_rules_refuse_is_a_conflict_in_either_game():

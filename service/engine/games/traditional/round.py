@@ -73,10 +73,14 @@ class TraditionalRound(RoundState):
 
     def buy_range(self, h: PlayerHand) -> tuple[int, int]:
         """The third card costs the initial stake to `first_buy_max_multiple` times it; each later
-        one the initial stake to what the card before cost."""
-        if len(h.cards) == 2:
-            return h.stake, h.stake * self.rules.first_buy_max_multiple
-        return h.stake, h.buys[-1]
+        one the initial stake to what the card before cost; and the table's buy limits, where it
+        sets them, bound both ends (the range may then be empty: no buy is possible)."""
+        low, high = (h.stake, h.stake * self.rules.first_buy_max_multiple) if len(h.cards) == 2 \
+            else (h.stake, h.buys[-1])
+        limits = self.rules.buy_limits
+        if limits is not None:
+            low, high = max(low, limits.minimum), min(high, limits.maximum)
+        return low, high
 
     def verify_buy(self, seat: int, hand: int | None = None, amount: int | None = None) -> PlayerHand:
         _, h = self._verify_turn(seat, hand, "buy")
@@ -85,8 +89,14 @@ class TraditionalRound(RoundState):
             self._refuse("buy is not allowed: the hand has twisted, and may only twist from now on")
         if self.rules.no_buy_fifth_on_eleven and len(h.cards) == 4 and hard_total(h.cards) <= 11:
             self._refuse("buy is not allowed: four cards on a hard total of 11 or less may only twist the fifth")
+        low, high = self.buy_range(h)
+        limits = self.rules.buy_limits
+        if high < low and limits is not None:   # the buy rule's own range is never empty
+            most = h.stake * self.rules.first_buy_max_multiple if len(h.cards) == 2 else h.buys[-1]
+            self._refuse(f"buy is not allowed: this card may cost {h.stake} to {most} by the rules, and the "
+                         f"table's buy limits are {limits.minimum} to {limits.maximum}")
         if amount is not None:
-            self._check_amount("buy", amount, *self.buy_range(h))
+            self._check_amount("buy", amount, low, high)
         return h
 
     def can_buy(self, seat: int, hand: int | None = None, amount: int | None = None) -> bool:
@@ -155,11 +165,14 @@ class TraditionalRound(RoundState):
     def _verify_shoot_amount(self, what: str, amount: object) -> None:
         if not self.rules.shoot:
             self._refuse(f"{what} is not allowed: shoot bets are played only in Shoot Pontoon")
-        low, high = self.rules.shoot_bet_minimum, self.shoot_room
-        if high < low:
-            self._refuse(f"{what} is not allowed: the kitty has room for only {max(high, 0)} more")
+        low, room = self.rules.shoot_bet_minimum, self.shoot_room
+        if room < low:
+            self._refuse(f"{what} is not allowed: the kitty has room for only {room} more")
+        most = self.rules.shoot_bet_maximum
+        high = room if most is None else min(room, most)
         if not whole_cents(amount) or not low <= amount <= high:
-            self._refuse(f"{what} {amount!r} is outside {low} to {high} (the room left in the kitty)")
+            why = "the room left in the kitty" if high == room else "the table's shoot limit"
+            self._refuse(f"{what} {amount!r} is outside {low} to {high} ({why})")
 
     def verify_shoot(self, seat: int, hand: int | None = None, amount: int | None = None) -> PlayerHand:
         _, h = self._verify_turn(seat, hand, "shoot")
@@ -267,11 +280,11 @@ class TraditionalRound(RoundState):
             legal.append(LegalAction(seat, "buy", hand, *self.buy_range(self._current_hand())))
         minimum = self.rules.shoot_bet_minimum
         if self.can_shoot(seat, hand):
-            legal.append(LegalAction(seat, "shoot", hand, minimum, self.shoot_room))
+            legal.append(LegalAction(seat, "shoot", hand, minimum, self.shoot_most))
         if self.can_split(seat, hand):
             legal.append(LegalAction(seat, "split", hand))
             if self.can_split(seat, hand, minimum):  # with a shoot bet on the new hand
-                legal.append(LegalAction(seat, "split", hand, minimum, self.shoot_room))
+                legal.append(LegalAction(seat, "split", hand, minimum, self.shoot_most))
         return legal
 
     def result(self) -> dict[str, Any]:

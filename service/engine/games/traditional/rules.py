@@ -1,7 +1,8 @@
 """The player-banked game's rules as a frozen record: the pack, the limits and every named option."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import ClassVar
 
@@ -10,8 +11,8 @@ from ...round_core import whole_cents
 from ...rule_errors import RuleFieldError
 from ...shoe import ShoeSpec
 
-__all__ = ["BURN_TOTALS", "MAX_MULTIPLE", "OPTION_DEFAULTS", "RuleFieldError", "SPLIT_PAIRS", "SplitPairs",
-           "TraditionalRules"]
+__all__ = ["BURN_TOTALS", "LIMIT_KINDS", "MAX_MULTIPLE", "OPTION_DEFAULTS", "RuleFieldError", "SPLIT_PAIRS",
+           "SplitPairs", "TraditionalRules"]
 
 
 class SplitPairs(StrEnum):
@@ -45,6 +46,20 @@ _MULTIPLE_OPTIONS = ("pontoon_pays", "five_card_trick_pays", "banker_pontoon_col
 MAX_MULTIPLE = 10
 
 
+class LimitKind(StrEnum):
+    """What a table of this game limits, by the name its limits give it: each initial stake, each
+    buy, each shoot bet, and the kitty as the banker puts it up (the last two in Shoot Pontoon)."""
+
+    STAKE = "stake"
+    BUY = "buy"
+    SHOOT = "shoot"
+    KITTY = "kitty"
+
+
+LIMIT_KINDS = tuple(kind.value for kind in LimitKind)
+SHOOT_ONLY_LIMITS = frozenset({LimitKind.SHOOT, LimitKind.KITTY})
+
+
 @dataclass(frozen=True, slots=True)
 class TraditionalRules:
     """Rules of British player-banked Pontoon (and its school variants, named by option)."""
@@ -75,6 +90,11 @@ class TraditionalRules:
     burn: int | None = None
     banker_may_double: bool = False
     shoot: bool = False
+    # Limits a table (or a rules file) may set beyond the stake's and the kitty's: a buy's, within
+    # the range the buy rule gives (None: that range alone), and the most one shoot bet may be,
+    # within the room left in the kitty (None: the room alone).
+    buy_limits: Limits | None = None
+    shoot_bet_maximum: int | None = None
 
     def __post_init__(self) -> None:
         self._check_table()
@@ -102,6 +122,14 @@ class TraditionalRules:
             raise RuleFieldError("split_max_hands", "must be a whole number from 1 to 4")
         if not whole_cents(self.first_buy_max_multiple) or not 1 <= self.first_buy_max_multiple <= MAX_MULTIPLE:
             raise RuleFieldError("first_buy_max_multiple", f"must be a whole number from 1 to {MAX_MULTIPLE}")
+        for field, limits in (("limits.stake", self.stake_limits), ("limits.kitty", self.kitty_limits),
+                              ("limits.buy", self.buy_limits)):
+            if limits is not None and not isinstance(limits, Limits):
+                raise RuleFieldError(field, "must be limits {min, max} in cents")
+        if self.shoot_bet_maximum is not None and (not whole_cents(self.shoot_bet_maximum)
+                                                   or self.shoot_bet_maximum < self.shoot_bet_minimum):
+            raise RuleFieldError("limits.shoot_bet_max", f"must be whole cents of at least the shoot bet's minimum "
+                                                         f"{self.shoot_bet_minimum}")
 
     def _check_options(self) -> None:
         """The named options, each within what the spec's Options table allows."""
@@ -125,3 +153,45 @@ class TraditionalRules:
     def options(self) -> dict[str, object]:
         """Every named option's value, as a transcript's `options` object writes them."""
         return {name: getattr(self, name) for name in OPTION_DEFAULTS}
+
+    # ----- limits --------------------------------------------------------------------------
+    def limit_kinds(self) -> tuple[str, ...]:
+        """The bets (and the kitty) a table of these rules may limit: shoot and kitty only in Shoot Pontoon."""
+        return tuple(kind for kind in LIMIT_KINDS if self.shoot or kind not in SHOOT_ONLY_LIMITS)
+
+    def with_limits(self, limits: Mapping[str, Limits]) -> TraditionalRules:
+        """These rules under a table's own limits, by kind (each replaces the rules' own); a kind
+        the game has not (a pair bet, or a kitty outside Shoot Pontoon) is a RuleFieldError."""
+        if not limits:
+            return self
+        for kind, limit in limits.items():
+            if kind not in self.limit_kinds():
+                raise RuleFieldError(f"limits.{kind}", self.no_such_limit(kind))
+            if not isinstance(limit, Limits):
+                raise RuleFieldError(f"limits.{kind}", "must be limits {min, max} in cents")
+        shoot = limits.get(LimitKind.SHOOT)
+        return replace(self, stake_limits=limits.get(LimitKind.STAKE, self.stake_limits),
+                       buy_limits=limits.get(LimitKind.BUY, self.buy_limits),
+                       kitty_limits=limits.get(LimitKind.KITTY, self.kitty_limits),
+                       shoot_bet_minimum=shoot.minimum if shoot else self.shoot_bet_minimum,
+                       shoot_bet_maximum=shoot.maximum if shoot else self.shoot_bet_maximum)
+
+    def no_such_limit(self, kind: str) -> str:
+        """Why a table of these rules cannot limit `kind`."""
+        if kind in SHOOT_ONLY_LIMITS:
+            return f"is not limited here: {self.name} plays no Shoot Pontoon, so it has no {kind}"
+        return f"is not a bet of the player-banked game: a table limits its {', '.join(self.limit_kinds())}"
+
+    def limit_figures(self) -> dict[str, tuple[int, int]]:
+        """(least, most) of each kind this table takes, in cents, as the rules and limits set them: a
+        buy's most is the dearest any buy can be (twice the largest stake, by default); a shoot bet's
+        most, without one of its own, is the largest kitty (each is further held to the room left)."""
+        stake = self.stake_limits
+        buy = self.buy_limits or Limits(stake.minimum, stake.maximum * self.first_buy_max_multiple)
+        figures = {LimitKind.STAKE.value: (stake.minimum, stake.maximum),
+                   LimitKind.BUY.value: (buy.minimum, buy.maximum)}
+        if self.shoot:
+            shoot_max = self.shoot_bet_maximum if self.shoot_bet_maximum is not None else self.kitty_limits.maximum
+            figures[LimitKind.SHOOT.value] = (self.shoot_bet_minimum, shoot_max)
+            figures[LimitKind.KITTY.value] = (self.kitty_limits.minimum, self.kitty_limits.maximum)
+        return figures

@@ -83,8 +83,10 @@ def _seat_from(rules: TraditionalRules, entry: object) -> PlayerSeat:
         raise RuleViolation(f"seat {number}: shoot bet {shoot!r} must be a whole number of cents")
     if shoot and not rules.shoot:
         raise RuleViolation(f"seat {number}: shoot bets are played only in Shoot Pontoon (shoot: true)")
-    if shoot and shoot < rules.shoot_bet_minimum:
-        raise RuleViolation(f"seat {number}: shoot bet {shoot} is under the minimum {rules.shoot_bet_minimum}")
+    most = rules.shoot_bet_maximum
+    if shoot and (shoot < rules.shoot_bet_minimum or (most is not None and shoot > most)):
+        raise RuleViolation(f"seat {number}: shoot bet {shoot} is outside the limits {rules.shoot_bet_minimum} to "
+                            + (str(most) if most is not None else "the room in the kitty"))
     return PlayerSeat(number, stake, shoot, [PlayerHand(0, stake, shoot_bets=[shoot] if shoot else [])])
 
 

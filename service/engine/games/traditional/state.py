@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from enum import StrEnum
 
-from ...actions import CardDealt, DecisionTaken, NotAwaitingCard
+from ...actions import CardDealt, DecisionTaken, NotAwaitingCard, RuleViolation
 from ...cards import hard_total, is_card, parse_card
+from ...limits import Limits
 from ...round_core import Awaiting, RoundCore
+from ...rule_errors import RuleFieldError
 from ...shoe import ShoeSpec
 from .hands import BankerStatus, HandStatus, is_five_card_trick, is_pontoon, is_royal
 from .rules import TraditionalRules
@@ -33,11 +36,18 @@ class RoundState(RoundCore):
     seats: list[PlayerSeat]             # the punters in seat order; the banker (seat 0) is not one
     shoe_spec: ShoeSpec                 # one pack, or two once the table is large: set at the start
 
-    def __init__(self, rules: TraditionalRules, players: list[dict[str, object]], kitty: int | None = None) -> None:
-        self.rules = rules
-        self.seats = seats_from(rules, players)
-        self.shoe_spec = rules.shoe_for(len(self.seats))
-        self.kitty_before = kitty_from(rules, kitty, self.seats)
+    def __init__(self, rules: TraditionalRules, players: list[dict[str, object]], kitty: int | None = None,
+                 limits: Mapping[str, Limits] | None = None) -> None:
+        # A table's own limits replace the rules' (a kind the game has not is refused here); the
+        # transcript carries them, so the round replays under them.
+        try:
+            self.rules = rules.with_limits(limits or {})
+        except RuleFieldError as exc:
+            raise RuleViolation(str(exc)) from None
+        self.table_limits: dict[str, Limits] = dict(limits or {})
+        self.seats = seats_from(self.rules, players)
+        self.shoe_spec = self.rules.shoe_for(len(self.seats))
+        self.kitty_before = kitty_from(self.rules, kitty, self.seats)
         self.ledger = Ledger(self.kitty_before)
         self.banker: list[str] = []
         self.banker_positions: list[int] = []
@@ -100,12 +110,19 @@ class RoundState(RoundCore):
 
     @property
     def open_shoot_bets(self) -> int:
-        return sum(h.shoot_total for s in self.seats for h in s.hands if h.status != HandStatus.BUST)
+        """Shoot bets not settled yet (a bust settles its own at once; the rest settle at the end)."""
+        return sum(h.shoot_total for s in self.seats for h in s.hands if h.outcome is None)
 
     @property
     def shoot_room(self) -> int:
         """How much more may be shot now: all shoot bets open at once may not exceed the kitty."""
         return self.kitty - self.open_shoot_bets
+
+    @property
+    def shoot_most(self) -> int:
+        """The most one shoot bet may be now: the room left, or the table's shoot limit if less."""
+        most = self.rules.shoot_bet_maximum
+        return self.shoot_room if most is None else min(self.shoot_room, most)
 
     @property
     def payment_multiple(self) -> int:
@@ -229,5 +246,13 @@ class RoundState(RoundCore):
     def _complete(self) -> None:
         self.phase = Phase.COMPLETE
         self._owed.clear()
+        # Statuses are final once the round is: a hand the banker's Pontoon ended before its turn,
+        # and a banker whom every bust left nothing to play, did not play.
+        for seat in self.seats:
+            for hand in seat.hands:
+                if hand.status == HandStatus.PLAYING:
+                    hand.status = HandStatus.UNPLAYED
+        if self.banker_status == BankerStatus.PLAYING:
+            self.banker_status = BankerStatus.UNPLAYED
         # The rest go to the bottom at the end, in the order dealt (burns and busts went already).
         self._return_to_pack(list(range(len(self.cards_out))))

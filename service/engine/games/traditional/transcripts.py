@@ -1,7 +1,8 @@
-"""How a transcript of the player-banked game starts its round: players (or seats) and the Shoot kitty."""
+"""How a transcript of the player-banked game starts its round: players, the Shoot kitty, a table's own limits."""
 from __future__ import annotations
 
 from ...actions import RuleViolation
+from ...limits import limits_by_kind
 from ...transcript import Transcript, TranscriptError
 from .round import TraditionalRound
 from .rules import TraditionalRules
@@ -14,6 +15,10 @@ def round_from_transcript(rules: TraditionalRules, paytable: object | None,
     if paytable is not None:
         raise TranscriptError("the player-banked game takes no paytable")
     try:
-        return TraditionalRound(rules, transcript.players or transcript.seats, kitty=transcript.kitty)
+        limits = limits_by_kind(transcript.limits)
+    except ValueError as exc:
+        raise TranscriptError(f"limits: {exc}") from None
+    try:
+        return TraditionalRound(rules, transcript.players or transcript.seats, kitty=transcript.kitty, limits=limits)
     except RuleViolation as exc:
         raise TranscriptError(str(exc)) from None

@@ -6,7 +6,7 @@ from typing import Any
 from ...actions import RuleViolation
 from ...round_core import action_dict, turn_fields
 from .hands import BankerStatus, value
-from .seats import PlayerSeat
+from .seats import PlayerHand, PlayerSeat
 from .state import RoundState
 from .transfers import BANKER, seat_party
 
@@ -41,6 +41,12 @@ def _player_result(round_: RoundState, seat: PlayerSeat) -> dict[str, Any]:
     }
 
 
+def twists(hand: PlayerHand) -> int:
+    """How many of the hand's cards it twisted: every card past its first two that it did not buy
+    (a hand that twists buys no more, so its buys come first)."""
+    return max(len(hand.cards) - 2 - len(hand.buys), 0) if hand.twisted else 0
+
+
 def snapshot(round_: RoundState) -> dict[str, Any]:
     """Everything a terminal needs to see: phase, what is awaited, legal decisions, every hand."""
     return {
@@ -52,7 +58,7 @@ def snapshot(round_: RoundState) -> dict[str, Any]:
         "players": [{
             "seat": s.number, "stake": s.stake,
             "hands": [{"hand": h.index, "cards": list(h.cards), "stake": h.total_stake, "buys": list(h.buys),
-                       "twisted": h.twisted, "shoot": h.shoot_total, "total": value(h.cards),
+                       "twisted": h.twisted, "twists": twists(h), "shoot": h.shoot_total, "total": value(h.cards),
                        "status": h.status, "burned": list(h.burned)} for h in s.hands],
         } for s in round_.seats],
     }
@@ -73,4 +79,7 @@ def transcript(round_: RoundState, rules_ref: str | None = None) -> dict[str, An
         "actions": [action_dict(a, "shoot" if a.action == "split" else "amount") for a in round_.actions]}
     if round_.rules.shoot:
         out["kitty"] = round_.kitty_before
+    if round_.table_limits:   # the table's own limits: the round's bets were checked against them
+        out["limits"] = {kind: {"min": limit.minimum, "max": limit.maximum}
+                         for kind, limit in round_.table_limits.items()}
     return out
