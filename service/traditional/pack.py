@@ -1,11 +1,11 @@
 """The player-banked game's pack across rounds: a virtual pack's order, its reshuffles, physical cards."""
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from ..engine.games.traditional import TraditionalPack, TraditionalRound
-from ..engine.shoe import PhysicalShoe, ShoeSpec, VirtualShoe
+from ..engine.games.traditional.pack import PhysicalPack
+from ..engine.shoe import ShoeSpec, VirtualShoe
 from ..refusals import Conflict
 from ..store.repositories.shoes import ShoeRow
 from ..store.uow import UnitOfWork
@@ -22,10 +22,12 @@ def pack_state(shoe: ShoeRow, decks: int) -> dict | None:
 
 
 def shoe_opened(uow: UnitOfWork, table_id: str, shoe: ShoeRow, spec: ShoeSpec) -> None:
-    """A shoe opened by the terminal becomes the table's pack (the table's row is locked)."""
+    """A shoe opened by the terminal becomes the table's pack (the table's row is locked): a new
+    virtual pack, or a physical one just shuffled."""
     repo = uow.traditional
     state = BankState.of(repo.lock_state(table_id))
-    repo.save_state(table_id, state.with_(pack=pack_state(shoe, spec.decks)).as_json())
+    used = fresh_pack(spec.decks) if shoe.mode == "physical" else None
+    repo.save_state(table_id, state.with_(pack=pack_state(shoe, spec.decks), used=used).as_json())
 
 
 def new_virtual_shoe(uow: UnitOfWork, table_id: str, spec: ShoeSpec, reason: str) -> tuple[ShoeRow, list[Note]]:
@@ -98,6 +100,16 @@ def finish_virtual_pack(uow: UnitOfWork, table_id: str, state: BankState,
     return state.with_(pack=pack_state(row, pack.spec.decks)), notes
 
 
+def shuffle_physical_after_void(uow: UnitOfWork, table_id: str, shoe_id: Any, game: TraditionalRound) -> list[Note]:
+    """A voided round's cards were seen: the dealer shuffles the physical pack, and what was
+    dealt from it before counts no more."""
+    repo = uow.traditional
+    state = BankState.of(repo.lock_state(table_id))
+    repo.save_state(table_id, state.with_(used=fresh_pack(round_spec(game).decks)).as_json())
+    return [("pack_shuffled", {"shoe_id": shoe_id, "mode": "physical", "reason": "a round was voided: its cards "
+                                                                                  "were seen"})]
+
+
 def shuffle_after_void(uow: UnitOfWork, table_id: str, game: TraditionalRound) -> list[Note]:
     """A voided round's cards were seen, the banker's face-down ones included: a pack that carried
     them on would tell the next round's deal in advance. The table gets a freshly shuffled pack in
@@ -110,12 +122,41 @@ def shuffle_after_void(uow: UnitOfWork, table_id: str, game: TraditionalRound) -
     return notes
 
 
-def physical_pack(game: TraditionalRound) -> PhysicalShoe:
-    """What a reported card must fit: the round's pack less the cards on the table now (used cards
-    are back under the pack and may come round again)."""
-    on_table = Counter(game.cards_out)
-    on_table.subtract(game.returned)
-    return PhysicalShoe(round_spec(game), dealt=list(on_table.elements()))
+def physical_pack(state: BankState, game: TraditionalRound) -> PhysicalPack:
+    """What a reported card must fit: the pack since its last shuffle (the cards dealt and gone under
+    it in the rounds before), then this round's cards so far. A card out since the shuffle comes
+    again only once every card has been dealt, and then in the order it went under."""
+    spec = round_spec(game)
+    dealt, returned = used_since_shuffle(state, spec)
+    pack = PhysicalPack(spec, dealt, [*returned, *game.returned])
+    for card in game.cards_out:
+        pack.dealt.append(card)
+    return pack
+
+
+def used_since_shuffle(state: BankState, spec: ShoeSpec) -> tuple[list[str], list[str]]:
+    """(dealt, returned) of the physical pack since its last shuffle, for a round dealt from `spec`:
+    nothing when nothing is known, or when the round needs another number of packs (a new pack)."""
+    used = state.used
+    if not used or used.get("decks") != spec.decks:
+        return [], []
+    return list(used.get("dealt", [])), list(used.get("returned", []))
+
+
+def finish_physical_pack(state: BankState, game: TraditionalRound) -> BankState:
+    """The physical pack after a complete round: shuffled after a Pontoon, else its dealt cards and
+    the cards gone under it carried on."""
+    spec = round_spec(game)
+    if game.reshuffle:
+        return state.with_(used=fresh_pack(spec.decks))
+    dealt, returned = used_since_shuffle(state, spec)
+    return state.with_(used={"decks": spec.decks, "dealt": [*dealt, *game.cards_out],
+                             "returned": [*returned, *game.returned]})
+
+
+def fresh_pack(decks: int) -> dict:
+    """A physical pack just shuffled: nothing dealt from it yet."""
+    return {"decks": decks, "dealt": [], "returned": []}
 
 
 def round_spec(game: TraditionalRound) -> ShoeSpec:

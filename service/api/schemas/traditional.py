@@ -78,6 +78,7 @@ class PlayerHandSchema(ma.Schema):
     stake = ma.fields.Integer(required=True, metadata={"description": "the initial stake and its buys"})
     buys = ma.fields.List(ma.fields.Integer(), required=True)
     twisted = ma.fields.Boolean(required=True)
+    twists = ma.fields.Integer(metadata={"description": "how many of its cards it twisted (after its buys)"})
     shoot = ma.fields.Integer(required=True)
     total = ma.fields.Integer(required=True)
     status = ma.fields.String(required=True)

@@ -138,8 +138,8 @@ def test_the_snapshot_shows_what_a_terminal_needs():
     assert view["in_turn"] == {"seat": 1, "hand": 0}
     assert view["banker"]["cards"] == ["9C", "8S"] and view["kitty"] == 500 and view["shoot_room"] == 300
     assert view["players"][0]["hands"][0] == {"hand": 0, "cards": ["2H", "3D", "4C"], "stake": 100, "buys": [],
-                                              "twisted": True, "shoot": 200, "total": 9, "status": "playing",
-                                              "burned": []}
+                                              "twisted": True, "twists": 1, "shoot": 200, "total": 9,
+                                              "status": "playing", "burned": []}
     assert {"seat": 1, "action": "shoot", "hand": 0, "min_amount": 100, "max_amount": 300} in view["legal_actions"]
     assert not any(a["action"] == "buy" for a in view["legal_actions"])
 

@@ -14,7 +14,8 @@ FIVE_CARD_TRICK_SIZE = 5
 
 class HandStatus(StrEnum):
     """Where a punter's hand stands. PLAYING hands take decisions; the rest wait for settlement,
-    except BUST, which is settled the moment it happens."""
+    except BUST, which is settled the moment it happens. Once the round is complete no hand is
+    PLAYING: a hand the round ended before is UNPLAYED."""
 
     PLAYING = "playing"
     STUCK = "stuck"
@@ -22,6 +23,7 @@ class HandStatus(StrEnum):
     ROYAL = "royal-pontoon"
     FIVE_CARD_TRICK = "five-card-trick"
     BUST = "bust"
+    UNPLAYED = "unplayed"       # the round ended before the hand's turn: the banker's Pontoon
 
 
 class BankerStatus(StrEnum):
@@ -32,6 +34,7 @@ class BankerStatus(StrEnum):
     BUST = "bust"
     FIVE_CARD_TRICK = "five-card-trick"
     PONTOON = "pontoon"
+    UNPLAYED = "unplayed"       # every player's hand was bust: the banker had nothing to play for
 
 
 def ranks(cards: list[str]) -> list[str]:

@@ -100,3 +100,53 @@ class TraditionalPack:
         if len(pack.order) != spec.size:
             raise ShoeError(f"a stored pack between rounds holds all {spec.size} cards, not {len(pack.order)}")
         return pack
+
+
+class PhysicalPack:
+    """A real pack whose cards the terminal reports as dealt. Since its last shuffle it is a queue
+    as the virtual pack is: its cards in an order nobody knows, then the used cards in the order
+    they went under it. So until every card of the pack has been dealt once, a card already out
+    since the shuffle cannot come again; after that, each card must be the next one that went under.
+
+    `dealt` is every card dealt since the shuffle, in order (the round's so far included);
+    `returned` every card gone to the bottom since, in order."""
+
+    def __init__(self, spec: ShoeSpec, dealt: list[str], returned: list[str]) -> None:
+        self.spec = spec
+        self.dealt = list(dealt)
+        self.returned = list(returned)
+
+    def verify_accept(self, card: str) -> str:
+        try:
+            rank, suit = parse_card(card)
+        except CardError as exc:
+            raise ShoeError(str(exc)) from None
+        key = rank + suit
+        position = len(self.dealt)
+        if position < self.spec.size:   # still the cards of the shuffle, in an order nobody knows
+            out = sum(1 for dealt in self.dealt if _key(dealt) == key)
+            if out >= self.spec.decks:
+                copies = "it has" if self.spec.decks == 1 else f"all {self.spec.decks} copies have"
+                raise ShoeError(f"{card} cannot come from this pack: {copies} been dealt since it was last "
+                                f"shuffled, and the {self.spec.size - position} card(s) not dealt since lie above "
+                                "the used ones")
+            return card
+        under = position - self.spec.size
+        if under >= len(self.returned):
+            raise ShoeError("every card of the pack is on the table: none can be dealt")
+        expected = self.returned[under]
+        if _key(expected) != key:
+            raise ShoeError(f"{card} cannot come from this pack now: every card has been dealt since the shuffle, "
+                            f"and the next is {expected}, the next that went under the pack")
+        return card
+
+    def accept(self, card: str) -> str:
+        """Take a card off the pack; ShoeError if the pack cannot give it now."""
+        self.verify_accept(card)
+        self.dealt.append(card)
+        return card
+
+
+def _key(card: str) -> str:
+    rank, suit = parse_card(card)
+    return rank + suit
