@@ -45,7 +45,10 @@ def create(args: argparse.Namespace) -> int:
         if args.if_none and keys.any_live(args.role):
             return 0  # a first-start helper: there is one already, so print nothing
         if args.table and TablesRepository(conn).get(args.table) is None:
-            print(f"warning: table {args.table!r} does not exist yet", file=sys.stderr)
+            # As the API refuses it (404): a key for a table nobody made opens nothing, and a
+            # mistyped table name would hand a terminal a key that never works.
+            print(f"pontoon keys create: no table {args.table!r}: create the table first", file=sys.stderr)
+            return 1
         with conn.transaction():
             key, secret = keys.create(role=args.role, table_id=args.table, name=args.name, created_by=_ACTOR)
             AuditRepository(conn).append(chain_for(None), [AuditRecord("key_created", {

@@ -5,9 +5,10 @@ import hashlib
 import os
 import subprocess
 import sys
+import uuid
 
 from tests.conftest import ROOT
-from tests.support.api_client import Api, flask_sender
+from tests.support.api_client import Api, flask_sender, ok
 
 
 def pontoon(database_url: str, *args: str) -> subprocess.CompletedProcess:
@@ -43,8 +44,17 @@ def test_a_created_key_works_until_revoked(database_url, client, db):
     assert again.returncode == 1 and "no live key" in again.stderr
 
 
-def test_a_terminal_key_needs_its_table(database_url):
+def test_a_terminal_key_needs_its_table(database_url, db, admin):
     refused = pontoon(database_url, "keys", "create", "--role", "terminal")
     assert refused.returncode == 2 and "--table" in refused.stderr
-    made = pontoon(database_url, "keys", "create", "--role", "terminal", "--table", "T-later")
-    assert made.returncode == 0 and "does not exist yet" in made.stderr
+    # As the API does, the command refuses a key for a table that does not exist, and makes none.
+    before = db.execute("SELECT count(*) FROM api_keys").fetchone()[0]
+    unknown = pontoon(database_url, "keys", "create", "--role", "terminal", "--table", "NOPE")
+    assert unknown.returncode == 1 and "no table 'NOPE'" in unknown.stderr and not unknown.stdout
+    assert db.execute("SELECT count(*) FROM api_keys").fetchone()[0] == before
+    table_id = f"T-{uuid.uuid4().hex[:8]}"
+    ok(admin.post("/v1/tables", {"table_id": table_id, "rules": "british-traditional"}), 201)
+    made = pontoon(database_url, "keys", "create", "--role", "terminal", "--table", table_id)
+    assert made.returncode == 0, made.stderr
+    assert db.execute("SELECT table_id FROM api_keys WHERE key_id = %s",
+                      (made.stdout.split()[1],)).fetchone()[0] == table_id
