@@ -45,8 +45,6 @@ def _recalled_round(uow: UnitOfWork, row: RoundRow, void_reason: str | None,
     game = rebuild(game_rules, row, [event for event, _ in events], limits, kitty)
     snapshot = game.snapshot()
     paytable_ref = game_rules.paytable_ref
-    staked = sum(bet["stake"] for bet in bets)
-    returned = sum(bet["returned"] for bet in bets)
     return {
         "round_id": row.round_id, "table_id": row.table_id, "game": family.game, "shoe_id": row.shoe_id,
         "shoe_mode": row.shoe_mode,
@@ -56,9 +54,9 @@ def _recalled_round(uow: UnitOfWork, row: RoundRow, void_reason: str | None,
         "wagers": row.wagers,
         "events": [_event_view(event, at) for event, at in events],
         "dealer": snapshot.get("dealer"), "seats": snapshot.get("seats", []),
-        **family.recall_fields(snapshot),
-        "bets": bets,
-        "money": {"staked": staked, "returned": returned, "net": returned - staked} if bets else None,
+        **family.recall_fields(uow, row, game, snapshot),
+        "bets": [{**bet, "party": family.party_name(bet["seat"])} for bet in bets],
+        "money": family.round_money(bets),
         "transcript": exported_transcript(uow.paytables, family.transcript(game, game_rules.rules_ref, paytable_ref),
                                           paytable_ref),
     }

@@ -8,7 +8,7 @@ from flask import Blueprint, Flask, current_app, redirect, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.wrappers import Response
 
-from ..games import TEMPLATES_FOLDER, game_view
+from ..games import TEMPLATES_FOLDER, game_view, seat_name
 from ..web import browser as security
 from . import format as console_format
 from .auth import current_staff, error_page, nav_for, signed_in
@@ -41,6 +41,7 @@ def install(app: Flask) -> None:
     # Each game's own parts of the pages (its hands, its bank), found by the game's name.
     app.register_blueprint(Blueprint("game_views", "service.games", template_folder=TEMPLATES_FOLDER))
     app.add_template_global(game_view, "game_view")
+    app.add_template_global(seat_name, "seat_name")
     for page in PAGES:
         app.register_blueprint(page.blp)
     # A path no route matches belongs to no blueprint, so these are the app's handlers: the

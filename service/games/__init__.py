@@ -32,6 +32,11 @@ def game_view(game: str, part: str) -> str:
     return f"{family_named(game).templates}/{part}.html"
 
 
+def seat_name(game: str, seat: int, hand: int | None = None) -> str:
+    """Who a seat and hand of a game's round are, in the pit's words (the banker is "the banker")."""
+    return family_named(game).seat_name(seat, hand)
+
+
 class UnknownGame(LookupError):
     """A table or rules object naming a game the service does not deal: a defect, or a rules
     file for a game not installed here."""
@@ -58,4 +63,5 @@ def family_of(rules: NamesItsGame) -> Family:
 
 
 __all__ = ["DECISIONS", "FAMILIES", "Family", "SHOE_DEALT_GAMES", "TEMPLATES_FOLDER", "GameFamily", "Note", "Opening",
-           "RoundChange", "UnknownGame", "View", "family_named", "family_of", "game_view", "table_limits"]
+           "RoundChange", "UnknownGame", "View", "family_named", "family_of", "game_view", "seat_name",
+           "table_limits"]

@@ -49,6 +49,7 @@ class CanberraFamily(GameFamily[CanberraRules, CanberraRound]):
 
     game = GAME
     display_name = "Pontoon (Canberra)"
+    house_banked = True
     needs_paytable = True
     virtual_shoe_deals = True
     evaluates_paytables = True
@@ -107,6 +108,11 @@ class CanberraFamily(GameFamily[CanberraRules, CanberraRound]):
 
     def shoe_opened(self, uow: UnitOfWork, table_id: str, shoe: ShoeRow, rules: CanberraRules) -> None:
         """The shoe deals to the rounds directly: the table keeps nothing of it."""
+
+    def rules_changed(self, uow: UnitOfWork, table_id: str, before: CanberraRules, after: CanberraRules,
+                      actor: str | None) -> list[Note]:
+        """The house banks every round: nothing at the table carries over to change."""
+        return []
 
     def check_seat(self, seat: int) -> None:
         if seat == 0:
@@ -171,9 +177,31 @@ class CanberraFamily(GameFamily[CanberraRules, CanberraRound]):
         """The dealer, the seats, and each seat's money once the ledger has it."""
         return {"dealer": snapshot["dealer"], "seats": snapshot["seats"], "settlement": settlement(row)}
 
-    def recall_fields(self, snapshot: Mapping[str, object]) -> View:
+    def recall_fields(self, uow: UnitOfWork, row: RoundRow, game: CanberraRound,
+                      snapshot: Mapping[str, object]) -> View:
         """The dealer's hand and the seats' are the round state's own fields: nothing more."""
         return {}
+
+    def seat_name(self, seat: int, hand: int | None) -> str:
+        return f"seat {seat}" if hand is None else f"seat {seat} hand {hand}"
+
+    def party_name(self, seat: int) -> str:
+        return f"seat {seat}"
+
+    def round_money(self, bets: list[dict[str, Any]]) -> dict[str, int] | None:
+        """Every ledger row is a seat's bet against the house."""
+        if not bets:
+            return None
+        staked, returned = sum(bet["stake"] for bet in bets), sum(bet["returned"] for bet in bets)
+        return {"staked": staked, "returned": returned, "net": returned - staked}
+
+    def hands_shown(self, recalled: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
+        """The dealer's hand, then each seat's hands."""
+        dealer = recalled.get("dealer") or {}
+        shown = [("dealer", list(dealer.get("cards") or []))] if dealer.get("cards") else []
+        for seat in recalled.get("seats") or ():
+            shown += [(f"seat {seat['seat']} hand {h['hand']}", list(h["cards"])) for h in seat.get("hands") or ()]
+        return shown
 
     def table_fields(self, uow: UnitOfWork, table_id: str, rules: CanberraRules) -> View:
         """The side bets the table's next round takes, by name, with their limits (the table's own,

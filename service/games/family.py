@@ -127,6 +127,7 @@ class GameFamily(Protocol[RulesT, RoundT]):
     game: str                       # tables.game and the rules' `game`
     display_name: str               # how staff see the game named (the console's floor)
     needs_paytable: bool            # a table of the game is created with a paytable (and takes none otherwise)
+    house_banked: bool              # the house banks its rounds: its tables have a drop, a win and a hold
     virtual_shoe_deals: bool        # a virtual shoe deals to its rounds directly, so a decision locks it
     evaluates_paytables: bool       # paytables measured under its rules get a house-edge evaluation
     decisions: tuple[str, ...]      # every decision a hand (or a seat) of the game may take, by name
@@ -170,6 +171,11 @@ class GameFamily(Protocol[RulesT, RoundT]):
         """What the table does with a shoe an operator opens."""
         ...
 
+    def rules_changed(self, uow: UnitOfWork, table_id: str, before: RulesT, after: RulesT,
+                      actor: str | None) -> list[Note]:
+        """What the table does when its rules change between shoes (its row locked): audit notes."""
+        ...
+
     def check_seat(self, seat: int) -> None:
         """Conflict for a seat the game has not."""
         ...
@@ -206,8 +212,27 @@ class GameFamily(Protocol[RulesT, RoundT]):
         """The game's own part of a round's state (fields of the API's RoundStateSchema)."""
         ...
 
-    def recall_fields(self, snapshot: Mapping[str, object]) -> View:
-        """The game's own part of a recalled round: who held which hands."""
+    def recall_fields(self, uow: UnitOfWork, row: RoundRow, game: RoundT, snapshot: Mapping[str, object]) -> View:
+        """The game's own part of a recalled round: who held which hands (and, where a player banks,
+        the bank and the kitty the round moved)."""
+        ...
+
+    def seat_name(self, seat: int, hand: int | None) -> str:
+        """Who a seat and hand are, in the pit's words ("seat 2 hand 0", "the banker")."""
+        ...
+
+    def party_name(self, seat: int) -> str:
+        """Who a ledger row's seat is, in the pit's words ("seat 2", "banker", "kitty")."""
+        ...
+
+    def round_money(self, bets: list[dict[str, object]]) -> dict[str, int] | None:
+        """A recalled round's money from its ledger rows, for the players: staked, returned, net
+        (None before the ledger has any)."""
+        ...
+
+    def hands_shown(self, recalled: Mapping[str, object]) -> list[tuple[str, list[str]]]:
+        """A recalled round's hands as they ended, by who held them, in the order they were dealt:
+        a split hand's cards on that hand."""
         ...
 
     def table_fields(self, uow: UnitOfWork, table_id: str, rules: RulesT) -> View:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..catalog import GameRules
 from ..engine.games.registry import GamePaytable
@@ -27,6 +28,7 @@ from ..traditional import pack as traditional_pack
 from ..traditional import rounds as traditional_rounds
 from ..traditional import views as traditional_views
 from ..traditional.bank_state import BankState
+from ..traditional.seating import BANKER_SEAT
 from .family import (
     GameFamily,
     Note,
@@ -49,6 +51,7 @@ class TraditionalFamily(GameFamily[TraditionalRules, TraditionalRound]):
 
     game = GAME
     display_name = "Traditional Pontoon"
+    house_banked = False
     needs_paytable = False
     virtual_shoe_deals = False
     evaluates_paytables = False
@@ -111,6 +114,11 @@ class TraditionalFamily(GameFamily[TraditionalRules, TraditionalRound]):
         """The new shoe is the table's pack from its next round on."""
         traditional_pack.shoe_opened(uow, table_id, shoe, rules.shoe)
 
+    def rules_changed(self, uow: UnitOfWork, table_id: str, before: TraditionalRules, after: TraditionalRules,
+                      actor: str | None) -> list[Note]:
+        """Rules without Shoot Pontoon have no kitty: a kitty up goes back to the banker."""
+        return traditional_bank.rules_changed(uow, table_id, before, after, actor)
+
     def check_seat(self, seat: int) -> None:
         """Seat 0 is the banker's, who decides as the players do."""
 
@@ -155,9 +163,37 @@ class TraditionalFamily(GameFamily[TraditionalRules, TraditionalRound]):
     def round_fields(self, row: RoundRow, game: TraditionalRound, snapshot: Mapping[str, object]) -> View:
         return traditional_views.round_fields(row, game, dict(snapshot))
 
-    def recall_fields(self, snapshot: Mapping[str, object]) -> View:
-        """The banker's hand and the players'."""
-        return {"banker": snapshot["banker"], "players": snapshot["players"]}
+    def recall_fields(self, uow: UnitOfWork, row: RoundRow, game: TraditionalRound,
+                      snapshot: Mapping[str, object]) -> View:
+        """The banker's hand and the players', and the bank: the chair that held it, where it
+        passed, the stakes, the banker's result and the kitty before and after."""
+        setup = uow.traditional.round_setup(row.round_id)
+        return {"banker": snapshot["banker"], "players": snapshot["players"],
+                "bank": traditional_views.round_bank(setup, game)}
+
+    def seat_name(self, seat: int, hand: int | None) -> str:
+        """Seat 0 is the banker, who holds one hand."""
+        if seat == BANKER_SEAT:
+            return "the banker"
+        return f"seat {seat}" if hand is None else f"seat {seat} hand {hand}"
+
+    def party_name(self, seat: int) -> str:
+        return traditional_views.party_name(seat)
+
+    def round_money(self, bets: list[dict[str, Any]]) -> dict[str, int] | None:
+        """The players' money alone: the banker and the kitty are the other side of it."""
+        players = [bet for bet in bets if bet["seat"] > BANKER_SEAT]
+        if not bets:
+            return None
+        staked, returned = sum(bet["stake"] for bet in players), sum(bet["returned"] for bet in players)
+        return {"staked": staked, "returned": returned, "net": returned - staked}
+
+    def hands_shown(self, recalled: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
+        """Each player's hands as they ended (a split hand's cards on it), then the banker's."""
+        shown = [(f"seat {player['seat']} hand {h['hand']}", list(h["cards"]))
+                 for player in recalled.get("players") or () for h in player.get("hands") or ()]
+        banker = recalled.get("banker") or {}
+        return [*shown, ("banker", list(banker.get("cards") or []))] if banker.get("cards") else shown
 
     def table_fields(self, uow: UnitOfWork, table_id: str, rules: TraditionalRules) -> View:
         """Who holds the bank, and the kitty."""
@@ -167,7 +203,8 @@ class TraditionalFamily(GameFamily[TraditionalRules, TraditionalRound]):
     def floor_fields(self, table_state: Mapping[str, object] | None) -> View:
         """Who holds the bank, and the kitty, as the table keeps them between rounds."""
         bank = BankState.of(dict(table_state) if table_state is not None else None)
-        return {"banker_place": bank.banker_place, "kitty": bank.kitty}
+        return {"banker_place": bank.banker_place, "banker_chair": traditional_views.chair(bank.banker_place),
+                "kitty": bank.kitty, "since_shuffle": len(bank.used["dealt"]) if bank.used else None}
 
     def transcript(self, game: TraditionalRound, rules_ref: str, paytable_ref: str | None) -> View:
         """The player-banked game's transcript names no paytable."""

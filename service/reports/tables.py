@@ -1,6 +1,12 @@
 """The table report: per table (or per table and gaming day) over a day, month to date or year to
 date: rounds, drop, paid out, win, hold %, bonus and super bonus counts, from the ledger.
 
+A player-banked table is no house's game: the house neither stakes nor wins there, so its row has
+no drop, paid out, win, hold or bonuses (null), and it stays out of the totals of those. It has
+its own figures instead: the players' stakes (buys included) and buys, their shoot bets, the
+bankers' net, the kitty before the period's first round and after its last, and how many times
+a Pontoon passed the bank; `player_banked_totals` adds them up.
+
 Money is the ledger's: drop is every stake of the settled rounds opened in the period, paid out
 every return (super bonus and envy prizes included), win is drop less paid out. A voided round's
 refunds are stake handed back, neither won nor lost: they stay out of drop and paid out and are
@@ -24,24 +30,34 @@ BONUS_OUTCOME = r"^([0-9]_(plus_)?card_21|[A2-9TJQK]{2,7}_(mixed|suited|spades))
 NO_ACTIVITY, ACTIVE = "no activity", "active"
 MONEY_COLUMNS = ("rounds", "voided_rounds", "unsettled_rounds", "drop", "paid_out", "win", "bonuses",
                  "super_bonuses", "void_refunds")
+HOUSE_COLUMNS = ("drop", "paid_out", "win", "hold_percent", "bonuses", "super_bonuses")
+PLAYER_BANKED_COLUMNS = ("stakes", "buys", "shoot_bets", "banker_net", "kitty_before", "kitty_after", "bank_passes")
+PLAYER_BANKED_SUMS = ("rounds", "voided_rounds", "unsettled_rounds", "stakes", "buys", "shoot_bets", "banker_net",
+                      "bank_passes")
 CSV_COLUMNS = ("gaming_day", "table_id", "activity", "rounds", "voided_rounds", "unsettled_rounds", "drop",
-               "paid_out", "win", "hold_percent", "bonuses", "super_bonuses", "void_refunds")
+               "paid_out", "win", "hold_percent", "bonuses", "super_bonuses", "void_refunds", "game",
+               *PLAYER_BANKED_COLUMNS)
 TOTAL = "TOTAL"
+PLAYER_BANKED_TOTAL = "TOTAL player-banked"
 
 def table_report(reports: ReportsRepository, *, kind: str, day: date, day_start: str, zone: str,
-                 by: str = "table", table_id: str | None = None, first_day: date | None = None) -> dict[str, Any]:
+                 by: str = "table", table_id: str | None = None, first_day: date | None = None,
+                 player_banked: tuple[str, ...] = ()) -> dict[str, Any]:
     """The report for the gaming day `day` (day), from the 1st of its month or year to it, or
-    (range) from `first_day` to it."""
+    (range) from `first_day` to it; tables of the `player_banked` games with their own figures."""
     check_day_start(parse_day_start(day_start), zone)
     if kind == RANGE:
         window = day_range(first_day or day, day, parse_day_start(day_start), ZoneInfo(zone))
     else:
         window = period(kind, day, parse_day_start(day_start), ZoneInfo(zone))
-    rows = [_finish(row) for row in reports.period_rows({
+    rows = [_finish(row, player_banked) for row in reports.period_rows({
         "zone": zone, "day_start": parse_day_start(day_start).strftime("%H:%M"), "starts_at": window.starts_at,
         "ends_at": window.ends_at, "table_id": table_id, "bonus": BONUS_OUTCOME, "first_day": window.first_day,
-        "last_day": window.last_day, "by_day": by == "day"})]
-    return {**_header(window, day_start, zone, by, table_id), "rows": rows, "totals": _totals(rows)}
+        "last_day": window.last_day, "by_day": by == "day", "player_banked": list(player_banked)})]
+    house = [row for row in rows if row["game"] not in player_banked]
+    banked = [row for row in rows if row["game"] in player_banked]
+    return {**_header(window, day_start, zone, by, table_id), "rows": rows, "totals": _totals(house),
+            "player_banked_totals": _player_banked_totals(banked)}
 
 
 def _header(window: Period, day_start: str, zone: str, by: str, table_id: str | None) -> dict[str, Any]:
@@ -62,23 +78,41 @@ def hold_percent(win: int, drop: int) -> float | None:
     return (hundredths if win >= 0 else -hundredths) / 100
 
 
-def _finish(row: dict[str, Any]) -> dict[str, Any]:
-    row["win"] = row["drop"] - row["paid_out"]
-    row["hold_percent"] = hold_percent(row["win"], row["drop"])
+def _finish(row: dict[str, Any], player_banked: tuple[str, ...]) -> dict[str, Any]:
     played = row["rounds"] + row["voided_rounds"] + row["unsettled_rounds"]
     row["activity"] = ACTIVE if played else NO_ACTIVITY
+    if row["game"] in player_banked:
+        # The ledger's rows are money between the players and the banker: none is the house's.
+        row.update(dict.fromkeys(HOUSE_COLUMNS))
+        if not row["kitty_before"] and not row["kitty_after"]:   # no kitty: not Shoot Pontoon
+            row["kitty_before"] = row["kitty_after"] = None
+        return row
+    row["win"] = row["drop"] - row["paid_out"]
+    row["hold_percent"] = hold_percent(row["win"], row["drop"])
+    row.update(dict.fromkeys(PLAYER_BANKED_COLUMNS))
     return row
 
 
 def _totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The house-banked tables' figures added up (a player-banked table's are never among them)."""
     totals = {column: sum(row[column] for row in rows) for column in MONEY_COLUMNS}
     totals["hold_percent"] = hold_percent(totals["win"], totals["drop"])
     totals["activity"] = ACTIVE if any(row["activity"] == ACTIVE for row in rows) else NO_ACTIVITY
     return totals
 
 
+def _player_banked_totals(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The player-banked tables' own figures added up; None when the report has none of them."""
+    if not rows:
+        return None
+    totals: dict[str, Any] = {column: sum(row[column] for row in rows) for column in PLAYER_BANKED_SUMS}
+    totals["activity"] = ACTIVE if any(row["activity"] == ACTIVE for row in rows) else NO_ACTIVITY
+    return totals
+
+
 def csv_lines(report: dict[str, Any]) -> Iterator[str]:
-    """The report's rows as CSV (a header, one line per row, a TOTAL line); amounts in cents."""
+    """The report's rows as CSV (a header, one line per row, the player-banked tables' total line
+    if there are any, and the house-banked tables' TOTAL line last); amounts in cents."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
 
@@ -95,5 +129,8 @@ def csv_lines(report: dict[str, Any]) -> Iterator[str]:
     for row in report["rows"]:
         yield line([row["gaming_day"].isoformat() if row["gaming_day"] else whole_period]
                    + [row[column] for column in CSV_COLUMNS[1:]])
-    totals = {**report["totals"], "table_id": TOTAL}
-    yield line([whole_period] + [totals[column] for column in CSV_COLUMNS[1:]])
+    if report.get("player_banked_totals"):   # the player-banked tables' own, on a line of their own
+        banked = {**report["player_banked_totals"], "table_id": PLAYER_BANKED_TOTAL}
+        yield line([whole_period] + [banked.get(column) for column in CSV_COLUMNS[1:]])
+    totals = {**report["totals"], "table_id": TOTAL}   # the house's, last
+    yield line([whole_period] + [totals.get(column) for column in CSV_COLUMNS[1:]])

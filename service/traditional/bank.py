@@ -94,6 +94,19 @@ def round_completed(change: Any) -> None:
         change.note(kind, payload)
 
 
+def rules_changed(uow: UnitOfWork, table_id: str, before: TraditionalRules, after: TraditionalRules,
+                  actor: str | None) -> list[Note]:
+    """The table's rules changed between shoes (its row locked): rules without Shoot Pontoon keep
+    no kitty, so one that is up goes back to the banker, a table transfer like any other."""
+    state = BankState.of(uow.traditional.lock_state(table_id))
+    taken = hand_back_kitty(BANKER_SEAT, state.kitty) if before.shoot and not after.shoot else None
+    if taken is None:
+        return []
+    row = record_transfer(uow, table_id, after, state.banker_place, taken, "kitty-taken", None, actor)
+    uow.traditional.save_state(table_id, state.with_(kitty=0).as_json())
+    return [transfer_note(row)]
+
+
 def pass_bank(uow: UnitOfWork, table_id: str, rules: TraditionalRules, state: BankState, to_seat: int, reason: str,
               round_id: uuid.UUID | None, actor: str | None) -> tuple[BankState, list[TableTransferRow], list[Note]]:
     """The bank moves to the player `to_seat` seats to the banker's left; the old banker takes the kitty."""

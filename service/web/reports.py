@@ -9,6 +9,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..config import Settings
+from ..games import FAMILIES
 from ..refusals import NotFound
 from ..reports.gaming_day import RANGE, gaming_day_of, parse_day_start
 from ..reports.tables import table_report
@@ -44,4 +45,5 @@ def period_report(uow: UnitOfWork, settings: Settings, query: ReportQuery, by: s
     if query.table_id is not None and uow.tables.get(query.table_id) is None:
         raise NotFound(f"no table {query.table_id!r}")
     return table_report(uow.reports, kind=query.period, day=query.day, day_start=settings.gaming_day_starts,
-                        zone=settings.timezone, by=by or query.by, table_id=query.table_id, first_day=query.first_day)
+                        zone=settings.timezone, by=by or query.by, table_id=query.table_id, first_day=query.first_day,
+                        player_banked=tuple(game for game, family in FAMILIES.items() if not family.house_banked))

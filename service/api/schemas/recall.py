@@ -6,7 +6,7 @@ import marshmallow as ma
 from ...store.repositories.rounds import RoundStatus
 from ...web.schemas.base import RequestSchema
 from .rounds import DealerSchema, SeatSchema, TranscriptSchema
-from .traditional import BankerSchema, PlayerSchema
+from .traditional import BankerSchema, PlayerSchema, RoundBankSchema
 
 MAX_RECALL = 100
 
@@ -30,6 +30,7 @@ class RecalledEventSchema(ma.Schema):
 
 class RecalledBetSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
+    party = ma.fields.String(metadata={"description": "who the row is: seat N, or (player-banked) banker or kitty"})
     hand = ma.fields.Integer(allow_none=True, required=True)
     kind = ma.fields.String(required=True)
     stake = ma.fields.Integer(required=True)
@@ -40,7 +41,8 @@ class RecalledBetSchema(ma.Schema):
 class RoundMoneySchema(ma.Schema):
     staked = ma.fields.Integer(required=True)
     returned = ma.fields.Integer(required=True)
-    net = ma.fields.Integer(required=True, metadata={"description": "for the players: returned less staked"})
+    net = ma.fields.Integer(required=True, metadata={"description": "for the players (the banker and the kitty "
+                                                                    "left out): returned less staked"})
 
 
 class RecalledWagerSchema(ma.Schema):
@@ -73,6 +75,8 @@ class RecalledRoundSchema(ma.Schema):
     banker = ma.fields.Nested(BankerSchema, metadata={"description": "player-banked game only, as is players: "
                                                                      "the banker's hand (seat 0)"})
     players = ma.fields.List(ma.fields.Nested(PlayerSchema))
+    bank = ma.fields.Nested(RoundBankSchema, metadata={"description": "player-banked game only: the bank, the stakes "
+                                                                      "and the kitty as the round moved them"})
     bets = ma.fields.List(ma.fields.Nested(RecalledBetSchema), required=True,
                           metadata={"description": "the ledger's stake and payout of each bet (once settled "
                                                    "or voided)"})

@@ -180,6 +180,7 @@ class SeatSchema(ma.Schema):
 
 class SettledSeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
+    party = ma.fields.String(metadata={"description": "player-banked game: banker, kitty or seat N"})
     staked = ma.fields.Integer(required=True)
     returned = ma.fields.Integer(required=True)
     net = ma.fields.Integer(required=True)

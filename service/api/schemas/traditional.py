@@ -48,7 +48,9 @@ class TableTransferSchema(ma.Schema):
 
 class BankSchema(ma.Schema):
     table_id = ma.fields.String(required=True)
-    banker_place = ma.fields.Integer(required=True, metadata={"description": "the chair holding the bank"})
+    banker_place = ma.fields.Integer(required=True, metadata={"description": "the chair holding the bank, "
+                                                                            "counted from 0"})
+    banker_chair = ma.fields.Integer(metadata={"description": "the same chair as the pit counts them, from 1"})
     places = ma.fields.Integer(required=True, metadata={"description": "chairs round the table, 0 to places-1"})
     shoot = ma.fields.Boolean(required=True, metadata={"description": "Shoot Pontoon: the banker keeps a kitty"})
     kitty = ma.fields.Integer(required=True)
@@ -95,3 +97,21 @@ class TranscriptPlayerSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     stake = ma.fields.Integer(required=True)
     shoot = ma.fields.Integer()
+
+
+class RoundBankSchema(ma.Schema):
+    banker_chair = ma.fields.Integer(allow_none=True, required=True, metadata={"description": "the chair that held "
+                                                                                             "the bank, from 1"})
+    chairs = ma.fields.Integer(required=True)
+    stakes = ma.fields.Integer(required=True, metadata={"description": "the players' initial stakes (split hands' "
+                                                                       "included)"})
+    buys = ma.fields.Integer(required=True, metadata={"description": "what the players' buys added to them"})
+    shoot_bets = ma.fields.Integer(required=True)
+    banker_net = ma.fields.Integer(allow_none=True, required=True, metadata={"description": "the banker's result "
+                                                                                           "once complete"})
+    shoot = ma.fields.Boolean(required=True)
+    kitty_before = ma.fields.Integer(allow_none=True, required=True)
+    kitty_after = ma.fields.Integer(allow_none=True, required=True)
+    passed_to_seat = ma.fields.Integer(allow_none=True, required=True, metadata={"description": "the seat a "
+                                                                                               "Pontoon gave the bank"})
+    passed_to_chair = ma.fields.Integer(allow_none=True, required=True)

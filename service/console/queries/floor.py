@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from ...catalog import resolve
 from ...config import Settings
-from ...games import View, family_named
+from ...games import FAMILIES, View, family_named, family_of
 from ...reports.gaming_day import gaming_day_of, parse_day_start, period
 from ...reports.tables import hold_percent
 from ...rounds import views
@@ -33,6 +33,7 @@ class RoundInPlay:
     in_turn: dict[str, Any] | None  # {"seat", "hand", "legal_actions"}
     decisions: tuple[str, ...] = ()  # the decisions the rules allow now, by name
     fault: str | None = None        # the round's events no longer replay: a defect to report
+    turn_name: str | None = None    # whose decision it is, in the game's words ("the banker")
 
     @property
     def awaited(self) -> str:
@@ -40,8 +41,8 @@ class RoundInPlay:
         if self.fault is not None:
             return "does not replay"
         if self.awaiting == "decision" and self.in_turn is not None:
-            return (f"decision: seat {self.in_turn['seat']} hand {self.in_turn['hand']}"
-                    + (f" ({', '.join(self.decisions)})" if self.decisions else ""))
+            who = self.turn_name or f"seat {self.in_turn['seat']} hand {self.in_turn['hand']}"
+            return f"decision: {who}" + (f" ({', '.join(self.decisions)})" if self.decisions else "")
         if self.awaiting == "card":
             return f"card to {self.card_to}" if self.card_to else "card"
         return self.awaiting or "nothing"
@@ -49,24 +50,41 @@ class RoundInPlay:
 
 @dataclass(frozen=True, slots=True)
 class DayFigures:
+    """A table's gaming day so far (or the floor's). At a house-banked table the house's drop, win
+    and hold; at a player-banked one the house neither stakes nor wins: the players' stakes and
+    buys, their shoot bets and the banker's result instead. The floor's totals keep the two apart."""
+
     rounds: int
     voided_rounds: int
     unsettled_rounds: int
     drop: int
     win: int
     hold_percent: float | None
+    house_banked: bool = True
+    stakes: int = 0                 # player-banked: the players' stakes, buys included
+    buys: int = 0
+    shoot_bets: int = 0
+    banker_net: int = 0
 
     @classmethod
-    def of(cls, day: FloorDay) -> DayFigures:
-        """Win and hold as the table report works them out (hold rounded as a regulator's is)."""
+    def of(cls, day: FloorDay, house_banked: bool = True) -> DayFigures:
+        """Win and hold as the table report works them out (hold rounded as a regulator's is); a
+        player-banked table has none: its ledger rows are money between the players."""
+        if not house_banked:
+            return cls(day.rounds, day.voided_rounds, day.unsettled_rounds, 0, 0, None, False, day.stakes, day.buys,
+                       day.shoot_bets, day.banker_net)
         win = day.drop - day.paid_out
         return cls(day.rounds, day.voided_rounds, day.unsettled_rounds, day.drop, win, hold_percent(win, day.drop))
 
     @classmethod
     def total(cls, tables: list[DayFigures]) -> DayFigures:
+        """The tables' figures added up: house-banked and player-banked tables are never added
+        together (the callers keep them apart)."""
         drop, win = sum(t.drop for t in tables), sum(t.win for t in tables)
         return cls(sum(t.rounds for t in tables), sum(t.voided_rounds for t in tables),
-                   sum(t.unsettled_rounds for t in tables), drop, win, hold_percent(win, drop))
+                   sum(t.unsettled_rounds for t in tables), drop, win, hold_percent(win, drop),
+                   all(t.house_banked for t in tables), sum(t.stakes for t in tables), sum(t.buys for t in tables),
+                   sum(t.shoot_bets for t in tables), sum(t.banker_net for t in tables))
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +106,8 @@ class FloorTable:
 class Floor:
     gaming_day: date
     tables: list[FloorTable]
-    totals: DayFigures
+    totals: DayFigures              # the house-banked tables': drop, win and hold are the house's alone
+    player_banked: DayFigures | None = None   # the player-banked tables' own figures, if there are any
 
 
 def current_gaming_day(settings: Settings, now: datetime | None = None) -> date:
@@ -102,8 +121,11 @@ def floor(uow: UnitOfWork, settings: Settings, *, table_id: str | None = None, n
     versions they name are read once per process)."""
     day = current_gaming_day(settings, now)
     window = period("day", day, parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone))
-    tables = [_table(uow, row) for row in uow.floor.tables(window.starts_at, window.ends_at, table_id)]
-    return Floor(day, tables, DayFigures.total([table.today for table in tables]))
+    player_banked = tuple(game for game, family in FAMILIES.items() if not family.house_banked)
+    tables = [_table(uow, row) for row in uow.floor.tables(window.starts_at, window.ends_at, table_id, player_banked)]
+    players = [table.today for table in tables if not table.today.house_banked]
+    return Floor(day, tables, DayFigures.total([table.today for table in tables if table.today.house_banked]),
+                 DayFigures.total(players) if players else None)
 
 
 def _table(uow: UnitOfWork, row: FloorTableRow) -> FloorTable:
@@ -117,12 +139,15 @@ def _table(uow: UnitOfWork, row: FloorTableRow) -> FloorTable:
         pending_paytable=str(Ref(table.paytable, table.pending_paytable_version))
         if table.paytable and table.pending_paytable_version else None,
         shoe_mode=shoe.mode if shoe else None,
-        # A virtual pack that goes round from round to round counts nothing: only a physical
-        # shoe's reported cards, or the position of a virtual shoe dealing to the rounds, count
-        # what has left it.
-        cards_dealt=shoe.cards_dealt if shoe and (shoe.mode != "virtual" or family.virtual_shoe_deals) else None,
+        # A pack whose used cards go back under it (the player-banked game's) counts nothing here:
+        # its cards come round again (the game's own fields count them since the last shuffle).
+        # A house-banked physical shoe's reported cards, or a virtual shoe's position, count what
+        # has left it.
+        cards_dealt=shoe.cards_dealt if shoe and family.house_banked and (
+            shoe.mode != "virtual" or family.virtual_shoe_deals) else None,
         game_fields=family.floor_fields(row.state),
-        round=_in_play(uow, table, row.open_round) if row.open_round else None, today=DayFigures.of(row.day))
+        round=_in_play(uow, table, row.open_round) if row.open_round else None,
+        today=DayFigures.of(row.day, family.house_banked))
 
 
 def _in_play(uow: UnitOfWork, table: TableRow, stored: FloorRound) -> RoundInPlay:
@@ -140,6 +165,8 @@ def _in_play(uow: UnitOfWork, table: TableRow, stored: FloorRound) -> RoundInPla
     # Insurance and the like are the seat's, not a hand's: listed from every decision open now, in
     # the order the table page lists them, so both screens read alike.
     decisions = tuple(dict.fromkeys(action["action"] for action in state["legal_actions"]))
+    in_turn = state["in_turn"]
+    turn_name = family_of(game_rules.rules).seat_name(in_turn["seat"], in_turn["hand"]) if in_turn else None
     return RoundInPlay(row.round_id, row.opened_at, state["phase"], state["awaiting"], state["card_to"],
-                       state["in_turn"], decisions)
+                       in_turn, decisions, turn_name=turn_name)
 

@@ -63,10 +63,13 @@ class Chart:
 
 
 def daily(report_by_day: dict[str, Any]) -> list[DayPoint]:
-    """The tables' rows of a by-day report summed per gaming day, every day of the period."""
+    """The house-banked tables' rows of a by-day report summed per gaming day, every day of the period."""
     drop: dict[date, int] = defaultdict(int)
     win: dict[date, int] = defaultdict(int)
     for row in report_by_day["rows"]:
+        if row["drop"] is None:   # a player-banked table: the house neither stakes nor wins there
+            drop.setdefault(row["gaming_day"], 0)
+            continue
         drop[row["gaming_day"]] += row["drop"]
         win[row["gaming_day"]] += row["win"]
     days = sorted(set(drop))

@@ -8,7 +8,8 @@ from typing import Any
 
 from ...compliance.recall import recall
 from ...config import Settings
-from ...operators import paytables
+from ...games import family_named
+from ...operators import paytables, table_rules
 from ...refusals import NotFound
 from ...rounds import queries as rounds
 from ...rounds.state import CorruptRound
@@ -52,6 +53,7 @@ class TablePage:
     last_rounds: list[dict[str, Any]]   # recalled, newest first, the round in play left out
     paytable: PaytableChoice | None
     fault: str | None = None            # why the last rounds could not be recalled
+    rules: dict[str, Any] | None = None   # the rules in force, the change waiting, every change
 
 
 def table_page(uow: UnitOfWork, settings: Settings, table_id: str, *, with_paytable: bool = True) -> TablePage:
@@ -75,20 +77,11 @@ def table_page(uow: UnitOfWork, settings: Settings, table_id: str, *, with_payta
         # page says so where the last rounds would be, and everything else on it still shows.
         fault = str(exc)
     else:
-        last = [{**r, "hands": hands_dealt(r["events"])} for r in reversed(recalled)
+        last = [{**r, "hands": family_named(r["game"]).hands_shown(r)} for r in reversed(recalled)
                 if r["status"] != RoundStatus.OPEN][:LAST_ROUNDS]
     return TablePage(shown.gaming_day, summary, table, in_play, last,
-                     _paytable(uow, table_id) if with_paytable and summary.paytable else None, fault)
-
-
-def hands_dealt(events: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:
-    """A recalled round's cards by who received them ("dealer", "banker", "seat 1 hand 0"), in the
-    order each first got one: the same for both games, as the engine names its recipients."""
-    hands: dict[str, list[str]] = {}
-    for event in events:
-        if event["kind"] == "card":
-            hands.setdefault(event["to"] or "unassigned", []).append(event["card"])
-    return list(hands.items())
+                     _paytable(uow, table_id) if with_paytable and summary.paytable else None, fault,
+                     table_rules.table_rules(uow, table_id) if with_paytable else None)
 
 
 def _paytable(uow: UnitOfWork, table_id: str) -> PaytableChoice:

@@ -54,6 +54,13 @@ class FloorDay:
     drop: int
     paid_out: int
     void_refunds: int
+    # The player-banked game's own figures (nothing at a house-banked table): the players' stakes
+    # with their buys and their shoot bets, from the settled rounds' results, and the banker's net
+    # from the ledger (seat 0).
+    stakes: int = 0
+    buys: int = 0
+    shoot_bets: int = 0
+    banker_net: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +89,9 @@ SELECT t.table_id, t.game, t.rules, t.rules_version, t.paytable, t.paytable_vers
        r.version, r.opened_at AS round_opened_at, e.events, tr.kitty_before,
        d.rounds, d.voided_rounds, d.unsettled_rounds,
        coalesce(m.drop, 0)::bigint AS drop, coalesce(m.paid_out, 0)::bigint AS paid_out,
-       coalesce(m.void_refunds, 0)::bigint AS void_refunds
+       coalesce(m.void_refunds, 0)::bigint AS void_refunds,
+       coalesce(pb.stakes, 0)::bigint AS stakes, coalesce(pb.buys, 0)::bigint AS buys,
+       coalesce(pb.shoot_bets, 0)::bigint AS shoot_bets, coalesce(m.banker_net, 0)::bigint AS banker_net
 FROM tables t
 LEFT JOIN shoes s ON s.table_id = t.table_id AND s.closed_at IS NULL
 LEFT JOIN rounds r ON r.table_id = t.table_id AND r.status = 'open'
@@ -103,11 +112,24 @@ CROSS JOIN LATERAL (
 CROSS JOIN LATERAL (
     SELECT sum(l.stake) FILTER (WHERE l.kind <> 'void_refund') AS drop,
            sum(l.returned) FILTER (WHERE l.kind <> 'void_refund') AS paid_out,
-           sum(l.returned) FILTER (WHERE l.kind = 'void_refund') AS void_refunds
+           sum(l.returned) FILTER (WHERE l.kind = 'void_refund') AS void_refunds,
+           sum(l.returned - l.stake) FILTER (WHERE t.game = ANY(%(player_banked)s) AND l.seat = 0) AS banker_net
     FROM rounds p JOIN ledger_entries l ON l.round_id = p.round_id
     WHERE p.table_id = t.table_id AND p.opened_at >= %(starts_at)s AND p.opened_at < %(ends_at)s
       AND l.table_id = t.table_id AND l.created_at >= %(starts_at)s
 ) m
+CROSS JOIN LATERAL (
+    -- A player-banked round's result lists each player's hands with its stake (buys included),
+    -- its buys and its shoot bets; a house-banked result has no players.
+    SELECT sum((h->>'stake')::bigint) AS stakes,
+           sum((SELECT coalesce(sum(b::bigint), 0) FROM jsonb_array_elements_text(h->'buys') b)) AS buys,
+           sum((h->>'shoot')::bigint) AS shoot_bets
+    FROM rounds p
+    CROSS JOIN LATERAL jsonb_array_elements(coalesce(p.result->'players', '[]'::jsonb)) pl
+    CROSS JOIN LATERAL jsonb_array_elements(pl->'hands') h
+    WHERE p.table_id = t.table_id AND p.status = 'settled' AND t.game = ANY(%(player_banked)s)
+      AND p.opened_at >= %(starts_at)s AND p.opened_at < %(ends_at)s
+) pb
 WHERE %(table_id)s::text IS NULL OR t.table_id = %(table_id)s
 ORDER BY t.table_id
 """
@@ -118,10 +140,12 @@ class FloorRepository:
         self.db = db
 
     def tables(self, starts_at: datetime | None = None, ends_at: datetime | None = None,
-               table_id: str | None = None) -> list[FloorTableRow]:
+               table_id: str | None = None, player_banked: tuple[str, ...] = ()) -> list[FloorTableRow]:
         """Every table (or the one named), in table order, with its shoe, its round in play, and
-        its rounds and money from starts_at to ends_at (a gaming day; none without them)."""
-        params = {"starts_at": starts_at, "ends_at": ends_at, "table_id": table_id}
+        its rounds and money from starts_at to ends_at (a gaming day; none without them); for the
+        `player_banked` games, the players' stakes and the banker's net too."""
+        params = {"starts_at": starts_at, "ends_at": ends_at, "table_id": table_id,
+                  "player_banked": list(player_banked)}
         with self.db.cursor(row_factory=kwargs_row(_row)) as cur:
             return cur.execute(_FLOOR, params).fetchall()
 
@@ -135,7 +159,8 @@ def _row(*, state: dict[str, Any] | None, shoe_id: uuid.UUID | None, shoe_mode: 
          cards_dealt: Any, shoe_opened_at: Any, round_id: uuid.UUID | None, round_shoe_id: Any,
          round_shoe_mode: Any, rules_ref: Any, paytable_ref: Any, wagers: Any, version: Any, round_opened_at: Any,
          events: list[dict[str, Any]] | None, kitty_before: int | None, rounds: int, voided_rounds: int,
-         unsettled_rounds: int, drop: int, paid_out: int, void_refunds: int, **table: Any) -> FloorTableRow:
+         unsettled_rounds: int, drop: int, paid_out: int, void_refunds: int, stakes: int, buys: int,
+         shoot_bets: int, banker_net: int, **table: Any) -> FloorTableRow:
     """One table's row of _FLOOR, by column name: the table's own columns are TableRow's; a shoe's
     and a round's are NULL (Any here) when the table has none open."""
     shoe = (FloorShoe(shoe_id, shoe_mode, commitment, cards_dealt, shoe_opened_at)
@@ -146,4 +171,5 @@ def _row(*, state: dict[str, Any] | None, shoe_id: uuid.UUID | None, shoe_mode: 
         open_round = FloorRound(round_id, round_shoe_id, round_shoe_mode, rules_ref, paytable_ref,
                                 wagers, version, round_opened_at, stored, kitty_before)
     return FloorTableRow(TableRow(**table), state or {}, shoe, open_round,
-                         FloorDay(rounds, voided_rounds, unsettled_rounds, drop, paid_out, void_refunds))
+                         FloorDay(rounds, voided_rounds, unsettled_rounds, drop, paid_out, void_refunds, stakes,
+                                  buys, shoot_bets, banker_net))

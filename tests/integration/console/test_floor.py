@@ -40,7 +40,7 @@ def test_a_player_banked_table_shows_its_bank_and_the_card_it_awaits(signed_in, 
     ok(terminal.post(f"/v1/rounds/{opened['round_id']}/cards", {"card": "5H"}), 200)
     row = text_of(row_of(signed_in("operator").get("/console/floor").get_data(as_text=True), table_id))
     assert "Traditional Pontoon" in row and "british-traditional@1" in row and "none (player-banked)" in row
-    assert "bank at chair 0" in row
+    assert "bank at chair 1" in row   # chairs are counted from 1
     assert "card to seat 2" in row
 
 

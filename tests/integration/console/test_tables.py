@@ -66,7 +66,7 @@ def test_a_player_banked_round_is_drawn_with_its_banker_and_players(signed_in, n
     assert "Banker" in text and "$1.00" in text and "$2.50" in text
     assert 'data-card="5H"' in live and 'data-card="9C"' in live and 'data-card="KD"' in live
     assert "Awaiting a card to" in text
-    assert "Bank at chair 0" in text_of(html)
+    assert "chair 1 of 10 holds the bank" in text_of(html)   # chairs are counted from 1
 
 
 def test_a_supervisor_voids_the_round_in_play_after_confirming_and_the_refund_is_in_the_ledger(

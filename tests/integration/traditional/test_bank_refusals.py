@@ -48,8 +48,8 @@ def test_nothing_moves_while_a_round_is_open(new_table, db):
     _refused(terminal.post(f"/v1/tables/{table_id}/kitty", {"action": "top_up", "amount": 500}), 409, "round_open")
     _refused(terminal.post(f"/v1/tables/{table_id}/bank/sale", {"to_seat": 1, "price": 100}), 409, "round_open")
     assert terminal.post(f"/v1/tables/{table_id}/bank/sale", {"to_seat": 0, "price": 100}).status == 422
-    assert bank_of(terminal, table_id) == {"table_id": table_id, "banker_place": 0, "places": 10, "shoot": True,
-                                           "kitty": 1000}
+    assert bank_of(terminal, table_id) == {"table_id": table_id, "banker_place": 0, "banker_chair": 1, "places": 10,
+                                           "shoot": True, "kitty": 1000}
     assert db.execute("SELECT count(*) FROM table_transfers WHERE table_id = %s", (table_id,)).fetchone()[0] == 1
 
 
