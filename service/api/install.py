@@ -15,6 +15,7 @@ from .resources import (
     reports,
     rounds,
     shoes,
+    table_rules,
     tables,
     voids,
 )
@@ -47,7 +48,7 @@ def install(app: Flask) -> PontoonApi:
     api.register_converter(TableIdConverter, table_id_param_schema)
     app.url_map.converters["paytable_name"] = PaytableNameConverter
     api.register_converter(PaytableNameConverter, paytable_name_param_schema)
-    for resource in (tables, shoes, rounds, bank, paytables, audit_export, audit_verifications, recall, reports, voids,
-                     access, keys):
+    for resource in (tables, shoes, rounds, bank, paytables, table_rules, audit_export, audit_verifications, recall,
+                     reports, voids, access, keys):
         api.register_blueprint(resource.blp)
     return api

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..store.repositories.paytables import VersionStatus
+from ..store.repositories.table_rules import RulesChangeStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,23 @@ class EvaluatePaytableVersion:
 class AssignPaytable:
     table_id: str
     version: int
+    reason: str
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProposeTableRules:
+    table_id: str
+    rules: str                          # a rules file stem of the table's game
+    reason: str
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class DecideTableRules:
+    table_id: str
+    change_id: int
+    decision: RulesChangeStatus         # approved or rejected
     reason: str
     actor: str
 

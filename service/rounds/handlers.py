@@ -18,7 +18,7 @@ from ..store.repositories.audit import AuditRecord, LockedHead, chain_for
 from ..store.repositories.outbox import OutboxTopic
 from ..store.repositories.rounds import LockedRound, RoundEvent, RoundRow, RoundStatus
 from ..store.uow import UnitOfWork
-from . import views
+from . import table_rules, views
 from .commands import CreateTable, OpenRound, OpenShoe, PostAction, PostCard
 from .state import action_payload, load_game
 
@@ -64,8 +64,9 @@ def open_shoe(cmd: OpenShoe, uow: UnitOfWork) -> dict:
     """A new shoe for the table; the current one closes and its order and salt are revealed."""
     table = _lock_table(uow, cmd.table_id)
     _refuse_if_round_open(uow, cmd.table_id, "a new shoe")
+    # Between shoes is when an approved change of the table's rules takes effect.
+    table, rules_change, records = table_rules.apply_approved(uow, table, cmd.actor)
     game_rules = _in_force(uow, table)
-    records: list[AuditRecord] = []
     closed = None
     current = uow.shoes.lock_current(cmd.table_id)
     if current is not None:
@@ -83,8 +84,10 @@ def open_shoe(cmd: OpenShoe, uow: UnitOfWork) -> dict:
         row = uow.shoes.add(table_id=cmd.table_id, mode="physical", commitment=None, card_order=None, salt=None)
     family_named(table.game).shoe_opened(uow, cmd.table_id, row, game_rules.rules)
     records.append(AuditRecord("shoe_started", {"shoe_id": row.shoe_id, "mode": row.mode,
-                                                "commitment": row.commitment},
+                                                "commitment": row.commitment, "rules": game_rules.rules_ref},
                                actor=cmd.actor, table_id=cmd.table_id))
+    if rules_change is not None:
+        records.append(table_rules.applied(uow, rules_change, row.shoe_id, cmd.actor))
     uow.audit.append(chain_for(cmd.table_id), records)
     return {**views.shoe_view(row), "closed_shoe": views.shoe_view(closed) if closed else None}
 

@@ -85,6 +85,12 @@ def _file(directory: str, name: str) -> tuple[str, str]:
         raise RulesError(path, {"(file)": "does not exist"}) from None
 
 
+def rules_document(name: str) -> Any:
+    """A rules file's fields as written (its YAML parsed, not yet read as rules): what a change of
+    a table's rules is compared on, knob by knob."""
+    return _read_yaml(*_file(rules_dir(), name))
+
+
 class RulesReader(Protocol):
     """A game's rules reader: the document's fields (every bad one noted on the reader) and a
     transcript's option overrides, into the game's rules object (None when any field is bad)."""

@@ -21,6 +21,7 @@ from .repositories.reports import ReportsRepository
 from .repositories.rounds import RoundsRepository
 from .repositories.shoes import ShoesRepository
 from .repositories.staff import StaffRepository
+from .repositories.table_rules import TableRulesRepository
 from .repositories.table_transfers import TableTransfersRepository
 from .repositories.tables import TablesRepository
 from .repositories.traditional import TraditionalRepository
@@ -50,6 +51,7 @@ class UnitOfWork:
         self.floor = FloorRepository(conn)
         self.verifications = VerificationsRepository(conn)
         self.evaluations = EvaluationsRepository(conn)
+        self.table_rules = TableRulesRepository(conn)
 
     @property
     def info(self) -> psycopg.ConnectionInfo:

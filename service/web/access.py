@@ -16,6 +16,7 @@ class Task(StrEnum):
     DEAL = "deal"                           # a table's shoes, rounds, cards, decisions and bank
     SEE_PAYTABLES = "see_paytables"         # paytables, their versions and house edges
     CHANGE_PAYTABLES = "change_paytables"   # draft, approve or reject a version; assign one to a table
+    CHANGE_TABLE_RULES = "change_table_rules"   # propose, approve or reject another rules file for a table
     VOID_ROUNDS = "void_rounds"
     RECALL_ROUNDS = "recall_rounds"         # game recall, a round's transcript and its re-verification
     READ_REPORTS = "read_reports"           # the table report, as JSON or CSV
@@ -33,6 +34,7 @@ WHO_MAY: Mapping[Task, frozenset[Role]] = MappingProxyType({
     Task.DEAL: frozenset({Role.TERMINAL}),
     Task.SEE_PAYTABLES: frozenset(STAFF_ROLES),
     Task.CHANGE_PAYTABLES: frozenset({Role.OPERATOR}),
+    Task.CHANGE_TABLE_RULES: frozenset({Role.OPERATOR}),
     Task.VOID_ROUNDS: frozenset({Role.SUPERVISOR}),
     Task.RECALL_ROUNDS: frozenset({Role.SUPERVISOR, Role.COMPLIANCE}),
     Task.READ_REPORTS: frozenset({Role.OPERATOR, Role.SUPERVISOR, Role.COMPLIANCE}),

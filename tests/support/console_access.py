@@ -45,6 +45,8 @@ CONSOLE_ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/console/tables/<table_id>"): EVERY_ROLE,
     ("GET", "/console/tables/<table_id>/live"): EVERY_ROLE,
     ("POST", "/console/tables/<table_id>/paytable"): frozenset({"operator"}),
+    ("POST", "/console/tables/<table_id>/rules"): frozenset({"operator"}),
+    ("POST", "/console/tables/<table_id>/rules/<int:change_id>/decision"): frozenset({"operator"}),
     ("GET", "/console/tables/<table_id>/void"): frozenset({"supervisor"}),
     ("POST", "/console/tables/<table_id>/void"): frozenset({"supervisor"}),
 }

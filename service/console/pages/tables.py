@@ -1,4 +1,5 @@
-"""/console/tables/<table_id>: one table live, a supervisor's void and an operator's paytable assignment."""
+"""/console/tables/<table_id>: one table live, a supervisor's void, an operator's paytable assignment and
+changes of its rules under four eyes."""
 from __future__ import annotations
 
 import uuid
@@ -12,12 +13,14 @@ from werkzeug.wrappers import Response
 from ...compliance.commands import VoidRound
 from ...compliance.void import void_round
 from ...config import Settings
-from ...operators.commands import AssignPaytable
+from ...operators import table_rules
+from ...operators.commands import AssignPaytable, DecideTableRules, ProposeTableRules
 from ...operators.paytables import assign_paytable
 from ...refusals import CommandRefused, NotFound
+from ...store.repositories.table_rules import RulesChangeStatus
 from ...web.access import Task
 from ...web.request_scope import request_uow
-from ...web.schemas.paytables import AssignPaytableSchema
+from ...web.schemas.paytables import AssignPaytableSchema, DecisionSchema, ProposeTableRulesSchema
 from ...web.schemas.voids import VoidRoundSchema
 from ..auth import current_staff, error_page, may, staff_required
 from ..commands import carry_out
@@ -34,18 +37,23 @@ def _settings() -> Settings:
 
 
 def _may() -> dict[str, bool]:
-    """What the signed-in person may do here: void the round in play, assign an approved paytable."""
-    return {"can_void": may(Task.VOID_ROUNDS), "can_assign": may(Task.CHANGE_PAYTABLES)}
+    """What the signed-in person may do here: void the round in play, assign an approved paytable,
+    propose or decide a change of the table's rules."""
+    return {"can_void": may(Task.VOID_ROUNDS), "can_assign": may(Task.CHANGE_PAYTABLES),
+            "can_change_rules": may(Task.CHANGE_TABLE_RULES)}
 
 
 def _page(table_id: str, *, status: int = 200, assign_errors: Errors | None = None,
-          assign_form: dict[str, str] | None = None) -> tuple[str, int]:
+          assign_form: dict[str, str] | None = None, rules_errors: Errors | None = None,
+          rules_form: dict[str, str] | None = None) -> tuple[str, int]:
     try:
         shown = table_page(request_uow(), _settings(), table_id)
     except NotFound:
         return _no_table(table_id)
     return render_template("console/table.html", page=shown, updated_at=datetime.now(UTC),
-                           assign_errors=assign_errors or {}, assign_form=assign_form or {}, **_may()), status
+                           assign_errors=assign_errors or {}, assign_form=assign_form or {},
+                           rules_errors=rules_errors or {}, rules_form=rules_form or {},
+                           me=current_staff().actor, **_may()), status
 
 
 @blp.get("/tables/<table_id>")
@@ -161,5 +169,56 @@ def assign(table_id: str) -> Response | tuple[str, int]:
         errors, status = _refusal(exc, "version")
         return _page(table_id, status=status, assign_errors=errors, assign_form=form)
     flash(f"Version {checked['version']} of the paytable is assigned to table {table_id} from its next round.",
+          "success")
+    return redirect(url_for("console_tables.page", table_id=table_id), code=303)
+
+
+# ----- the table's rules (operators, four eyes) ------------------------------------------------
+@blp.post("/tables/<table_id>/rules")
+@staff_required(Task.CHANGE_TABLE_RULES)
+def propose_rules(table_id: str) -> Response | tuple[str, int]:
+    """Propose another rules file of the table's game; another operator approves it."""
+    form = {"rules": request.form.get("rules", ""), "reason": request.form.get("reason", "")}
+    try:
+        checked = ProposeTableRulesSchema().load(form)
+    except ma.ValidationError as exc:
+        return _page(table_id, status=422, rules_errors=_messages(exc), rules_form=form)
+    try:
+        carry_out(table_rules.propose_rules, ProposeTableRules(table_id, checked["rules"], checked["reason"],
+                                                               current_staff().actor))
+    except CommandRefused as exc:
+        if isinstance(exc, NotFound):
+            return _no_table(table_id)
+        errors, status = _refusal(exc, "rules")
+        return _page(table_id, status=status, rules_errors=errors, rules_form=form)
+    flash(f"The change to {checked['rules']} is proposed: another operator approves it, and it applies when "
+          "the table's next shoe opens.", "success")
+    return redirect(url_for("console_tables.page", table_id=table_id), code=303)
+
+
+@blp.post("/tables/<table_id>/rules/<int:change_id>/decision")
+@staff_required(Task.CHANGE_TABLE_RULES)
+def decide_rules(table_id: str, change_id: int) -> Response | tuple[str, int]:
+    """Approve (not one's own proposal) or reject a change waiting for the table."""
+    decision = {"approve": RulesChangeStatus.APPROVED, "reject": RulesChangeStatus.REJECTED}.get(
+        request.form.get("decision", ""))
+    form = {"decision_reason": request.form.get("reason", "")}
+    if decision is None:
+        return _page(table_id, status=422, rules_errors={"decision": ["approve or reject"]}, rules_form=form)
+    try:
+        checked = DecisionSchema().load({"reason": form["decision_reason"]})
+    except ma.ValidationError as exc:
+        return _page(table_id, status=422, rules_errors={"decision_reason": _messages(exc).get("reason", [])},
+                     rules_form=form)
+    try:
+        carry_out(table_rules.decide_rules, DecideTableRules(table_id, change_id, decision, checked["reason"],
+                                                             current_staff().actor))
+    except CommandRefused as exc:
+        if isinstance(exc, NotFound):
+            return error_page(404, "No such change", f"Table {table_id} has no rules change {change_id}.")
+        errors, status = _refusal(exc, "decision")
+        return _page(table_id, status=status, rules_errors=errors, rules_form=form)
+    flash(f"Rules change {change_id} is {decision}"
+          + (": it applies when the table's next shoe opens." if decision == RulesChangeStatus.APPROVED else "."),
           "success")
     return redirect(url_for("console_tables.page", table_id=table_id), code=303)

@@ -53,3 +53,7 @@ class TablesRepository:
             return cur.execute(
                 "SELECT table_id, game, rules, rules_version, paytable, paytable_version, pending_paytable_version, "
                 "limits, created_by, created_at FROM tables WHERE table_id = %s FOR UPDATE", (table_id,)).fetchone()
+
+    def set_rules(self, table_id: str, rules: str) -> None:
+        """The table plays another rules file of its game from now on (its row is locked)."""
+        self.db.execute("UPDATE tables SET rules = %s, rules_version = 1 WHERE table_id = %s", (rules, table_id))

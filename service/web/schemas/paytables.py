@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from .base import RequestSchema, one_line_text, storable_text
+from .base import RequestSchema, file_name_text, one_line_text, storable_text
 
 MAX_REASON = 2000
 MAX_DOCUMENT_CHARS = 65_536
@@ -42,4 +42,11 @@ class DecisionSchema(RequestSchema):
 class AssignPaytableSchema(RequestSchema):
     version = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=1, max=10**6),
                                 metadata={"description": "an approved version of the table's paytable"})
+    reason = reason_field(required=True)
+
+
+class ProposeTableRulesSchema(RequestSchema):
+    rules = ma.fields.String(required=True, validate=file_name_text(),
+                             metadata={"description": "another rules file of the table's game, by its stem in "
+                                                      "rules_config/ (e.g. british-royal-pontoon)"})
     reason = reason_field(required=True)

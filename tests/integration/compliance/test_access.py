@@ -45,6 +45,10 @@ ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/v1/paytables/<paytable_name:name>/versions/<int:version>/evaluation"): frozenset({"operator"}),
     ("GET", "/v1/tables/<table_id:table_id>/paytable"): EVERYONE,
     ("POST", "/v1/tables/<table_id:table_id>/paytable"): frozenset({"operator"}),
+    ("GET", "/v1/tables/<table_id:table_id>/rules"): EVERYONE,
+    ("POST", "/v1/tables/<table_id:table_id>/rules"): frozenset({"operator"}),
+    ("POST", "/v1/tables/<table_id:table_id>/rules/<int:change_id>/approve"): frozenset({"operator"}),
+    ("POST", "/v1/tables/<table_id:table_id>/rules/<int:change_id>/reject"): frozenset({"operator"}),
     ("GET", "/v1/audit/export"): frozenset({"compliance"}),
     ("GET", "/v1/audit/checkpoints"): frozenset({"compliance"}),
     ("POST", "/v1/audit/verifications"): frozenset({"compliance"}),
@@ -102,7 +106,7 @@ def world(app, database_url):
     callers = {role: as_key(_key(database_url, role)) for role in ROLES if role != "terminal"}
     callers["terminal"] = terminal
     params = {"table_id": tables[0], "round_id": state["round_id"], "shoe_id": state["shoe_id"],
-              "name": "canberra-standard", "version": "1", "key_id": str(uuid.uuid4()),
+              "name": "canberra-standard", "version": "1", "key_id": str(uuid.uuid4()), "change_id": "1",
               "verification_id": str(uuid.uuid4())}
     return {"callers": callers, "stranger": as_key(_key(database_url, "terminal", tables[1])),
             "anonymous": as_key(None), "params": params}

@@ -21,6 +21,7 @@ from service.store.repositories.keys import KeyRow
 from service.store.repositories.paytables import AssignmentRow, VersionRow, VersionStatus
 from service.store.repositories.rounds import LockedRound, RoundEvent, RoundRow, SavedRound
 from service.store.repositories.shoes import ShoeRow
+from service.store.repositories.table_rules import WAITING, RulesChangeRow, RulesChangeStatus
 from service.store.repositories.table_transfers import TableTransferRow
 from service.store.repositories.tables import TableRow
 from service.store.repositories.traditional import RoundSetup
@@ -43,6 +44,48 @@ class FakeTables:
         return self.rows.get(table_id)
 
     lock = get
+
+    def set_rules(self, table_id: str, rules: str) -> None:
+        self.rows[table_id] = dataclasses.replace(self.rows[table_id], rules=rules, rules_version=1)
+
+
+class FakeTableRules:
+    """A table's rules changes, in memory, as TableRulesRepository keeps them."""
+
+    def __init__(self) -> None:
+        self.rows: list[RulesChangeRow] = []
+
+    def of_table(self, table_id: str) -> list[RulesChangeRow]:
+        return [row for row in self.rows if row.table_id == table_id]
+
+    def get(self, table_id: str, change_id: int) -> RulesChangeRow | None:
+        return next((row for row in self.of_table(table_id) if row.change_id == change_id), None)
+
+    def waiting(self, table_id: str) -> RulesChangeRow | None:
+        return next((row for row in self.of_table(table_id) if row.status in WAITING), None)
+
+    def add(self, *, table_id: str, from_rules: str, to_rules: str, proposed_by: str, reason: str) -> RulesChangeRow:
+        row = RulesChangeRow(len(self.rows) + 1, table_id, from_rules, to_rules, RulesChangeStatus.PROPOSED,
+                             proposed_by, datetime.now(UTC), reason, None, None, None, None, None, None)
+        self.rows.append(row)
+        return row
+
+    def _replace(self, change_id: int, **changes: Any) -> RulesChangeRow:
+        index = next(i for i, row in enumerate(self.rows) if row.change_id == change_id)
+        self.rows[index] = dataclasses.replace(self.rows[index], **changes)
+        return self.rows[index]
+
+    def decide(self, *, change_id: int, status: RulesChangeStatus, decided_by: str, reason: str,
+               changes: list | None, waiting: tuple[str, ...]) -> RulesChangeRow | None:
+        row = next(row for row in self.rows if row.change_id == change_id)
+        if row.status not in waiting:
+            return None
+        return self._replace(change_id, status=status, decided_by=decided_by, decided_at=datetime.now(UTC),
+                             decision_reason=reason, changes=changes if changes is not None else row.changes)
+
+    def mark_applied(self, change_id: int, shoe_id: uuid.UUID) -> RulesChangeRow | None:
+        return self._replace(change_id, status=RulesChangeStatus.APPLIED, applied_at=datetime.now(UTC),
+                             applied_shoe_id=shoe_id)
 
 
 class FakeShoes:
@@ -389,6 +432,7 @@ class FakeUnitOfWork:
         self.keys, self.traditional, self.table_transfers = FakeKeys(), FakeTraditional(), FakeTableTransfers()
         self.verifications = FakeVerifications(now)
         self.evaluations = FakeEvaluations()
+        self.table_rules = FakeTableRules()
         self.commits = 0
 
     @contextmanager
