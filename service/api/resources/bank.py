@@ -24,7 +24,8 @@ class Kitty(MethodView):
     @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
         """Shoot Pontoon, between rounds: the banker puts up a kitty (none is up) or tops it up,
-        within the rules' limits. Recorded as a table transfer from the banker to the kitty."""
+        within the table's kitty limits (its own, else the rules'; 409 kitty_refused outside them).
+        Recorded as a table transfer from the banker to the kitty."""
         return bank.change_kitty(ChangeKitty(table_id, body["action"], body["amount"], principal().actor),
                                  request_uow())
 

@@ -30,8 +30,10 @@ class CreateTableSchema(RequestSchema):
     paytable = ma.fields.String(load_default=None, allow_none=True, validate=file_name_text(),
                                 metadata={"description": "a paytable stem in paytables/, e.g. canberra-standard"})
     limits = table_limits_field(load_default=dict, metadata={
-        "description": "the table's own limits by bet, in cents: main (the rules' otherwise) and side bets by "
-                       "their names in the paytable (the paytable's otherwise), each {min, max}, " + _MAX_AT_LEAST_MIN})
+        "description": "the table's own limits by bet, in cents, each {min, max}, " + _MAX_AT_LEAST_MIN + ". "
+                       "House-banked: main (the rules' otherwise) and side bets by their names in the paytable (the "
+                       "paytable's otherwise). Player-banked: stake (main is read as stake), buy, and in Shoot "
+                       "Pontoon shoot and kitty (the rules' otherwise). A bet the game has not is refused (409)"})
 
     @classmethod
     def openapi_one_of(cls, catalog: Catalog) -> list[dict]:
