@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -12,6 +13,7 @@ from service.engine.transcript import parse_transcript
 from service.games import FAMILIES, SHOE_DEALT_GAMES, UnknownGame, family_named, family_of
 from service.refusals import Conflict
 from service.rules import Ref, load_paytable, load_rules
+from service.store.repositories.traditional import RoundSetup
 
 ROOT = Path(__file__).parents[3]
 TRANSCRIPTS = ROOT / "tests" / "fixtures" / "transcripts"
@@ -170,13 +172,18 @@ def test_the_words_for_an_outcome_are_each_games_own():
 def test_recall_and_the_floor_show_the_bank_only_where_a_player_holds_it():
     played = _played(TRANSCRIPTS / "traditional" / "banker-five-card-trick.json")
     snapshot = played.snapshot()
-    assert family_named("traditional").recall_fields(snapshot) == {"banker": snapshot["banker"],
-                                                                    "players": snapshot["players"]}
-    assert family_named("traditional").floor_fields({"banker_place": 3, "kitty": 500}) == {"banker_place": 3,
-                                                                                          "kitty": 500}
-    assert family_named("traditional").floor_fields(None) == {"banker_place": 0, "kitty": 0}
+    # The round was dealt with the bank at the fourth chair (place 3): the pit counts chairs from 1.
+    uow = SimpleNamespace(traditional=SimpleNamespace(round_setup=lambda round_id: RoundSetup(3, 0)))
+    row = SimpleNamespace(round_id=uuid.uuid4())
+    recalled = family_named("traditional").recall_fields(uow, row, played, snapshot)
+    assert (recalled["banker"], recalled["players"]) == (snapshot["banker"], snapshot["players"])
+    assert recalled["bank"]["banker_chair"] == 4 and recalled["bank"]["banker_net"] == played.net("banker")
+    assert family_named("traditional").floor_fields({"banker_place": 3, "kitty": 500}) == {
+        "banker_place": 3, "banker_chair": 4, "kitty": 500, "since_shuffle": None}
+    assert family_named("traditional").floor_fields(None) == {"banker_place": 0, "banker_chair": 1, "kitty": 0,
+                                                              "since_shuffle": None}
     house = _played(TRANSCRIPTS / "dealer-bust.json")
-    assert family_named("canberra").recall_fields(house.snapshot()) == {}
+    assert family_named("canberra").recall_fields(uow, row, house, house.snapshot()) == {}
     assert family_named("canberra").floor_fields(None) == {}
 
 
