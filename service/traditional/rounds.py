@@ -45,8 +45,9 @@ def prepare_round(uow: UnitOfWork, table_id: str, shoe: ShoeRow, game_rules: Gam
     repo = uow.traditional
     state = BankState.of(repo.lock_state(table_id))
     if banker_place is not None and banker_place != state.banker_place:
-        raise Conflict(f"the bank is at chair {state.banker_place}, not {banker_place}: count the seats from its left",
-                       code="banker_moved", errors={"banker_place": [f"the bank is at chair {state.banker_place}"]})
+        raise Conflict(f"the bank is at banker_place {state.banker_place} (chair {state.banker_place + 1} as the pit "
+                       f"counts them), not {banker_place}: count the seats from its left", code="banker_moved",
+                       errors={"banker_place": [f"the bank is at banker_place {state.banker_place}"]})
     if rules.shoot and state.kitty < 1:
         raise Conflict("Shoot Pontoon: the banker must put up a kitty, or sell the bank, before the deal",
                        code="kitty_empty")
