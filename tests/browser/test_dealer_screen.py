@@ -149,11 +149,12 @@ def test_a_second_tab_acting_on_a_round_that_moved_on_changes_nothing(table_at_s
     second = ScreenDriver(first_tab.context.new_page(), By.CLICKS)
     second.page.goto("/dealer/table")
     second.expect_awaiting("decision")
-    first.decide(1, "stand", 0)                          # the round moves on in the first tab
-    second._touched(lambda: second.decision_button(1, "hit", 0).click())
+    first.decide(1, "hit", 0)                            # the round moves on in the first tab
+    second._touched(lambda: second.decision_button(1, "double", 0).click())
     expect(second.refusal("decision")).to_contain_text("moved on")
+    second.expect_awaiting("card")                       # and the second tab now shows it as it stands
     transcript = ok(admin_api.get(f"/v1/rounds/{first.round_id()}/transcript"), 200)
-    assert transcript["actions"] == [{"seat": 1, "hand": 0, "action": "stand"}]
+    assert transcript["actions"] == [{"seat": 1, "hand": 0, "action": "hit"}]
 
 
 def test_a_card_that_cannot_come_is_refused_in_words_and_changes_nothing(table_at_screen, admin_api):
@@ -166,7 +167,7 @@ def test_a_card_that_cannot_come_is_refused_in_words_and_changes_nothing(table_a
     expect(screen.refusal("card")).to_be_visible()
     expect(screen.refusal("card")).to_contain_text("cannot come from this shoe")
     expect(screen.root).to_have_attribute("data-revision", revision or "")
-    screen._touched(lambda: page.keyboard.type("ZX"))
+    screen._touched(lambda: page.keyboard.type("ZX") or page.keyboard.press("Enter"))
     expect(screen.refusal("card")).to_contain_text("is no card")
     screen.card("9H")                                    # and the next good card goes on as if nothing happened
     state = ok(admin_api.get(f"/v1/rounds/{screen.round_id()}"), 200)
@@ -181,8 +182,7 @@ def test_a_card_when_none_is_owed_is_refused(table_at_screen, admin_api):
     stale.page.goto("/dealer/table")
     stale.expect_awaiting("card")
     screen.card("3D")                                    # the last card owed, entered in the first tab
-    stale._touched(lambda: stale.page.locator("input[name=card]").fill("4S") or
-                   stale.page.locator("button[data-action=card]").click())
+    stale._touched(lambda: stale.page.locator("input[name=card]").fill("4S"))   # sent once whole
     expect(stale.refusal("card")).to_be_visible()
     transcript = ok(admin_api.get(f"/v1/rounds/{screen.round_id()}/transcript"), 200)
     assert transcript["cards"] == ["9H", "5C", "3D"]
@@ -224,5 +224,5 @@ def test_a_pair_is_offered_its_split_and_the_screen_is_pictured_for_the_guide(ta
     screen.card("6H")
     screen.card("5D")                                   # the dealer: K 6 5 = 21
     screen.expect_awaiting("complete")
-    expect(screen.root.locator(".result[data-seat='1'] .take")).to_be_visible()
+    expect(screen.root.locator(".result[data-seat='3'] .take")).to_contain_text("Take $25.00")
     screen.shot("result")
