@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from ...roles import STAFF_ROLES, Role
+from ...roles import CONSOLE_ROLES, KEY_ROLES, Role
 from ...web.schemas.base import (
     MAX_NAME_LENGTH,
     TABLE_ID_PATTERN,
@@ -14,7 +14,8 @@ from ...web.schemas.base import (
 )
 from .variants import Catalog, null_only
 
-ROLE_NAMES = [role.value for role in Role]   # the validator's choices, as the OpenAPI document lists them
+# The validator's choices, as the OpenAPI document lists them: a dealer signs in at a screen, never with a key.
+ROLE_NAMES = [role.value for role in KEY_ROLES]
 
 
 class CreateKeySchema(RequestSchema):
@@ -36,7 +37,7 @@ class CreateKeySchema(RequestSchema):
                                          "pattern": f"^{TABLE_ID_PATTERN}$"}},
              "required": ["role", "table_id"]},
             {"title": "a person's key, bound to no table",
-             "properties": {"role": {"type": "string", "enum": [role.value for role in STAFF_ROLES]},
+             "properties": {"role": {"type": "string", "enum": [role.value for role in CONSOLE_ROLES]},
                             "table_id": null_only()},
              "required": ["role"]},
         ]
