@@ -199,8 +199,12 @@ def screen_issuer(chromium, live, people):
 def table_at_screen(new_page, live, admin_api, screen_issuer):
     """table_at_screen(rules, paytable=None) -> a new table of those rules, a page enrolled as its
     screen (its code issued in the console) with a new dealer signed in on it, at /dealer/table."""
-    from tests.support.dealer_screen import enrol_in_browser, issue_code_in_console, make_dealer_account, \
-        sign_in_at_screen
+    from tests.support.dealer_screen import (
+        enrol_in_browser,
+        issue_code_in_console,
+        make_dealer_account,
+        sign_in_at_screen,
+    )
 
     def make(rules: str, paytable: str | None = None):
         table_id = f"DS-{uuid.uuid4().hex[:6].upper()}"

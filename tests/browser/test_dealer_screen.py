@@ -14,6 +14,7 @@ from service.replay import replay_data
 from tests.conftest import worked_rounds
 from tests.support.api_client import ok
 
+from .console import pontoon
 from .dealer_screen import By, NotOffered, ScreenDriver
 
 CANBERRA = worked_rounds()
@@ -226,3 +227,22 @@ def test_a_pair_is_offered_its_split_and_the_screen_is_pictured_for_the_guide(ta
     screen.expect_awaiting("complete")
     expect(screen.root.locator(".result[data-seat='3'] .take")).to_contain_text("Take $25.00")
     screen.shot("result")
+
+
+def test_a_round_dealt_at_the_screen_names_its_dealer_and_screen_and_audit_verify_passes(
+        table_at_screen, admin_api, db, live):
+    screen = ScreenDriver(table_at_screen("canberra", "canberra-standard"), By.CLICKS)
+    _canberra_round(screen, ["9H", "5C", "8D"])
+    screen.decide(1, "stand", 0)
+    screen.card("KC")                                   # the dealer: 5 K, then
+    screen.card("6S")                                   # 21: seat 1's 17 loses
+    screen.expect_awaiting("complete")
+    round_id = screen.round_id()
+    assert ok(admin_api.get(f"/v1/rounds/{round_id}"), 200)["status"] in ("complete", "settled")
+    dealer = screen.page.locator("[data-dealer]").get_attribute("data-dealer")
+    records = db.execute("SELECT kind, actor, payload->>'screen' FROM audit_log WHERE round_id = %s "
+                         "AND kind IN ('round_opened', 'card_dealt', 'decision') ORDER BY seq",
+                         (round_id,)).fetchall()
+    assert records and {(actor, named) for _, actor, named in records} == {(f"staff:{dealer}", "Left")}
+    verified = pontoon(live.env, "audit", "verify")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
