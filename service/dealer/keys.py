@@ -12,5 +12,5 @@ KEY_OF_DECISION: dict[str, str] = {
 # The steps between decisions.
 KEY_OF_STEP: dict[str, str] = {
     "deal": "Enter", "next_round": "n", "physical_shoe": "p", "virtual_shoe": "v", "close_shoe": "c",
-    "call_supervisor": "m", "card": "/",
+    "call_supervisor": "m", "kitty": "k", "card": "/",
 }

@@ -246,3 +246,61 @@ def test_a_round_dealt_at_the_screen_names_its_dealer_and_screen_and_audit_verif
     assert records and {(actor, named) for _, actor, named in records} == {(f"staff:{dealer}", "Left")}
     verified = pontoon(live.env, "audit", "verify")
     assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def _axe_violations(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {'; '.join(str(n['target']) for n in v['nodes'][:3])}"
+            for v in found if v["impact"] in ("critical", "serious", "moderate")]
+
+
+def test_every_state_of_the_screen_passes_axe(table_at_screen):
+    screen = ScreenDriver(table_at_screen("canberra", "canberra-standard"), By.CLICKS)
+    seen = {}
+    seen["shoe"] = _axe_violations(screen.page)
+    screen.open_shoe("physical")
+    seen["wagers"] = _axe_violations(screen.page)
+    screen.bets([{"seat": 1, "wager": 1000}])
+    seen["card"] = _axe_violations(screen.page)
+    screen._touched(lambda: screen.page.keyboard.type("TH"))
+    seen["card refused"] = _axe_violations(screen.page)
+    for card in ("9H", "5C", "8D"):
+        screen.card(card)
+    seen["decision"] = _axe_violations(screen.page)
+    screen.decide(1, "stand", 0)
+    for card in ("KC", "4D"):
+        screen.card(card)
+    screen.expect_awaiting("complete")
+    seen["complete"] = _axe_violations(screen.page)
+    assert {state: found for state, found in seen.items() if found} == {}
+
+
+def test_a_misdeal_called_at_the_screen_is_voided_by_the_supervisor_and_the_screen_shows_it(
+        table_at_screen, new_page, people):
+    from .console import sign_in
+
+    screen = ScreenDriver(table_at_screen("canberra", "canberra-standard"), By.KEYS)
+    _canberra_round(screen, ["9H", "5C"])
+    table_id = screen.root.get_attribute("data-table")
+    screen.page.keyboard.press("Tab")                    # out of the card field, where M would be typed
+    screen.page.locator("#call-reason").fill("two cards stuck together")
+    screen.page.locator("#call-reason").press("Enter")
+    expect(screen.page.locator("#call-supervisor[data-called=yes]")).to_be_visible()
+
+    supervisor = sign_in(new_page(), people["supervisor"])
+    supervisor.goto(f"/console/tables/{table_id}")
+    expect(supervisor.locator("main")).to_contain_text("two cards stuck together")
+    supervisor.get_by_role("link", name=re.compile(r"void this round", re.I)).click()
+    supervisor.get_by_label(re.compile(r"reason", re.I)).fill("misdeal: two cards stuck together")
+    supervisor.get_by_role("button", name="Continue").click()
+    supervisor.get_by_role("button", name="Void round now").click()
+    expect(supervisor.get_by_role("heading", name="Round voided")).to_be_visible()
+
+    screen.page.reload()
+    screen.expect_awaiting("complete")
+    expect(screen.root.locator(".void-reason")).to_contain_text("misdeal: two cards stuck together")
+    expect(screen.page.locator("#call-supervisor[data-called=no]")).to_be_visible()
+    screen.next_round()
+    screen.expect_awaiting("wagers")
