@@ -8,8 +8,11 @@ from enum import StrEnum
 from typing import Any
 
 from ..catalog import resolve
+from ..games import family_of
 from ..rounds import queries
-from ..store.repositories.rounds import RoundStatus
+from ..rounds.state import load_game
+from ..store.repositories.ledger import NO_HAND, LedgerRow
+from ..store.repositories.rounds import RoundRow, RoundStatus
 from ..store.uow import UnitOfWork
 
 
@@ -27,6 +30,37 @@ ENDED = frozenset({RoundStatus.COMPLETE, RoundStatus.SETTLED, RoundStatus.VOID})
 
 
 @dataclass(frozen=True, slots=True)
+class ShownBet:
+    """One bet of an ended round as its settlement pays it: the chips a seat is paid on it (or loses)."""
+    seat: int
+    hand: int | None            # None: the seat's own bet (a side bet, insurance, envy)
+    kind: str                   # main, split, double, insurance, envy, super_bonus, or a side bet's name
+    stake: int
+    returned: int
+    outcome: str
+
+    @property
+    def net(self) -> int:
+        return self.returned - self.stake
+
+    @classmethod
+    def of(cls, row: LedgerRow) -> ShownBet:
+        return cls(row.seat, None if row.hand == NO_HAND else row.hand, row.kind, row.stake, row.returned,
+                   row.outcome)
+
+
+@dataclass(frozen=True, slots=True)
+class _EndedRound:
+    """An ended round as settlement reads it (service.games.family.StoredRound)."""
+    round_id: str
+    table_id: str
+    shoe_id: str | None
+    rules_ref: str
+    paytable_ref: str | None
+    result: dict[str, object] | None
+
+
+@dataclass(frozen=True, slots=True)
 class ScreenState:
     table: dict[str, Any]                   # the table as the REST API shows it (game, limits, shoe, bank)
     awaiting: Awaiting
@@ -37,6 +71,7 @@ class ScreenState:
     last_bets: dict[int, dict[str, Any]] = field(default_factory=dict)   # the last round's bets by seat
     seats: int = 0                          # the player seats the rules give the table, 1 to `seats`
     ranks: tuple[str, ...] = ()             # the ranks its shoe holds (a card of another is never offered)
+    bets: list[ShownBet] = field(default_factory=list)   # an ended round's bets, each as settlement pays it
 
     @property
     def game(self) -> str:
@@ -81,10 +116,21 @@ def screen_state(uow: UnitOfWork, table_id: str, *, moving_on: bool = False) -> 
             awaiting = Awaiting.CARD if state["awaiting"] == "card" else Awaiting.DECISION
             just_dealt = _dealt_since_last_decision(uow, last_row.round_id) if last_row.shoe_mode == "virtual" else []
             return ScreenState(table, awaiting, state, just_dealt=just_dealt, last_bets=last_bets, **shape)
+        bets = _bets_paid(uow, last_row) if last_row.status != RoundStatus.VOID else []
         return ScreenState(table, Awaiting.COMPLETE, state, result=last_row.result, void_reason=void_reason,
-                           last_bets=last_bets, **shape)
+                           last_bets=last_bets, bets=bets, **shape)
     awaiting = Awaiting.WAGERS if table.get("current_shoe") else Awaiting.SHOE
     return ScreenState(table, awaiting, last_bets=last_bets, **shape)
+
+
+def _bets_paid(uow: UnitOfWork, row: RoundRow) -> list[ShownBet]:
+    """The ended round's bets as its settlement pays them (the same replay the worker settles it by,
+    so the screen shows the chips the ledger will hold, envy and side bets included)."""
+    game_rules, game, _ = load_game(uow, row)
+    ended = _EndedRound(str(row.round_id), row.table_id, str(row.shoe_id) if row.shoe_id else None, row.rules_ref,
+                        row.paytable_ref, row.result)
+    rows, _ = family_of(game_rules.rules).settle(ended, game, game.result())
+    return [ShownBet.of(ledger_row) for ledger_row in rows]
 
 
 def _dealt_since_last_decision(uow: UnitOfWork, round_id: uuid.UUID) -> list[str]:

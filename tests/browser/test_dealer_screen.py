@@ -5,6 +5,7 @@ that cannot come, a decision the rules refuse) does not."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -225,7 +226,7 @@ def test_a_pair_is_offered_its_split_and_the_screen_is_pictured_for_the_guide(ta
     screen.card("6H")
     screen.card("5D")                                   # the dealer: K 6 5 = 21
     screen.expect_awaiting("complete")
-    expect(screen.root.locator(".result[data-seat='3'] .take")).to_contain_text("Take $25.00")
+    expect(screen.root.locator(".result[data-seat='3'] > .take")).to_contain_text("Take $25.00")
     screen.shot("result")
 
 
@@ -292,7 +293,8 @@ def test_a_misdeal_called_at_the_screen_is_voided_by_the_supervisor_and_the_scre
     supervisor = sign_in(new_page(), people["supervisor"])
     supervisor.goto(f"/console/tables/{table_id}")
     expect(supervisor.locator("main")).to_contain_text("two cards stuck together")
-    supervisor.get_by_role("link", name=re.compile(r"void this round", re.I)).click()
+    calls = supervisor.get_by_role("status", name="Calls for a supervisor")
+    calls.get_by_role("link", name=re.compile(r"void this round", re.I)).click()
     supervisor.get_by_label(re.compile(r"reason", re.I)).fill("misdeal: two cards stuck together")
     supervisor.get_by_role("button", name="Continue").click()
     supervisor.get_by_role("button", name="Void round now").click()
