@@ -18,7 +18,7 @@ from service.store.audit_hash import GENESIS
 from service.store.repositories.audit import AuditRecord, LockedHead
 from service.store.repositories.evaluations import EvaluationRow, EvaluationStatus
 from service.store.repositories.keys import KeyRow
-from service.store.repositories.paytables import AssignmentRow, VersionRow, VersionStatus
+from service.store.repositories.paytables import ApprovedRow, AssignmentRow, VersionRow, VersionStatus
 from service.store.repositories.rounds import LockedRound, RoundEvent, RoundRow, SavedRound
 from service.store.repositories.shoes import ShoeRow
 from service.store.repositories.table_transfers import TableTransferRow
@@ -193,9 +193,9 @@ class FakePaytables:
     def database(self) -> tuple[str, int, str]:
         return "fake", id(self), "fake"   # the catalog keeps approved versions per database
 
-    def approved_row(self, name: str, version: int) -> tuple[str, str, bool] | None:
+    def approved_row(self, name: str, version: int) -> ApprovedRow | None:
         row = self.rows.get((name, version))
-        return None if row is None else (row.status, json.dumps(row.content), False)
+        return None if row is None else ApprovedRow(row.status, json.dumps(row.content), decided_here=False)
 
     def seeded_names(self, names: list[str]) -> set[str]:
         return set(names)   # nothing to seed in a handler: the files stand for version 1
