@@ -25,9 +25,11 @@ class TableReport(MethodView):
     @blp.response(200, TableReportSchema)
     @blp.alt_response(200, schema={"type": "string"}, content_type="text/csv", success=True,
                       description="format=csv: the rows, then a TOTAL line; amounts in cents")
-    @documented(blp, 404)
+    @documented(blp, "getTableReport", 404)
     def get(self, query):
-        """Per table for a gaming day (`gaming_day`, or `date`), month to date or year to date,
+        """Report drop, win and hold per table.
+
+        Per table for a gaming day (`gaming_day`, or `date`), month to date or year to date,
         or the gaming days `gaming_day_from` to `gaming_day_to` (`by=day`: per table and gaming
         day): rounds, drop, paid out, win, hold %, bonus and super bonus counts, void refunds.
         Tables with no play have a "no activity" row. The gaming day starts at the configured
