@@ -67,6 +67,7 @@ class ContractPlugin(MarshmallowPlugin):
 
     def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)
+        assert self.converter is not None   # made by init_spec
         self.converter.add_attribute_function(_written_for_generators)
 
     def schema_helper(self, name, definition, schema=None, **kwargs):
