@@ -75,8 +75,8 @@ class Checkpoints(MethodView):
     @require(*roles_for(Task.AUDIT))
     @blp.response(200, {"type": "string"}, content_type=MEDIA_TYPES["jsonl"], description=CHECKPOINT_LINES)
     @blp.alt_response(200, schema={"type": "string"}, content_type=PLAIN_TEXT, success=True,
-                      description=f"{CHECKPOINT_LINES}, as plain text: what is sent to a request that accepts "
-                                  f"{PLAIN_TEXT} and not {MEDIA_TYPES['jsonl']}")
+                      description=f"{CHECKPOINT_LINES}, as plain text: what a request that prefers {PLAIN_TEXT} "
+                                  f"(by its Accept) is sent")
     @documented(blp, "getAuditCheckpoints")
     def get(self):
         """Read the signed checkpoints of the audit chains.
