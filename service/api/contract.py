@@ -9,7 +9,7 @@ import marshmallow as ma
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from .docs import IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, IF_MATCH, RETRY_AFTER
+from .docs import CONTENT_DISPOSITION, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, IF_MATCH, RETRY_AFTER
 from .schemas.variants import COMPONENT, Catalog, or_null
 
 # Words about a value, kept beside a property's shape when the shape moves into a component.
@@ -26,6 +26,9 @@ HEADERS = {
     RETRY_AFTER: {
         "description": "seconds to wait before sending the request again",
         "schema": {"type": "integer", "minimum": 0}},
+    CONTENT_DISPOSITION: {
+        "description": "`attachment; filename=\"...\"`: the name to save the file as",
+        "schema": {"type": "string"}},
 }
 # The statuses every operation may answer besides its own, by when they apply.
 _UNAVAILABLE = "SERVICE_UNAVAILABLE"

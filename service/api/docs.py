@@ -11,6 +11,7 @@ IF_MATCH = "If-Match"
 IF_MATCH_PATTERN = r'^(W/)?"?[0-9]{1,9}"?$'   # a round's revision, as an entity tag or bare
 IDEMPOTENT_REPLAYED = "Idempotent-Replayed"
 RETRY_AFTER = "Retry-After"
+CONTENT_DISPOSITION = "Content-Disposition"
 
 _HEADERS = {
     IDEMPOTENCY_KEY: {"in": "header", "name": IDEMPOTENCY_KEY, "required": False,

@@ -15,7 +15,7 @@ from ...web.access import Task, roles_for
 from ...web.audit_export import EXPORT_ENDS, MEDIA_TYPES, export_response
 from ..auth import principal, require
 from ..blueprint import Blueprint
-from ..docs import documented
+from ..docs import CONTENT_DISPOSITION, documented
 from ..errors import fail
 from ..schemas.audit_export import ExportQuerySchema
 from ..transactions import request_uow
@@ -46,7 +46,8 @@ class Export(MethodView):
     @blp.response(200, {"type": "string"}, content_type=MEDIA_TYPES["jsonl"], description=EXPORT_FORMATS,
                   headers={EXPORT_ENDS: {"description": "where the export ends (exclusive): `to`, or the instant "
                                                         "before which every record has committed, if earlier",
-                                         "schema": {"type": "string", "format": "date-time"}}})
+                                         "schema": {"type": "string", "format": "date-time"}},
+                           CONTENT_DISPOSITION: CONTENT_DISPOSITION})
     @blp.alt_response(200, schema={"type": "string"}, content_type=MEDIA_TYPES["csv"], success=True,
                       description=EXPORT_FORMATS)
     @documented(blp, "exportAudit", 404)
@@ -73,7 +74,8 @@ class Export(MethodView):
 @blp.route("/checkpoints")
 class Checkpoints(MethodView):
     @require(*roles_for(Task.AUDIT))
-    @blp.response(200, {"type": "string"}, content_type=MEDIA_TYPES["jsonl"], description=CHECKPOINT_LINES)
+    @blp.response(200, {"type": "string"}, content_type=MEDIA_TYPES["jsonl"], description=CHECKPOINT_LINES,
+                  headers={CONTENT_DISPOSITION: CONTENT_DISPOSITION})
     @blp.alt_response(200, schema={"type": "string"}, content_type=PLAIN_TEXT, success=True,
                       description=f"{CHECKPOINT_LINES}, as plain text: what a request that prefers {PLAIN_TEXT} "
                                   f"(by its Accept) is sent")

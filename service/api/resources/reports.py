@@ -11,7 +11,7 @@ from ...web.reports import ReportQuery, period_report
 from ...web.schemas.reports import ReportQuerySchema
 from ..auth import require
 from ..blueprint import Blueprint
-from ..docs import documented
+from ..docs import CONTENT_DISPOSITION, documented
 from ..schemas.reports import TableReportSchema
 from ..transactions import request_uow
 
@@ -22,7 +22,9 @@ blp = Blueprint("reports", __name__, url_prefix="/v1/reports", description="Tabl
 class TableReport(MethodView):
     @require(*roles_for(Task.READ_REPORTS))
     @blp.arguments(ReportQuerySchema(), location="query", unknown=ma.RAISE)
-    @blp.response(200, TableReportSchema)
+    @blp.response(200, TableReportSchema, headers={CONTENT_DISPOSITION: {
+        "description": "format=csv only: `attachment; filename=\"...\"`, the name to save the file as",
+        "schema": {"type": "string"}}})
     @blp.alt_response(200, schema={"type": "string"}, content_type="text/csv", success=True,
                       description="format=csv: the rows, then a TOTAL line; amounts in cents")
     @documented(blp, "getTableReport", 404)
