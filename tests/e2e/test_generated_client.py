@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import os
 import subprocess
 import sys
 import time
@@ -42,9 +43,11 @@ SETTLED_WITHIN = 60.0   # seconds: the worker settles a round shortly after it c
 def generated(tmp_path_factory) -> Iterator[ModuleType]:
     """The client generated from the committed document, importable as `pontoon_client`."""
     where = tmp_path_factory.mktemp("generated")
+    # The generator formats what it writes with ruff, which it finds on PATH (the environment's own).
+    path = os.pathsep.join([str(BIN), os.environ.get("PATH", "")])
     run = subprocess.run([str(BIN / "openapi-python-client"), "generate", "--path", str(ROOT / "openapi.yaml"),
                           "--meta", "none", "--output-path", str(where / PACKAGE)],
-                         cwd=where, capture_output=True, text=True, timeout=300)
+                         cwd=where, capture_output=True, text=True, timeout=300, env={**os.environ, "PATH": path})
     said = (run.stdout + run.stderr).strip().splitlines()
     assert run.returncode == 0 and said == [f"Generating {where / PACKAGE}"], "\n".join(said)
     sys.path.insert(0, str(where))
