@@ -119,7 +119,9 @@ def _written_for_generators(self, field: ma.fields.Field, ret: dict, **_: Any) -
     if component is not None:
         shape = _as_component(self.spec, component, shape)
     ret.clear()
-    if nullable and (component is not None or "$ref" in shape or "enum" in shape or "type" not in shape):
+    if not shape:   # any value at all, null among them
+        ret.update(words)
+    elif nullable and (component is not None or "$ref" in shape or "enum" in shape or "type" not in shape):
         ret.update(words, **or_null(shape))
     elif "$ref" in shape and words:
         ret.update(words, allOf=[shape])
