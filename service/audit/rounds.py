@@ -70,12 +70,14 @@ class StoredRound:
         return [record for record in self.records if record.kind == kind]
 
 
+# What a card_dealt or decision record says beside its event: the shoe (which the round's row holds
+# once for all its cards) and the dealer's screen it came from.
+RECORD_ONLY = {"card_dealt": frozenset({"shoe_id", "screen"}), "decision": frozenset({"screen"})}
+
+
 def event_from_record(record: Chained) -> tuple[str, dict]:
-    """The round_events row a card_dealt or decision record describes: the card record also
-    names the shoe, which the round's row holds once for all its cards."""
-    payload = record.payload
-    if record.kind == "card_dealt":
-        payload = {key: value for key, value in payload.items() if key != "shoe_id"}
+    """The round_events row a card_dealt or decision record describes."""
+    payload = {key: value for key, value in record.payload.items() if key not in RECORD_ONLY[record.kind]}
     return EVENT_OF_RECORD[record.kind], payload
 
 

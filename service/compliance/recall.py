@@ -1,5 +1,5 @@
-"""Game recall: a table's last rounds in the order they were played, each with every card and
-decision, the hands they made, every stake and payout the ledger holds, and its transcript."""
+"""Game recall: a table's last rounds in the order they were played, each with who dealt it, every
+card and decision, the hands they made, every stake and payout the ledger holds, and its transcript."""
 from __future__ import annotations
 
 import uuid
@@ -31,9 +31,17 @@ def recall(uow: UnitOfWork, table_id: str, last: int) -> dict:
     for round_id, seat, hand, kind, stake, returned, outcome in uow.ledger.bets_of(ids):
         bets[round_id].append({"seat": seat, "hand": None if hand < 0 else hand, "kind": kind, "stake": stake,
                                "returned": returned, "outcome": outcome})
+    dealers = uow.screens.dealt_by(ids)
     return {"table_id": table_id, "last": last,
-            "rounds": [_recalled_round(uow, row, void_reason, events[row.round_id], bets[row.round_id], table.limits)
+            "rounds": [{**_recalled_round(uow, row, void_reason, events[row.round_id], bets[row.round_id],
+                                          table.limits), "dealt_by": _dealt_by(dealers.get(row.round_id, []))}
                        for row, void_reason in rounds]}
+
+
+def _dealt_by(dealers: list[tuple[str | None, str | None]]) -> list[dict[str, str | None]]:
+    """Who opened the round and dealt its cards and decisions (a dealer as `staff:<username>` with
+    the screen they dealt at, a terminal by its key's id), in the order each first dealt."""
+    return [{"actor": actor, "screen": screen} for actor, screen in dealers]
 
 
 def _recalled_round(uow: UnitOfWork, row: RoundRow, void_reason: str | None,

@@ -19,6 +19,7 @@ from .repositories.outbox import OutboxRepository
 from .repositories.paytables import PaytablesRepository
 from .repositories.reports import ReportsRepository
 from .repositories.rounds import RoundsRepository
+from .repositories.screens import ScreensRepository
 from .repositories.shoes import ShoesRepository
 from .repositories.staff import StaffRepository
 from .repositories.table_transfers import TableTransfersRepository
@@ -50,6 +51,7 @@ class UnitOfWork:
         self.floor = FloorRepository(conn)
         self.verifications = VerificationsRepository(conn)
         self.evaluations = EvaluationsRepository(conn)
+        self.screens = ScreensRepository(conn)
 
     @property
     def info(self) -> psycopg.ConnectionInfo:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from ...roles import STAFF_ROLES, Role
+from ...roles import CONSOLE_ROLES, KEY_ROLES, Role
 from ...web.schemas.base import (
     RequestSchema,
     one_line_text,
@@ -12,7 +12,8 @@ from ...web.schemas.base import (
 )
 from .variants import Catalog, Variant
 
-ROLE_NAMES = [role.value for role in Role]   # the validator's choices, as the OpenAPI document lists them
+# The validator's choices, as the OpenAPI document lists them: a dealer signs in at a screen, never with a key.
+ROLE_NAMES = [role.value for role in KEY_ROLES]
 
 
 class CreateKeySchema(RequestSchema):
@@ -31,7 +32,7 @@ class CreateKeySchema(RequestSchema):
             Variant("CreateTerminalKey", "a dealer terminal's key, bound to its table", required=("role", "table_id"),
                     narrowed={"role": {"type": "string", "enum": [Role.TERMINAL.value]}}),
             Variant("CreateStaffKey", "a person's key, bound to no table", required=("role",),
-                    narrowed={"role": {"type": "string", "enum": [role.value for role in STAFF_ROLES]}},
+                    narrowed={"role": {"type": "string", "enum": [role.value for role in CONSOLE_ROLES]}},
                     null=("table_id",)),
         ]
 

@@ -51,6 +51,13 @@ class RecalledWagerSchema(ma.Schema):
                                                           "side bets were declared recorded it", "deprecated": True})
 
 
+class DealtBySchema(ma.Schema):
+    actor = ma.fields.String(allow_none=True, required=True, metadata={
+        "description": "who dealt: a dealer as staff:<username>, a terminal by its key's id"})
+    screen = ma.fields.String(allow_none=True, required=True,
+                              metadata={"description": "the dealer's screen's name (none for a terminal)"})
+
+
 class RecalledRoundSchema(ma.Schema):
     round_id = ma.fields.UUID(required=True)
     table_id = ma.fields.String(required=True)
@@ -65,6 +72,9 @@ class RecalledRoundSchema(ma.Schema):
     voided_at = ma.fields.DateTime(allow_none=True, required=True)
     void_reason = ma.fields.String(allow_none=True, required=True)
     wagers = ma.fields.List(ma.fields.Nested(RecalledWagerSchema), required=True)
+    dealt_by = ma.fields.List(ma.fields.Nested(DealtBySchema), required=True,
+                              metadata={"description": "who opened the round and dealt its cards and decisions, in "
+                                                       "the order each first dealt"})
     events = ma.fields.List(ma.fields.Nested(RecalledEventSchema), required=True,
                             metadata={"description": "every card and decision, in order"})
     dealer = ma.fields.Nested(DealerSchema, allow_none=True, required=True)

@@ -1,6 +1,6 @@
-"""/console/access (admins): staff accounts (create, deactivate, reset a password, change a role),
-API keys (issue a table's terminal key, shown once; revoke), and the access review of every
-account and key, as a page and as CSV."""
+"""/console/access (admins): staff accounts (create, deactivate, reset a password or a dealer's PIN,
+change a role), API keys (issue a table's terminal key, shown once; revoke), and the access review
+of every account and key, as a page and as CSV."""
 from __future__ import annotations
 
 import csv
@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 from ...operators.commands import CreateKey, RevokeKey
 from ...operators.keys import access_list, create_key, revoke_key
 from ...refusals import CommandRefused, Invalid
-from ...roles import STAFF_ROLES, Role
+from ...roles import CONSOLE_ROLES, STAFF_ROLES, Role
 from ...staff.accounts import change_role, create_staff, deactivate_staff, list_staff, reset_password
 from ...staff.commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword
 from ...web.access import Task
@@ -47,7 +47,7 @@ def _page(status: int = 200, **shown: Any) -> tuple[str, int]:
     context: dict[str, Any] = {"create_errors": {}, "create_form": {}, "key_errors": {}, "key_form": {},
                                "issued": None, "refusal": None, **shown}
     return render_template("console/access.html", accounts=list_staff(uow), keys=access_list(uow),
-                           roles=STAFF_ROLES, now=datetime.now(UTC), **context), status
+                           roles=STAFF_ROLES, console_roles=CONSOLE_ROLES, now=datetime.now(UTC), **context), status
 
 
 @blp.get("/access")
@@ -61,16 +61,30 @@ def page() -> tuple[str, int]:
 def create_account() -> tuple[str, int]:
     form = {name: _field(name) for name in ("username", "display_name", "role")}
     password = request.form.get("password", "")[:FIELD_LIMIT]
+    pin = _field("pin")
+    dealer = form["role"] == Role.DEALER
+    # A dealer signs in with a PIN, anyone else with a password: the other field stays empty.
+    if dealer and password:
+        return _page(422, create_errors={"password": ["a dealer signs in with a PIN: type it below, or leave both "
+                                                      "empty to have one generated"]}, create_form=form)
+    if pin and not dealer:
+        return _page(422, create_errors={"pin": ["only a dealer signs in with a PIN: give a password instead"]},
+                     create_form=form)
     try:
         issued = carry_out(create_staff, CreateStaff(form["username"], form["role"], current_staff().actor,
                                                      display_name=form["display_name"] or None,
-                                                     password=password or None))
+                                                     password=(pin if dealer else password) or None))
     except CommandRefused as refused:
         return _page(refused.status, create_errors=_field_errors(refused), create_form=form)
     shown = {"what": f"Account {issued.account['username']} created ({issued.account['role']})."}
     if issued.generated:
-        shown |= {"label": "Its password (give it to the person; it is not shown again):", "secret": issued.password}
+        shown |= {"label": f"Its {_secret_name(issued.is_pin)} (give it to the person; it is not shown again):",
+                  "secret": issued.password}
     return _page(201, issued=shown)
+
+
+def _secret_name(is_pin: bool) -> str:
+    return "PIN" if is_pin else "password"
 
 
 @blp.post("/access/accounts/<username>/deactivate")
@@ -91,8 +105,9 @@ def reset(username: str) -> tuple[str, int]:
         issued = carry_out(reset_password, ResetPassword(username, current_staff().actor))
     except CommandRefused as refused:
         return _page(refused.status, refusal=refused.message)
-    return _page(issued={"what": f"{issued.account['username']}'s password is reset; their sessions have ended.",
-                         "label": "The new password (give it to the person; it is not shown again):",
+    what = _secret_name(issued.is_pin)
+    return _page(issued={"what": f"{issued.account['username']}'s {what} is reset; their sessions have ended.",
+                         "label": f"The new {what} (give it to the person; it is not shown again):",
                          "secret": issued.password})
 
 

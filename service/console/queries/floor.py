@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -15,6 +15,7 @@ from ...reports.tables import hold_percent
 from ...rounds import views
 from ...rounds.state import CorruptRound, rebuild
 from ...rules import Ref
+from ...screens.calls import open_calls
 from ...store.repositories.floor import FloorDay, FloorRound, FloorTableRow
 from ...store.repositories.rounds import RoundRow, RoundStatus
 from ...store.repositories.tables import TableRow
@@ -89,6 +90,7 @@ class Floor:
     gaming_day: date
     tables: list[FloorTable]
     totals: DayFigures
+    calls: list[dict[str, Any]] = field(default_factory=list)   # dealers' calls for a supervisor, oldest first
 
 
 def current_gaming_day(settings: Settings, now: datetime | None = None) -> date:
@@ -103,7 +105,8 @@ def floor(uow: UnitOfWork, settings: Settings, *, table_id: str | None = None, n
     day = current_gaming_day(settings, now)
     window = period("day", day, parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone))
     tables = [_table(uow, row) for row in uow.floor.tables(window.starts_at, window.ends_at, table_id)]
-    return Floor(day, tables, DayFigures.total([table.today for table in tables]))
+    return Floor(day, tables, DayFigures.total([table.today for table in tables]),
+                 open_calls(uow) if table_id is None else [])
 
 
 def _table(uow: UnitOfWork, row: FloorTableRow) -> FloorTable:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -12,6 +12,7 @@ from ...operators import paytables
 from ...refusals import NotFound
 from ...rounds import queries as rounds
 from ...rounds.state import CorruptRound
+from ...screens.calls import open_calls
 from ...store.repositories.paytables import VersionStatus
 from ...store.repositories.rounds import RoundStatus
 from ...store.uow import UnitOfWork
@@ -52,6 +53,7 @@ class TablePage:
     last_rounds: list[dict[str, Any]]   # recalled, newest first, the round in play left out
     paytable: PaytableChoice | None
     fault: str | None = None            # why the last rounds could not be recalled
+    calls: list[dict[str, Any]] = field(default_factory=list)   # dealers' calls for a supervisor, still open
 
 
 def table_page(uow: UnitOfWork, settings: Settings, table_id: str, *, with_paytable: bool = True) -> TablePage:
@@ -78,7 +80,8 @@ def table_page(uow: UnitOfWork, settings: Settings, table_id: str, *, with_payta
         last = [{**r, "hands": hands_dealt(r["events"])} for r in reversed(recalled)
                 if r["status"] != RoundStatus.OPEN][:LAST_ROUNDS]
     return TablePage(shown.gaming_day, summary, table, in_play, last,
-                     _paytable(uow, table_id) if with_paytable and summary.paytable else None, fault)
+                     _paytable(uow, table_id) if with_paytable and summary.paytable else None, fault,
+                     open_calls(uow, table_id))
 
 
 def hands_dealt(events: list[dict[str, Any]]) -> list[tuple[str, list[str]]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.console.format import hold, money
+from service.web.format import hold, money
 from tests.support.api_client import ok
 from tests.support.scripted_rounds import AFTER_SPLIT, SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play
 

@@ -1,7 +1,7 @@
 """Counts and periods as a person writes them: "1 round", "3 rounds", a gaming day named once."""
 from __future__ import annotations
 
-from service.console.format import counted
+from service.web.format import counted
 from tests.support.api_client import ok
 from tests.support.scripted_rounds import SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play
 

@@ -26,6 +26,8 @@ from service.store.repositories.tables import TableRow
 from service.store.repositories.traditional import RoundSetup
 from service.store.repositories.verifications import UNDER_WAY, Verification, VerificationStatus
 
+from .fake_screens import FakeScreens
+
 
 class FakeTables:
     def __init__(self) -> None:
@@ -91,6 +93,10 @@ class FakeAudit:
         seq, _ = head or self.heads.get(chain, (0, GENESIS))
         self.records.setdefault(chain, []).extend(records)
         self.heads[chain] = (seq + len(records), f"hash-{seq + len(records)}")
+
+    def append_by_chain(self, records_by_chain: dict[str, list[AuditRecord]]) -> None:
+        for chain in sorted(records_by_chain):
+            self.append(chain, records_by_chain[chain])
 
     def kinds(self, chain: str) -> list[str]:
         return [record.kind for record in self.records.get(chain, [])]
@@ -389,6 +395,7 @@ class FakeUnitOfWork:
         self.keys, self.traditional, self.table_transfers = FakeKeys(), FakeTraditional(), FakeTableTransfers()
         self.verifications = FakeVerifications(now)
         self.evaluations = FakeEvaluations()
+        self.screens = FakeScreens(self)
         self.commits = 0
 
     @contextmanager

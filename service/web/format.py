@@ -1,4 +1,5 @@
-"""The console's Jinja filters: money in dollars and cents, hold, local times with their gaming day, cards."""
+"""The browser pages' Jinja filters (the console's and the dealer's screen's): money in dollars and cents,
+hold, local times with their gaming day, cards."""
 from __future__ import annotations
 
 from dataclasses import dataclass
