@@ -67,7 +67,8 @@ def sign_in_dealer(cmd: DealerSignIn, uow: UnitOfWork, policy: StaffPolicy) -> D
         return DealerSignInResult(DealerOutcome.FAILED, screen=screen)
     now = policy.clock()
     address = cmd.address or ""
-    failures, locked_until = uow.staff.failures_from(row.user_id, address)
+    so_far = uow.staff.failures_from(row.user_id, address)
+    failures, locked_until = so_far.failures, so_far.locked_until
     # The PIN is checked even when locked, so a lock costs the answer the same time.
     pin_right = policy.passwords.verify(row.password_hash, cmd.pin)
     if locked_until is not None and locked_until > now:
