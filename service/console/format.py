@@ -1,6 +1,8 @@
-"""The console's Jinja filters: money in dollars and cents, hold, local times with their gaming day, cards."""
+"""The console's Jinja filters: money in dollars and cents, hold, local times with their gaming day,
+cards, and seats' hands counted from 1 as the pit counts them."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from enum import StrEnum
@@ -105,6 +107,22 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
+# The engine names who gets a card "seat 2 hand 0": its hands, like the REST API's, count from 0.
+_SEAT_HAND = re.compile(r"\bseat (\d+) hand (\d+)\b")
+
+
+def hand_number(index: int | None) -> int | None:
+    """A hand's index as the API gives it (0 for a seat's first hand) as the pit counts it (1)."""
+    return None if index is None else int(index) + 1
+
+
+def recipient(name: str | None) -> str:
+    """Who gets a card, in the pit's words: "seat 2 hand 0" -> "seat 2, hand 1"; "dealer" as it is."""
+    if not name:
+        return DASH
+    return _SEAT_HAND.sub(lambda m: f"seat {m[1]}, hand {int(m[2]) + 1}", name)
+
+
 def casino_timezone() -> str:
     """The casino's time zone, as configured (PONTOON_TZ)."""
     return _settings().timezone
@@ -114,7 +132,7 @@ def install(app: Flask) -> None:
     """Register the filters (and the current gaming day and time zone as template globals)."""
     for name, function in (("money", money), ("hold", hold), ("card", card), ("local_time", local_time),
                            ("gaming_day", gaming_day), ("day_name", day_name), ("when", when),
-                           ("counted", counted)):
+                           ("counted", counted), ("hand_no", hand_number), ("recipient", recipient)):
         app.add_template_filter(function, name)
     app.add_template_global(gaming_day, "current_gaming_day")
     app.add_template_global(casino_timezone, "casino_timezone")
