@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 
 from ..games import TEMPLATES_FOLDER, game_view
 from ..web import browser as security
+from . import actors, fields
 from . import format as console_format
 from .auth import current_staff, error_page, nav_for, signed_in
 from .pages import access, account, audit, floor, login, paytables, recall, reports, tables
@@ -37,6 +38,8 @@ def install(app: Flask) -> None:
     page's layout shows (who is signed in, their pages). The browser protections (CSRF, headers)
     are the app's, installed before (service.web.browser)."""
     console_format.install(app)
+    fields.install(app)
+    actors.install(app)
     app.register_blueprint(_core())
     # Each game's own parts of the pages (its hands, its bank), found by the game's name.
     app.register_blueprint(Blueprint("game_views", "service.games", template_folder=TEMPLATES_FOLDER))

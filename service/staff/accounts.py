@@ -91,6 +91,11 @@ def _keep_an_admin(uow: UnitOfWork, row: StaffRow, what: str) -> None:
                        code="last_admin")
 
 
+def _reason(reason: str | None) -> dict[str, str]:
+    """The reason given, for the audit record (the command line may give none)."""
+    return {"reason": reason} if reason else {}
+
+
 def deactivate_staff(cmd: DeactivateStaff, uow: UnitOfWork) -> dict[str, Any]:
     """The account may not sign in again; its open sessions end now."""
     row = _locked_account(uow, cmd.username)
@@ -100,8 +105,8 @@ def deactivate_staff(cmd: DeactivateStaff, uow: UnitOfWork) -> dict[str, Any]:
     uow.staff.deactivate(row.user_id)
     ended = uow.staff.end_sessions(row.user_id, "deactivated")
     uow.audit.append(chain_for(None), [AuditRecord("staff_deactivated", {
-        "user_id": str(row.user_id), "username": row.username, "role": row.role, "sessions_ended": ended},
-        actor=cmd.actor)])
+        "user_id": str(row.user_id), "username": row.username, "role": row.role, "sessions_ended": ended,
+        **_reason(cmd.reason)}, actor=cmd.actor)])
     return staff_view(uow.staff.get_by_id(row.user_id) or row)
 
 
@@ -117,7 +122,8 @@ def reset_password(cmd: ResetPassword, uow: UnitOfWork, policy: StaffPolicy | No
     uow.staff.set_password(row.user_id, (policy or StaffPolicy()).passwords.hash(password))
     ended = uow.staff.end_sessions(row.user_id, "password_reset")
     uow.audit.append(chain_for(None), [AuditRecord("staff_password_reset", {
-        "user_id": str(row.user_id), "username": row.username, "sessions_ended": ended}, actor=cmd.actor)])
+        "user_id": str(row.user_id), "username": row.username, "sessions_ended": ended, **_reason(cmd.reason)},
+        actor=cmd.actor)])
     return IssuedPassword(staff_view(row), password, cmd.password is None)
 
 
