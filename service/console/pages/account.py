@@ -13,17 +13,23 @@ from ...web.access import Task
 from ...web.request_scope import request_uow
 from ..auth import current_staff, policy, staff_required
 from ..commands import carry_out
+from ..fields import Most, over_limits
 
 blp = Blueprint("console_account", __name__, url_prefix="/console")
 
-FIELD_LIMIT = 1024
 # The TOTP secret on offer to the person, in the console's signed cookie: made by the server, shown
 # on the page, and the one enrolment checks the code against (the form never carries it).
 TOTP_OFFER = "totp_offer"
 
 
 def _field(name: str) -> str:
-    return request.form.get(name, "")[:FIELD_LIMIT]
+    return request.form.get(name, "")
+
+
+def _too_long(fields: dict[str, str]) -> dict[str, list[str]]:
+    """The page's fields (by their names on the page) longer than any password or code can be."""
+    return over_limits({shown: _field(posted) for shown, posted in fields.items()},
+                       {shown: Most.CODE if posted == "code" else Most.PASSWORD for shown, posted in fields.items()})
 
 
 def _page(errors: dict[str, list[str]] | None = None, status: int = 200) -> tuple[str, int]:
@@ -60,6 +66,8 @@ def page() -> tuple[str, int]:
 def password() -> Response | tuple[str, int]:
     staff = current_staff()
     new, confirm = _field("new_password"), _field("confirm_password")
+    if errors := _too_long({name: name for name in ("current_password", "new_password", "confirm_password")}):
+        return _page(errors, status=422)
     if new != confirm:
         return _page({"confirm_password": ["does not match the new password"]}, status=422)
     try:
@@ -74,6 +82,8 @@ def password() -> Response | tuple[str, int]:
 @staff_required(Task.OWN_ACCOUNT, second_factor_pending=True)
 def enrol() -> Response | tuple[str, int]:
     staff = current_staff()
+    if errors := _too_long({"enrol_password": "password", "code": "code"}):
+        return _page(errors, status=422)
     try:
         carry_out(enrol_totp, EnrolTotp(staff.user_id, session.get(TOTP_OFFER, ""), _field("code"), _field("password")),
                   policy())
@@ -88,6 +98,8 @@ def enrol() -> Response | tuple[str, int]:
 @staff_required(Task.OWN_ACCOUNT, second_factor_pending=True)
 def remove() -> Response | tuple[str, int]:
     staff = current_staff()
+    if errors := _too_long({"remove_password": "password"}):
+        return _page(errors, status=422)
     try:
         carry_out(remove_totp, RemoveTotp(staff.user_id, _field("password")), policy())
     except CommandRefused as refused:

@@ -84,7 +84,7 @@ def test_a_draft_without_a_reason_is_refused_at_the_reason(signed_in):
     console = signed_in("operator")
     refused = submit(console, prefilled(console), reason="   ")
     assert refused.status_code == 422
-    assert re.search(r'data-field="reason">[^<]*must say why', refused.get_data(as_text=True))
+    assert re.search(r'data-field="reason">Say why: the reason for the change is kept', refused.get_data(as_text=True))
 
 
 def fragment(console, path: str) -> str:
