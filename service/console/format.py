@@ -2,6 +2,7 @@
 cards, and seats' hands counted from 1 as the pit counts them."""
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -123,6 +124,12 @@ def recipient(name: str | None) -> str:
     return _SEAT_HAND.sub(lambda m: f"seat {m[1]}, hand {int(m[2]) + 1}", name)
 
 
+def as_written(record: object) -> str:
+    """A record's content as JSON with its text as it was written ("Cléo", not "Cl\\u00e9o"); the
+    page escapes it as it escapes any text."""
+    return json.dumps(record, ensure_ascii=False, indent=2, default=str)
+
+
 def casino_timezone() -> str:
     """The casino's time zone, as configured (PONTOON_TZ)."""
     return _settings().timezone
@@ -132,7 +139,8 @@ def install(app: Flask) -> None:
     """Register the filters (and the current gaming day and time zone as template globals)."""
     for name, function in (("money", money), ("hold", hold), ("card", card), ("local_time", local_time),
                            ("gaming_day", gaming_day), ("day_name", day_name), ("when", when),
-                           ("counted", counted), ("hand_no", hand_number), ("recipient", recipient)):
+                           ("counted", counted), ("hand_no", hand_number), ("recipient", recipient),
+                           ("as_written", as_written)):
         app.add_template_filter(function, name)
     app.add_template_global(gaming_day, "current_gaming_day")
     app.add_template_global(casino_timezone, "casino_timezone")

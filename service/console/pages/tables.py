@@ -145,11 +145,11 @@ def assign(table_id: str) -> Response | tuple[str, int]:
     form = {"version": request.form.get("version", ""), "reason": request.form.get("reason", "")}
     if (problem := reason_problem(form["reason"])) is not None:
         return _page(table_id, status=422, assign_errors={"reason": [problem]}, assign_form=form)
-    body: dict[str, Any] = {"reason": form["reason"]}
-    if form["version"].strip().isascii() and form["version"].strip().isdigit():
-        body["version"] = int(form["version"])
-    else:
-        body["version"] = form["version"] or None
+    version = form["version"].strip()
+    if not (version.isascii() and version.isdigit() and 1 <= len(version) <= 7):
+        return _page(table_id, status=422, assign_errors={"version": ["Choose an approved version from the list."]},
+                     assign_form=form)
+    body: dict[str, Any] = {"reason": form["reason"], "version": int(version)}
     try:
         checked = AssignPaytableSchema().load(body)
     except ma.ValidationError as exc:

@@ -198,7 +198,7 @@ def test_the_author_cannot_approve_and_a_second_operator_does_once_it_is_measure
     approved = approver.post(f"{version_path}/decision", {"decision": "approve", "reason": "checked the sheet"})
     assert approved.status_code == 303
     page = approver.get(version_path).get_data(as_text=True)
-    assert 'data-status="approved"' in page and f"data-approver>staff:{approver.login.username}<" in page
+    assert 'data-status="approved"' in page and f'data-approver="staff:{approver.login.username}"' in page
     assert "data-house-edge>" in page, "the figures approval kept"
     listing = approver.get("/console/paytables").get_data(as_text=True)
     row = re.search(rf'<tr data-version="{number}" data-status="approved">(.*?)</tr>', listing, re.S)
