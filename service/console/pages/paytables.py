@@ -76,6 +76,10 @@ def submit(name: str) -> Response | tuple[str, int]:
     uow = request_uow()
     text, reason = request.form.get("yaml", ""), request.form.get("reason", "")
     refused = _form_problems(reason, text) or SubmitVersionSchema().validate({"yaml": text, "reason": reason})
+    in_force = uow.paytables.latest_approved(name)
+    if not refused and in_force is not None and same_paytable(text, version_text(in_force)):
+        refused = {"yaml": [f"No change: this says what version {in_force.version}, the latest approved version, says. "
+                            "Change a line before submitting a draft."]}
     locations: dict[str, dict[str, int]] = {}
     if not refused:
         try:
@@ -89,7 +93,6 @@ def submit(name: str) -> Response | tuple[str, int]:
             flash(f"Version {submitted['version']} of {name} is submitted as a draft: another operator must "
                   "approve it before a table can use it.", "success")
             return redirect(url_for(".version", name=name, version=submitted["version"]), 303)
-    in_force = uow.paytables.latest_approved(name)
     latest = uow.paytables.latest_number(name)
     return render_template("console/paytable_draft.html", name=name, next_version=(latest or 0) + 1,
                            in_force=in_force, text=text, reason=reason,
@@ -179,6 +182,18 @@ def version_text(row: VersionRow) -> str:
     if row.source_format in ("yaml", "file"):
         return row.source
     return yaml.safe_dump(row.content, sort_keys=False, allow_unicode=True)
+
+
+def same_paytable(text: str, approved: str) -> bool:
+    """Whether a draft says what the approved version says, whatever its comments, layout or version
+    number (False when either is not YAML at all: the draft's checks say what is wrong)."""
+    try:
+        draft, kept = yaml.safe_load(text), yaml.safe_load(approved)
+    except yaml.YAMLError:
+        return False
+    if not isinstance(draft, dict) or not isinstance(kept, dict):
+        return False
+    return {k: v for k, v in draft.items() if k != "version"} == {k: v for k, v in kept.items() if k != "version"}
 
 
 def line_diff(before: str, after: str) -> list[DiffLine]:

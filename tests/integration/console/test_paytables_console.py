@@ -10,6 +10,8 @@ import pytest
 
 from tests.support.api_client import Api, flask_sender, ok
 
+from .pit_play import api, new_table  # noqa: F401  (fixtures by name)
+
 NAME = "canberra-standard"
 DRAFT_PATH = f"/console/paytables/{NAME}/draft"
 SEEDED = "canberra-21plus3"   # a paytable whose version 1 no other test here has measured
@@ -281,3 +283,30 @@ def test_the_rest_api_refuses_json_content_nested_too_deep_naming_the_field(oper
     refused = operator_api.post(f"/v1/paytables/{NAME}/versions", {"reason": "deep", "content": {"odds": nested}})
     assert refused.status == 422 and list(refused.body["errors"]) == ["odds"]
     assert ok(operator_api.get(f"/v1/paytables/{NAME}/versions"), 200)["name"] == NAME
+
+
+def test_a_draft_that_says_what_the_approved_version_says_is_refused_as_no_change(signed_in):
+    console = signed_in("operator")
+    refused = submit(console, prefilled(console))
+    assert refused.status_code == 422
+    assert re.search(r'data-field="yaml">No change: this says what version \d+', refused.get_data(as_text=True))
+    relaid = submit(console, "# the same, laid out anew\n" + prefilled(console).replace("version:", "version:  "))
+    assert relaid.status_code == 422, "comments and layout are no change"
+
+
+def test_the_players_edge_asks_for_a_check_on_a_draft_and_is_flagged_once_approved(signed_in, evaluate, new_table,
+                                                                                  api):
+    author, approver = signed_in("operator"), signed_in("operator")
+    number = submitted_version(submit(author, edit(prefilled(author), rf"678_mixed: {ODDS}", '678_mixed: "2:1"')))
+    path = f"/console/paytables/{NAME}/{number}"
+    assert evaluate(NAME, number) == "done"
+    draft = fragment(author, path)
+    assert "data-player-edge" in draft and "Check that this is meant before it is approved." in draft
+    assert approver.post(f"{path}/decision", {"decision": "approve", "reason": "a promotion"}).status_code == 303
+    approved = fragment(approver, path)
+    assert "data-player-edge" in approved and "Check that this is meant" not in approved
+    assert "It is approved" in approved
+    table_id, _ = new_table()
+    ok(api("operator").post(f"/v1/tables/{table_id}/paytable", {"version": number, "reason": "promotion"}), 200)
+    table = approver.get(f"/console/tables/{table_id}").get_data(as_text=True)
+    assert f'data-player-edge="{number}"' in table and "gives the player the edge" in table
