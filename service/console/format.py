@@ -124,6 +124,25 @@ def recipient(name: str | None) -> str:
     return _SEAT_HAND.sub(lambda m: f"seat {m[1]}, hand {int(m[2]) + 1}", name)
 
 
+# A paytable's lines as the pit calls them; the page shows the YAML key beside each for the
+# operator who edits it. A key not listed reads as its words.
+LINE_NAMES = {
+    "pontoon": "Pontoon (a two-card 21)", "win": "a winning hand", "doubled_win": "a winning doubled hand",
+    "5_card_21": "five-card 21", "6_card_21": "six-card 21", "7_plus_card_21": "21 in seven or more cards",
+    "678_mixed": "6-7-8 mixed suits", "678_suited": "6-7-8 one suit, not spades", "678_spades": "6-7-8 in spades",
+    "777_mixed": "7-7-7 mixed suits", "777_suited": "7-7-7 one suit, not spades", "777_spades": "7-7-7 in spades",
+    "super_bonus": "super bonus", "envy": "envy bonus (the other seats)", "pair": "pair",
+    "21+3": "21+3", "insurance": "insurance", "suited_three_of_a_kind": "suited three of a kind",
+    "straight_flush": "straight flush", "three_of_a_kind": "three of a kind", "straight": "straight",
+    "flush": "flush",
+}
+
+
+def line_name(key: str) -> str:
+    """A paytable line's key as the trade names it: "678_mixed" -> "6-7-8 mixed suits"."""
+    return LINE_NAMES.get(str(key), str(key).replace("_", " "))
+
+
 def as_written(record: object) -> str:
     """A record's content as JSON with its text as it was written ("Cléo", not "Cl\\u00e9o"); the
     page escapes it as it escapes any text."""
@@ -140,7 +159,7 @@ def install(app: Flask) -> None:
     for name, function in (("money", money), ("hold", hold), ("card", card), ("local_time", local_time),
                            ("gaming_day", gaming_day), ("day_name", day_name), ("when", when),
                            ("counted", counted), ("hand_no", hand_number), ("recipient", recipient),
-                           ("as_written", as_written)):
+                           ("as_written", as_written), ("line_name", line_name)):
         app.add_template_filter(function, name)
     app.add_template_global(gaming_day, "current_gaming_day")
     app.add_template_global(casino_timezone, "casino_timezone")

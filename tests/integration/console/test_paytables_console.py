@@ -310,3 +310,12 @@ def test_the_players_edge_asks_for_a_check_on_a_draft_and_is_flagged_once_approv
     ok(api("operator").post(f"/v1/tables/{table_id}/paytable", {"version": number, "reason": "promotion"}), 200)
     table = approver.get(f"/console/tables/{table_id}").get_data(as_text=True)
     assert f'data-player-edge="{number}"' in table and "gives the player the edge" in table
+
+
+def test_paytable_lines_are_named_as_the_trade_names_them_with_their_yaml_key_beside(signed_in):
+    page = signed_in("compliance").get(f"/console/paytables/{NAME}/1").get_data(as_text=True)
+    for key, name in (("5_card_21", "five-card 21"), ("678_mixed", "6-7-8 mixed suits"),
+                      ("777_spades", "7-7-7 in spades"), ("7_plus_card_21", "21 in seven or more cards")):
+        row = re.search(rf'<tr data-line="{re.escape(key)}">(.*?)</tr>', page, re.S)
+        assert row and f'<span class="line-name">{name}</span>' in row.group(1), key
+        assert f">{key}</code>" in row.group(1), "the key the operator edits, beside it"
