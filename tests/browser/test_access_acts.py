@@ -12,6 +12,7 @@ from .console import shot, sign_in, visit
 
 LONGEST_REASON = "r" * 2000
 LONGEST_HOLDER = "h" * 128
+REPLACED = "the terminal at the table was replaced"
 
 
 def page_width(page: Page) -> int:
@@ -46,12 +47,12 @@ def test_revoking_a_key_asks_for_a_reason_and_long_text_keeps_the_page_in_its_wi
     expect(page.locator("#reason-error")).to_contain_text("Say why")
     assert db.execute("SELECT revoked_at FROM api_keys WHERE key_id = %s", (key_id,)).fetchone()[0] is None
     visit(page, f"/console/access/keys/{key_id}/revoke")
-    page.get_by_label(re.compile(r"^Reason")).fill("the terminal at the table was replaced")
+    page.get_by_label(re.compile(r"^Reason")).fill(REPLACED)
     shot(page, "access-revoke")
     page.get_by_role("button", name="Revoke the key").click()
     expect(page.locator(".notice-success")).to_contain_text("is revoked")
     assert db.execute("SELECT payload->>'reason' FROM audit_log WHERE kind = 'key_revoked' "
-                      "AND payload->>'key_id' = %s", (key_id,)).fetchone()[0] == "the terminal at the table was replaced"
+                      "AND payload->>'key_id' = %s", (key_id,)).fetchone()[0] == REPLACED
 
 
 def test_a_deactivation_with_the_longest_reason_reads_whole_in_the_audit_log(new_page, people, make_person):
