@@ -57,13 +57,13 @@ def create(args: argparse.Namespace) -> int:
 
 
 def reset(args: argparse.Namespace) -> int:
-    command = ResetPassword(args.username, _ACTOR, password=_password_from_stdin(args))
+    command = ResetPassword(args.username, _ACTOR, password=_password_from_stdin(args), reason=args.reason)
     _print_issued(_in_unit_of_work(lambda uow: reset_password(command, uow)), "new password for")
     return 0
 
 
 def deactivate(args: argparse.Namespace) -> int:
-    account = _in_unit_of_work(lambda uow: deactivate_staff(DeactivateStaff(args.username, _ACTOR), uow))
+    account = _in_unit_of_work(lambda uow: deactivate_staff(DeactivateStaff(args.username, _ACTOR, args.reason), uow))
     print(f"deactivated {account['username']}; its sessions have ended")
     return 0
 
@@ -137,12 +137,14 @@ def add_parser(subparsers: Any) -> None:
     listed.set_defaults(action=list_users)
     gone = actions.add_parser("deactivate", help="deactivate an account; its sessions end at once")
     gone.add_argument("username")
+    gone.add_argument("--reason", help="why, kept in the audit record")
     gone.set_defaults(action=deactivate)
     reset_parser = actions.add_parser("reset-password", help="set a new password (a dealer's PIN); its sessions "
                                                              "end at once")
     reset_parser.add_argument("username")
     reset_parser.add_argument("--password-stdin", action="store_true",
                               help="read the password (a dealer's PIN) from standard input")
+    reset_parser.add_argument("--reason", help="why, kept in the audit record")
     reset_parser.set_defaults(action=reset)
     role = actions.add_parser("set-role", help="change an account's role")
     role.add_argument("username")

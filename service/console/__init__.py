@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.wrappers import Response
 
 from ..web import browser as security
+from . import actors, fields
 from .auth import current_staff, error_page, nav_for, signed_in
 from .pages import access, account, audit, floor, login, paytables, recall, reports, screens, tables
 
@@ -34,6 +35,8 @@ def install(app: Flask) -> None:
     """Register the console on the app: its pages, the filters its templates use and what every
     page's layout shows (who is signed in, their pages). The browser protections (CSRF, headers)
     are the app's, installed before (service.web.browser)."""
+    fields.install(app)
+    actors.install(app)
     app.register_blueprint(_core())
     for page in PAGES:
         app.register_blueprint(page.blp)

@@ -159,8 +159,13 @@ def error_page(status: int, title: str, message: str) -> tuple[str, int]:
     return render_template("console/error.html", status=status, title=title, message=message), status
 
 
+# The people of each role, as the casino says it: "compliance" is a department, not a count.
+PEOPLE_OF_ROLE = {Role.ADMIN: "admins", Role.OPERATOR: "operators", Role.SUPERVISOR: "supervisors",
+                  Role.COMPLIANCE: "compliance staff"}
+
+
 def _roles_text(roles: tuple[Role, ...]) -> str:
-    names = [f"{role}s" for role in roles]
+    names = [PEOPLE_OF_ROLE.get(role, f"{role} staff") for role in roles]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 

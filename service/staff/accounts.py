@@ -131,6 +131,11 @@ def dealer_left(session: EndedSession, reason: str, actor: str | None, **details
         actor=actor, table_id=session.table_id)
 
 
+def _reason(reason: str | None) -> dict[str, str]:
+    """The reason given, for the audit record (the command line may give none)."""
+    return {"reason": reason} if reason else {}
+
+
 def deactivate_staff(cmd: DeactivateStaff, uow: UnitOfWork) -> dict[str, Any]:
     """The account may not sign in again; its open sessions (on dealers' screens too) end now."""
     row = _locked_account(uow, cmd.username)
@@ -139,7 +144,8 @@ def deactivate_staff(cmd: DeactivateStaff, uow: UnitOfWork) -> dict[str, Any]:
     _keep_an_admin(uow, row, "deactivating it")
     uow.staff.deactivate(row.user_id)
     _end_every_session(uow, row, "deactivated", "staff_deactivated",
-                       {"user_id": str(row.user_id), "username": row.username, "role": row.role}, cmd.actor)
+                       {"user_id": str(row.user_id), "username": row.username, "role": row.role,
+                        **_reason(cmd.reason)}, cmd.actor)
     return staff_view(uow.staff.get_by_id(row.user_id) or row)
 
 
@@ -157,7 +163,7 @@ def reset_password(cmd: ResetPassword, uow: UnitOfWork, policy: StaffPolicy | No
     uow.staff.set_password(row.user_id, (policy or StaffPolicy()).passwords.hash(password))
     reason = "pin_reset" if row.role == Role.DEALER else "password_reset"
     _end_every_session(uow, row, reason, "staff_password_reset",
-                       {"user_id": str(row.user_id), "username": row.username}, cmd.actor)
+                       {"user_id": str(row.user_id), "username": row.username, **_reason(cmd.reason)}, cmd.actor)
     return IssuedPassword(staff_view(row), password, cmd.password is None)
 
 

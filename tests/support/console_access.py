@@ -14,10 +14,13 @@ SCREENS = frozenset({"admin", "supervisor"})      # who enrols and revokes a tab
 CONSOLE_ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/console/access"): frozenset({"admin"}),
     ("POST", "/console/access/accounts"): frozenset({"admin"}),
+    ("GET", "/console/access/accounts/<username>/deactivate"): frozenset({"admin"}),
     ("POST", "/console/access/accounts/<username>/deactivate"): frozenset({"admin"}),
+    ("GET", "/console/access/accounts/<username>/reset-password"): frozenset({"admin"}),
     ("POST", "/console/access/accounts/<username>/reset-password"): frozenset({"admin"}),
     ("POST", "/console/access/accounts/<username>/role"): frozenset({"admin"}),
     ("POST", "/console/access/keys"): frozenset({"admin"}),
+    ("GET", "/console/access/keys/<key_id>/revoke"): frozenset({"admin"}),
     ("POST", "/console/access/keys/<key_id>/revoke"): frozenset({"admin"}),
     ("GET", "/console/access/review"): frozenset({"admin"}),
     ("GET", "/console/access/review.csv"): frozenset({"admin"}),

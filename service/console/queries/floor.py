@@ -20,6 +20,7 @@ from ...store.repositories.floor import FloorDay, FloorRound, FloorTableRow
 from ...store.repositories.rounds import RoundRow, RoundStatus
 from ...store.repositories.tables import TableRow
 from ...store.uow import UnitOfWork
+from ..format import hand_number, recipient
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +42,13 @@ class RoundInPlay:
         if self.fault is not None:
             return "does not replay"
         if self.awaiting == "decision" and self.in_turn is not None:
-            return (f"decision: seat {self.in_turn['seat']} hand {self.in_turn['hand']}"
+            seat, hand = self.in_turn["seat"], hand_number(self.in_turn["hand"])
+            # Seat 0 is the player-banked game's banker, who has one hand.
+            who = "the banker" if seat == 0 and hand is None else f"seat {seat}" + (f", hand {hand}" if hand else "")
+            return (f"decision: {who}"
                     + (f" ({', '.join(self.decisions)})" if self.decisions else ""))
         if self.awaiting == "card":
-            return f"card to {self.card_to}" if self.card_to else "card"
+            return f"card to {recipient(self.card_to)}" if self.card_to else "card"
         return self.awaiting or "nothing"
 
 
