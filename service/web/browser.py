@@ -95,7 +95,9 @@ def _browser_headers(response: Response) -> Response:
 
 
 def _csrf_refused(error: CSRFError) -> tuple[str, int]:
-    current_app.logger.info("console form refused: %s", error.description)
+    current_app.logger.info("form refused: %s", error.description)
+    if is_dealer_request():
+        return render_template("dealer/form_refused.html"), 400
     return render_template("console/error.html", status=400, title="Form refused",
                            message="The form was refused because it was stale or did not come from this "
                                    "console. Go back, reload the page and try again."), 400

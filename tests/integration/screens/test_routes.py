@@ -66,3 +66,11 @@ def test_only_a_dealer_signed_in_at_an_enrolled_screen_reaches_a_dealers_route(
     screen = screen_at(table)
     answer = _visit(screen.client, method, path, screen.csrf_token())
     assert answer.status_code in (302, 303) and "/dealer/sign-in" in answer.headers["Location"], answer.status_code
+
+
+def test_a_stale_form_at_the_screen_is_refused_on_the_screens_own_page(dealer_at, table):
+    screen, _ = dealer_at(table)
+    answer = screen.post("/dealer/shoe", {"mode": "physical", "csrf_token": "stale"})
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    assert "That touch was not taken" in page and 'href="/dealer/table"' in page and "/console" not in page
