@@ -20,7 +20,7 @@ from ...store.repositories.floor import FloorDay, FloorRound, FloorTableRow
 from ...store.repositories.rounds import RoundRow, RoundStatus
 from ...store.repositories.tables import TableRow
 from ...store.uow import UnitOfWork
-from ..format import hand_number, recipient
+from ...web.format import hand_number, recipient
 
 
 @dataclass(frozen=True, slots=True)
