@@ -101,14 +101,14 @@ def relay_evaluations(conn: psycopg.Connection, send: SendEvaluation,
         claimed = outbox.claim_evaluations()
         sent: list[int] = []
         failure: BaseException | None = None
-        for row_id, paytable, version in claimed:
+        for row in claimed:
             try:
-                send(paytable, version)
+                send(row.paytable, row.version)
             except publish_errors as exc:
                 failure = exc
                 break
-            sent.append(row_id)
-        outbox.mark([row_id for row_id, _, _ in claimed], sent)
+            sent.append(row.outbox_id)
+        outbox.mark([row.outbox_id for row in claimed], sent)
     if failure is not None:
         raise BrokerUnavailable(f"sent {len(sent)} of {len(claimed)} evaluations: {failure}") from failure
     return len(sent)

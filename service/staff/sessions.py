@@ -73,14 +73,14 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
         return SignInResult(SignInOutcome.FAILED)
     now = policy.clock()
     address = cmd.address or ""
-    failures, locked_until = uow.staff.failures_from(row.user_id, address)
+    failed = uow.staff.failures_from(row.user_id, address)
     # The password is checked even when locked, so a lock costs the answer the same time.
     password_right = policy.passwords.verify(row.password_hash, cmd.password)
-    if locked_until is not None and locked_until > now:
+    if failed.locked_until is not None and failed.locked_until > now:
         CONSOLE.record(uow, "sign_in_failed", username, cmd.address, reason="locked")
         return SignInResult(SignInOutcome.FAILED)
     if not password_right:
-        _failure(uow, row, failures, cmd, policy, now, "wrong_password")
+        _failure(uow, row, failed.failures, cmd, policy, now, "wrong_password")
         return SignInResult(SignInOutcome.FAILED)
     if row.role not in CONSOLE_ROLES:
         # Told in words, once the PIN is right (so the words tell a stranger nothing): a dealer
@@ -95,13 +95,13 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
             # Stored in clear or under another key: nobody signs in with it until it is sealed
             # (`pontoon users seal-totp`) or the person enrols again.
             log.error("the TOTP secret of %s is not sealed with this service's key", row.username)
-            _failure(uow, row, failures, cmd, policy, now, "totp_unreadable")
+            _failure(uow, row, failed.failures, cmd, policy, now, "totp_unreadable")
             return SignInResult(SignInOutcome.FAILED)
         step = totp_step(secret, cmd.totp, now)
         if step is None or (row.totp_last_step is not None and step <= row.totp_last_step):
             # A code seen before (over someone's shoulder, or replayed) is as bad as a wrong one.
             reason = "totp_missing" if not cmd.totp.strip() else ("wrong_totp" if step is None else "totp_reused")
-            _failure(uow, row, failures, cmd, policy, now, reason)
+            _failure(uow, row, failed.failures, cmd, policy, now, reason)
             return SignInResult(SignInOutcome.FAILED)
     uow.staff.clear_failures(row.user_id, address)
     uow.staff.record_sign_in(row.user_id, totp_step=step, password_hash=policy.passwords.hash(cmd.password)
@@ -139,7 +139,7 @@ def sign_out(cmd: SignOut, uow: UnitOfWork, policy: StaffPolicy) -> bool:
     found = uow.staff.session_of(policy.keys.session_hash(cmd.token))
     if found is None:
         return False
-    session_id, user_id = found
+    session_id, user_id = found.session_id, found.user_id
     if not uow.staff.end_session(session_id, "signed_out"):
         return False
     row = uow.staff.get_by_id(user_id)
