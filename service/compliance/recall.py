@@ -28,9 +28,9 @@ def recall(uow: UnitOfWork, table_id: str, last: int) -> dict:
     for round_id, event, created_at in uow.rounds.events_of(ids):
         events[round_id].append((event, created_at))
     bets: dict[uuid.UUID, list[dict]] = defaultdict(list)
-    for round_id, seat, hand, kind, stake, returned, outcome in uow.ledger.bets_of(ids):
-        bets[round_id].append({"seat": seat, "hand": None if hand < 0 else hand, "kind": kind, "stake": stake,
-                               "returned": returned, "outcome": outcome})
+    for bet in uow.ledger.bets_of(ids):
+        bets[bet.round_id].append({"seat": bet.seat, "hand": None if bet.hand < 0 else bet.hand, "kind": bet.kind,
+                                   "stake": bet.stake, "returned": bet.returned, "outcome": bet.outcome})
     dealers = uow.screens.dealt_by(ids)
     return {"table_id": table_id, "last": last,
             "rounds": [{**_recalled_round(uow, row, void_reason, events[row.round_id], bets[row.round_id],

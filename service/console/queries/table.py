@@ -125,6 +125,6 @@ def stakes_on_table(state: dict[str, Any]) -> list[tuple[int, int]]:
 
 def ledger_lines(uow: UnitOfWork, round_id: uuid.UUID) -> list[dict[str, Any]]:
     """Every ledger entry of the round (a voided round's are its refunds)."""
-    return [{"seat": seat, "hand": None if hand < 0 else hand, "kind": kind, "stake": stake, "returned": returned,
-             "outcome": outcome}
-            for _, seat, hand, kind, stake, returned, outcome in uow.ledger.bets_of([round_id])]
+    return [{"seat": bet.seat, "hand": None if bet.hand < 0 else bet.hand, "kind": bet.kind, "stake": bet.stake,
+             "returned": bet.returned, "outcome": bet.outcome}
+            for bet in uow.ledger.bets_of([round_id])]
