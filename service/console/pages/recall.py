@@ -79,7 +79,7 @@ def reverify(uow: UnitOfWork, round_id: uuid.UUID) -> RoundCheck | None:
         return None
     report = Report()
     check_rounds([facts], report, partial(approved_paytable, uow.paytables))
-    status = str(facts[2])
+    status = str(facts.status)
     return RoundCheck(str(round_id), status, report.intact, [str(problem) for problem in report.problems])
 
 
