@@ -83,7 +83,7 @@ def open_shoe(cmd: OpenShoe, uow: UnitOfWork) -> dict:
         closed = uow.shoes.close(current.shoe_id)
         records.append(_shoe_closed(closed, cmd.actor, cmd.screen))
     if cmd.mode == "virtual":
-        shoe = VirtualShoe(game_rules.rules.shoe)
+        shoe = VirtualShoe(game_rules.rules.shoe, uow.shuffle_source)
         order, salt = shoe.reveal()
         row = uow.shoes.add(table_id=cmd.table_id, mode="virtual", commitment=shoe.commitment,
                             card_order=order, salt=salt)

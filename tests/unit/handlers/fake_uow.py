@@ -396,6 +396,7 @@ class FakeUnitOfWork:
         self.verifications = FakeVerifications(now)
         self.evaluations = FakeEvaluations()
         self.screens = FakeScreens(self)
+        self.shuffle_source = None   # the house's
         self.commits = 0
 
     @contextmanager
