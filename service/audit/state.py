@@ -13,6 +13,7 @@ from typing import Any
 import psycopg
 from psycopg.rows import class_row
 
+from ..rules import Ref, RulesError
 from .report import Problem, Report
 
 SYSTEM_AUTHOR = "system"      # the file seeds' author and approver
@@ -234,9 +235,14 @@ def check_rounds_opened_approved(rows: Iterable[OpenedRound], state: ChainedStat
     """Every round opened under a paytable version chained as approved before the round's
     round_opened record (version 1 may still be only its file, never stored)."""
     for row in rows:
-        round_id, paytable_ref, opened_at = row.round_id, row.paytable_ref, row.opened_at
-        name, _, number = str(paytable_ref).partition("@")
-        version = int(number) if number.isdigit() else 1
+        round_id, opened_at = row.round_id, row.opened_at
+        try:
+            ref = Ref.parse(row.paytable_ref)
+        except RulesError:
+            report.problems.append(Problem(f"round {round_id}", f"opened under {row.paytable_ref!r}, which names "
+                                                                "no paytable version"))
+            continue
+        name, version = ref.name, ref.version
         decided = state.decided.get((name, version))
         if decided is None:
             if version == 1 and (name, 1) not in state.submitted:
