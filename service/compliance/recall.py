@@ -12,6 +12,7 @@ from ..games import family_of
 from ..refusals import NotFound
 from ..rounds.state import rebuild
 from ..store.repositories.rounds import RoundEvent, RoundRow
+from ..store.repositories.screens import DealtBy
 from ..store.uow import UnitOfWork
 
 MAX_ROUNDS = 100
@@ -38,10 +39,10 @@ def recall(uow: UnitOfWork, table_id: str, last: int) -> dict:
                        for row, void_reason in rounds]}
 
 
-def _dealt_by(dealers: list[tuple[str | None, str | None]]) -> list[dict[str, str | None]]:
+def _dealt_by(dealers: list[DealtBy]) -> list[dict[str, str | None]]:
     """Who opened the round and dealt its cards and decisions (a dealer as `staff:<username>` with
     the screen they dealt at, a terminal by its key's id), in the order each first dealt."""
-    return [{"actor": actor, "screen": screen} for actor, screen in dealers]
+    return [{"actor": dealer.actor, "screen": dealer.screen} for dealer in dealers]
 
 
 def _recalled_round(uow: UnitOfWork, row: RoundRow, void_reason: str | None,

@@ -67,15 +67,14 @@ def sign_in_dealer(cmd: DealerSignIn, uow: UnitOfWork, policy: StaffPolicy) -> D
         return DealerSignInResult(DealerOutcome.FAILED, screen=screen)
     now = policy.clock()
     address = cmd.address or ""
-    so_far = uow.staff.failures_from(row.user_id, address)
-    failures, locked_until = so_far.failures, so_far.locked_until
+    failed = uow.staff.failures_from(row.user_id, address)
     # The PIN is checked even when locked, so a lock costs the answer the same time.
     pin_right = policy.passwords.verify(row.password_hash, cmd.pin)
-    if locked_until is not None and locked_until > now:
+    if failed.locked_until is not None and failed.locked_until > now:
         attempts.record(uow, "sign_in_failed", username, cmd.address, reason="locked", **where)
         return DealerSignInResult(DealerOutcome.FAILED, screen=screen)
     if not pin_right:
-        count_failure(uow, row, failures, cmd.address, policy, now, "wrong_pin", attempts)
+        count_failure(uow, row, failed.failures, cmd.address, policy, now, "wrong_pin", attempts)
         return DealerSignInResult(DealerOutcome.FAILED, screen=screen)
     if row.role != Role.DEALER:
         # Told in words once the password is right (so the words tell a stranger nothing).

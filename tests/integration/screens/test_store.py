@@ -11,7 +11,7 @@ import psycopg
 import pytest
 
 from service.store.repositories.audit import AuditRecord, AuditRepository
-from service.store.repositories.screens import ScreensRepository
+from service.store.repositories.screens import DealtBy, ScreensRepository
 from service.store.session import app_conninfo
 
 HOUR = timedelta(hours=1)
@@ -68,7 +68,7 @@ def test_who_dealt_a_round_is_read_from_its_records_in_the_order_each_first_deal
                AuditRecord("card_dealt", {"screen": "Left"}, "staff:dana", None, str(round_id)),
                AuditRecord("supervisor_called", {"screen": "Right"}, "staff:fay", None, str(round_id))]
     AuditRepository(db).append(f"test:{round_id}", records)
-    assert screens.dealt_by([round_id]) == {round_id: [("staff:dana", "Left"), ("staff:eric", "Left")]}
+    assert screens.dealt_by([round_id]) == {round_id: [DealtBy("staff:dana", "Left"), DealtBy("staff:eric", "Left")]}
     assert screens.dealt_by([]) == {}
 
 

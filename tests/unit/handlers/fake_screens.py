@@ -13,6 +13,7 @@ from service.store.repositories.screens import (
     CallRow,
     CodeRow,
     DealerHolder,
+    DealtBy,
     EndedSession,
     ScreenListing,
     ScreenRow,
@@ -180,13 +181,13 @@ class FakeScreens:
 
     # Who dealt
 
-    def dealt_by(self, round_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[tuple[str | None, str | None]]]:
-        found: dict[uuid.UUID, list[tuple[str | None, str | None]]] = {}
+    def dealt_by(self, round_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[DealtBy]]:
+        found: dict[uuid.UUID, list[DealtBy]] = {}
         wanted = {str(round_id): round_id for round_id in round_ids}
         for records in self._uow.audit.records.values():
             for record in records:
                 if record.round_id in wanted and record.kind in ("round_opened", "card_dealt", "decision"):
                     dealers = found.setdefault(wanted[record.round_id], [])
-                    if (dealer := (record.actor, record.payload.get("screen"))) not in dealers:
+                    if (dealer := DealtBy(record.actor, record.payload.get("screen"))) not in dealers:
                         dealers.append(dealer)
         return found
