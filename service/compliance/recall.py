@@ -26,8 +26,8 @@ def recall(uow: UnitOfWork, table_id: str, last: int) -> dict:
     rounds = uow.rounds.last_on_table(table_id, last)
     ids = [row.round_id for row, _ in rounds]
     events: dict[uuid.UUID, list[tuple[RoundEvent, datetime]]] = defaultdict(list)
-    for round_id, event, created_at in uow.rounds.events_of(ids):
-        events[round_id].append((event, created_at))
+    for written in uow.rounds.events_of(ids):
+        events[written.round_id].append((written.event, written.written_at))
     bets: dict[uuid.UUID, list[dict]] = defaultdict(list)
     for bet in uow.ledger.bets_of(ids):
         bets[bet.round_id].append({"seat": bet.seat, "hand": None if bet.hand < 0 else bet.hand, "kind": bet.kind,

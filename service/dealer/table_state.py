@@ -137,9 +137,9 @@ def _dealt_since_last_decision(uow: UnitOfWork, round_id: uuid.UUID) -> list[str
     """The cards a virtual shoe dealt after the round's last decision (or since it opened): what
     the dealer takes out of the shoe and places now."""
     dealt: list[str] = []
-    for _, event, _ in uow.rounds.events_of([round_id]):
-        if event.kind == "card":
-            dealt.append(str(event.payload["card"]))
+    for written in uow.rounds.events_of([round_id]):
+        if written.event.kind == "card":
+            dealt.append(str(written.event.payload["card"]))
         else:
             dealt = []
     return dealt
