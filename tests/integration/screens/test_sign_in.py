@@ -98,7 +98,9 @@ def test_relief_is_a_sign_out_and_the_next_dealers_sign_in(dealer_at, make_deale
 def test_a_deactivated_dealers_session_ends_at_the_next_click(dealer_at, signed_in, table):
     screen, dealer = dealer_at(table)
     admin = signed_in("admin")
-    assert admin.post(f"/console/access/accounts/{dealer.username}/deactivate").status_code == 302
+    deactivated = admin.post(f"/console/access/accounts/{dealer.username}/deactivate",
+                             {"confirmed": "yes", "reason": "left the casino"})
+    assert deactivated.status_code == 303
     assert screen.get("/dealer/call-supervisor").headers["Location"] == "/dealer/sign-in"
 
 
