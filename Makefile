@@ -14,18 +14,28 @@ install: $(VENV)/.installed $(VENV)/.analysis-compiled
 # numba compiles the house-edge analysis on its first use (about 40 s in all on two cores), which
 # an operator's first draft or approval would otherwise wait for inside a web request, against
 # gunicorn's 30 s timeout. Compiled here once per change of its sources, cached beside them.
+# Each step says what it does and how long it takes first, so a first start is never silent.
 $(VENV)/.analysis-compiled: $(VENV)/.installed $(wildcard service/analysis/*.py service/analysis/exact/*.py)
-	$(VENV)/bin/pontoon analyse --rules canberra --paytable canberra-standard --no-cache >/dev/null
-	$(VENV)/bin/pontoon analyse --rules blackjack-enhc --paytable blackjack --no-cache >/dev/null
-	$(VENV)/bin/pontoon house-edge --rules canberra --paytable canberra-standard --precision 0.05 --quiet >/dev/null
-	touch $@
+	@echo "Preparing the house-edge analysis (compiled once; about 2 minutes on two cores):"
+	@echo "  1/3 the exact analysis of canberra-standard ..."
+	@$(VENV)/bin/pontoon analyse --rules canberra --paytable canberra-standard --no-cache >/dev/null
+	@echo "  2/3 the exact analysis of blackjack ..."
+	@$(VENV)/bin/pontoon analyse --rules blackjack-enhc --paytable blackjack --no-cache >/dev/null
+	@echo "  3/3 the simulated house edge ..."
+	@$(VENV)/bin/pontoon house-edge --rules canberra --paytable canberra-standard --precision 0.05 --quiet >/dev/null
+	@echo "  the analysis is ready"
+	@touch $@
 
 $(VENV)/.installed: pyproject.toml
-	bash ops/ensure-python.sh $(PYTHON)
-	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q -U pip setuptools wheel
-	$(VENV)/bin/pip install -q -e '.[test]'
-	touch $@
+	@echo "Installing the service into $(VENV) (its packages and the tests'; a minute or two on a first start):"
+	@bash ops/ensure-python.sh $(PYTHON)
+	@$(PYTHON) -m venv $(VENV)
+	@echo "  1/2 pip itself ..."
+	@$(VENV)/bin/pip install -q -U pip setuptools wheel
+	@echo "  2/2 the service's packages ..."
+	@$(VENV)/bin/pip install -q -e '.[test]'
+	@echo "  installed"
+	@touch $@
 
 services:
 	bash ops/ensure-services.sh

@@ -5,13 +5,17 @@
 # before stopping, so the URLs can be opened meanwhile. The stack's first-start admin key, if the
 # stack made one for the demo, is never written out and is revoked when the demo ends.
 #
-# Environment: PORT, DATABASE_URL, BROKER_URL as for the stack; PONTOON_RUN_DIR (run/demo-$PORT);
+# The demo plays on a database of its own (pontoon_demo), so the casino's (`make run`'s) is left as
+# it was: its first start there still makes and prints the console's first admin.
+#
+# Environment: PORT, DATABASE_URL (the pontoon_demo database), BROKER_URL as for the stack;
+# PONTOON_RUN_DIR (run/demo-$PORT);
 # DEMO_ROUNDS (200, at the virtual-shoe tables) and DEMO_PHYSICAL_ROUNDS (100).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export PORT="${PORT:-8000}"
-export DATABASE_URL="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/pontoon}"
+export DATABASE_URL="${DATABASE_URL:-postgresql://pontoon_app@127.0.0.1:5432/pontoon_demo}"
 export BROKER_URL="${BROKER_URL:-redis://127.0.0.1:6379/0}"
 BIN=.venv/bin
 URL="http://127.0.0.1:$PORT"

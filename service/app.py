@@ -19,11 +19,14 @@ from .staff.keys import StaffKeys
 from .staff.policy import StaffPolicy
 from .store.pool import open_pool
 from .store.repositories.settlement import SettlementBacklog, SettlementRepository
+from .store.uow import unit_of_work
 from .web import browser, request_scope
 
 
-def create_app(settings: Settings | None = None, *, connect: bool = True) -> Flask:
-    """The WSGI app. `connect=False` builds it without a pool (to list its routes)."""
+def create_app(settings: Settings | None = None, *, connect: bool = True,
+               open_unit_of_work: request_scope.OpenUnitOfWork = unit_of_work) -> Flask:
+    """The WSGI app. `connect=False` builds it without a pool (to list its routes);
+    `open_unit_of_work` opens each request's unit of work on a connection of the pool."""
     settings = settings or Settings.from_env()
     # A gaming day that cannot start is a configuration error: refused at start, not per report.
     check_day_start(parse_day_start(settings.gaming_day_starts), settings.timezone)
@@ -39,7 +42,7 @@ def create_app(settings: Settings | None = None, *, connect: bool = True) -> Fla
     install_api(app)
     app.register_blueprint(health.blueprint())
     register_error_handlers(app)
-    request_scope.install(app)
+    request_scope.install(app, open_unit_of_work)
     # The people signed in through a browser (the staff's console, a dealer at a table's screen):
     # the keys their sessions are signed with and the policy their passwords, PINs and lockouts follow.
     keys = StaffKeys.from_settings(settings)

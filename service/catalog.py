@@ -53,13 +53,12 @@ def approved_paytable(paytables: PaytablesRepository, ref: Ref) -> Any:
         if ref.version == 1:
             return load_paytable(ref.name)  # not cached: the seed will put a row here
         raise RulesError(str(ref), {"(version)": "no such paytable version"})
-    status, content, decided_here = row
-    if status != VersionStatus.APPROVED:
-        raise RulesError(str(ref), {"(version)": f"is {status}: only approved versions are played"})
-    paytable = _parse_stored(str(ref), content)
+    if row.status != VersionStatus.APPROVED:
+        raise RulesError(str(ref), {"(version)": f"is {row.status}: only approved versions are played"})
+    paytable = _parse_stored(str(ref), row.content)
     # An approved version never changes (migration 0004's trigger refuses edits), so it is read
     # once per process; not one approved by this very transaction, which might still roll back.
-    if not decided_here:
+    if not row.decided_here:
         _APPROVED[key] = paytable
     return paytable
 

@@ -10,7 +10,12 @@ class Role(StrEnum):
     SUPERVISOR = "supervisor"
     COMPLIANCE = "compliance"
     TERMINAL = "terminal"       # a dealer terminal's key: it acts at its own table only
+    DEALER = "dealer"           # a person who deals, signed in with a PIN at a table's enrolled screen
 
 
-# A person's roles: a terminal is a machine at a table, never someone signed in to the console.
+# A person's roles: a terminal is a machine at a table, never someone who signs in.
 STAFF_ROLES: tuple[Role, ...] = tuple(role for role in Role if role is not Role.TERMINAL)
+# The people who sign in to the console: a dealer signs in only at a table's screen.
+CONSOLE_ROLES: tuple[Role, ...] = tuple(role for role in STAFF_ROLES if role is not Role.DEALER)
+# The roles an API key may have: a dealer is a person at a screen, never a key.
+KEY_ROLES: tuple[Role, ...] = tuple(role for role in Role if role is not Role.DEALER)

@@ -155,6 +155,7 @@ def _count_refusal(uow: UnitOfWork, status: int, code: str, path: str) -> None:
                                                     "path": path, "source": source})
     uow.audit.count_refusal(source, code)
     summaries = [AuditRecord(REFUSAL_SUMMARY, {
-        "source": refused_from, "minute": minute.isoformat(), "refused": refused, "reasons": reasons})
-        for refused_from, minute, refused, reasons in uow.audit.claim_refusal_minutes()]
+        "source": claimed.source, "minute": claimed.minute.isoformat(), "refused": claimed.refused,
+        "reasons": claimed.reasons})
+        for claimed in uow.audit.claim_refusal_minutes()]
     uow.audit.append(chain_for(None), summaries)

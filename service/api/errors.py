@@ -35,12 +35,23 @@ def body(status: int, code: str, message: str, errors=None, legal_actions=None, 
     if allowed is not None:
         payload["allowed"] = allowed
     if errors:
-        payload["errors"] = errors
+        payload["errors"] = reasons(errors)
     if locations:
         payload["locations"] = locations
     if legal_actions is not None:
         payload["legal_actions"] = legal_actions
     return payload
+
+
+def reasons(errors: Any) -> Any:
+    """`errors` in its one shape (the document's FieldErrors): each field with a list of reasons,
+    or with the same for the fields it holds. A detail given as one value (round_open's round id)
+    is a list of that one."""
+    if isinstance(errors, dict):
+        return {str(field): reasons(why) for field, why in errors.items()}
+    if isinstance(errors, list | tuple):
+        return [str(why) for why in errors]
+    return [str(errors)]
 
 
 def _field_errors(data: dict) -> dict | None:

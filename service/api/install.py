@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Flask
 
+from .contract import ContractPlugin, register_shared
 from .errors import PontoonApi
 from .resources import (
     access,
@@ -20,18 +21,29 @@ from .resources import (
     voids,
 )
 from .routing import PaytableNameConverter, TableIdConverter, paytable_name_param_schema, table_id_param_schema
-from .schemas.variants import VariantsPlugin, read_catalog
+from .schemas.variants import read_catalog
 
 API_TITLE = "Pontoon back office: dealer terminal API"
-API_VERSION = "2"   # 2: the round's concurrency counter is `revision` (docs/decisions.md)
+API_VERSION = "3"   # 2: the round's concurrency counter is `revision`; 3: one shape of `errors` (docs/decisions.md)
 
 _SPEC_OPTIONS = {
-    "info": {"description": "Tables, shoes and rounds of house-banked Pontoon. Every request needs "
+    "info": {"description": "Tables, shoes and rounds of Pontoon, banked by the house (Casino Canberra's game) or "
+                            "by a player (traditional British Pontoon), and the back office around them: "
+                            "paytables, audit, recall, reports, keys. Every request needs "
                             "`Authorization: Bearer <key>`; every POST but a key's creation (whose answer, the "
-                            "secret, is never stored) takes an `Idempotency-Key`: "
-                            "a retry with it changes nothing. "
-                            "Money is integer cents."},
-    "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
+                            "secret, is never stored) takes an `Idempotency-Key`: a retry with it changes "
+                            "nothing and gets the first answer back. Money is integer cents. Every answer "
+                            "carries `X-Request-Id` (the request's own, when it sent a well-formed one), which "
+                            "the service's logs name. A terminal vendor's guide: docs/api.md."},
+    "servers": [{"url": "{scheme}://{host}:{port}",
+                 "description": "the service as `make run` serves it; a casino gives its terminals the address "
+                                "it serves it at",
+                 "variables": {"scheme": {"enum": ["http", "https"], "default": "http"},
+                               "host": {"default": "127.0.0.1"},
+                               "port": {"default": "8000"}}}],
+    "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer",
+                                                      "description": "an API key: `pontoon keys create`, "
+                                                                     "or POST /v1/keys with an admin's"}}},
     "security": [{"bearerAuth": []}],
 }
 
@@ -42,7 +54,8 @@ def install(app: Flask) -> PontoonApi:
     app.config.update(API_TITLE=API_TITLE, API_VERSION=API_VERSION, OPENAPI_VERSION="3.0.3",
                       OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json", API_SPEC_OPTIONS=_SPEC_OPTIONS)
     # The spec's cross-field shapes name the rules files and paytables present now.
-    api = PontoonApi(app, spec_kwargs={"marshmallow_plugin": VariantsPlugin(read_catalog())})
+    api = PontoonApi(app, spec_kwargs={"marshmallow_plugin": ContractPlugin(read_catalog())})
+    register_shared(api.spec, "Error")
     app.extensions["pontoon.api"] = api
     app.url_map.converters["table_id"] = TableIdConverter
     api.register_converter(TableIdConverter, table_id_param_schema)

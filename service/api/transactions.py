@@ -41,11 +41,13 @@ def _check_idempotency_key(idem_key: str | None) -> None:
              errors={IDEMPOTENCY_KEY: ["1 to 255 printable ASCII characters"]})
 
 
-def command(access: Access) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def command(access: Access, replayed_headers: Callable[[Any], dict[str, str]] | None = None,
+            ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: a state-changing view, for keys `access` allows, run by run_command in one
     transaction and committed. The key is confirmed first: a refused key's answer comes before
     anything else is read or locked. With an Idempotency-Key, a retry gets the first successful
-    response back and changes nothing.
+    response back and changes nothing; the headers of that response which say where to look
+    next (a Location) are not kept, and `replayed_headers(body)` gives them again from its body.
 
     The Idempotency-Key is taken by inserting it, with the response, just before the commit. Two
     requests with the same key take the same locks, so the second waits for the first; either way
@@ -71,7 +73,12 @@ def command(access: Access) -> Callable[[Callable[..., Any]], Callable[..., Any]
 
             def answered_before() -> Response | None:
                 stored = uow.idempotency.find(caller.key_id, idem_key)
-                return _replay(stored, request_hash) if stored is not None else None
+                if stored is None:
+                    return None
+                replayed = _replay(stored, request_hash)
+                if replayed_headers is not None:
+                    replayed.headers.update(replayed_headers(replayed.get_json()))
+                return replayed
 
             return run_command(uow, respond, answered_before=answered_before)
 

@@ -20,7 +20,9 @@ from cryptography.hazmat.primitives.serialization import (
     PublicFormat,
     load_pem_private_key,
 )
+from psycopg.rows import dict_row
 
+from ..store.transaction import returned
 from .report import Problem, Report
 
 FILE_PREFIX = "checkpoints-"
@@ -76,12 +78,12 @@ def append_checkpoints(directory: str | Path, checkpoints: list[dict[str, Any]],
 
 def checkpoint_database(conn: psycopg.Connection, key: Ed25519PrivateKey, directory: str | Path) -> list[dict]:
     """Sign every chain's head as committed now and append the checkpoints to `directory`."""
-    with conn.transaction():
-        rows = conn.execute("SELECT chain, seq, hash, now() FROM audit_chain_heads").fetchall()
-        at = rows[0][3] if rows else conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
-    checkpoints = sign_heads({chain: (seq, digest) for chain, seq, digest, _ in rows}, key, at)
+    with conn.transaction(), conn.cursor(row_factory=dict_row) as cur:
+        now = returned(cur.execute("SELECT now() AS now").fetchone())["now"]
+        heads = cur.execute("SELECT chain, seq, hash FROM audit_chain_heads").fetchall()
+    checkpoints = sign_heads({head["chain"]: (head["seq"], head["hash"]) for head in heads}, key, now)
     if checkpoints:
-        append_checkpoints(directory, checkpoints, at)
+        append_checkpoints(directory, checkpoints, now)
     return checkpoints
 
 
@@ -98,8 +100,9 @@ def read_checkpoints(directory: str | Path) -> list[dict[str, Any]]:
 def stored_hash(conn: psycopg.Connection) -> HashAt:
     """The stored record's hash at (chain, seq), or None: a lookup for check_checkpoints."""
     def lookup(chain: str, seq: int) -> str | None:
-        row = conn.execute("SELECT hash FROM audit_log WHERE chain = %s AND seq = %s", (chain, seq)).fetchone()
-        return None if row is None else str(row[0])
+        with conn.cursor(row_factory=dict_row) as cur:
+            row = cur.execute("SELECT hash FROM audit_log WHERE chain = %s AND seq = %s", (chain, seq)).fetchone()
+        return None if row is None else str(row["hash"])
     return lookup
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from ..store.repositories.audit import EXPORT_COLUMNS, AuditRepository, chain_for
+from ..store.repositories.audit import EXPORT_COLUMNS, AuditLogRow, AuditRepository, chain_for
 
 COLUMNS = EXPORT_COLUMNS
 FORMATS = ("jsonl", "csv")
@@ -28,12 +28,12 @@ def canonical_at(value: datetime) -> str:
     return value.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def record_from_row(row: tuple) -> dict[str, Any]:
-    """An audit_log row (COLUMNS order) as the dict the hash is computed over, plus its id."""
-    record = dict(zip(COLUMNS, row))
-    record["at"] = canonical_at(record["at"])
-    record["round_id"] = None if record["round_id"] is None else str(record["round_id"])
-    return record
+def record_from_row(row: AuditLogRow) -> dict[str, Any]:
+    """An audit_log row as the dict the hash is computed over, plus its id (keys in COLUMNS order)."""
+    return {"id": row.id, "chain": row.chain, "seq": row.seq, "at": canonical_at(row.at), "kind": row.kind,
+            "actor": row.actor, "table_id": row.table_id,
+            "round_id": None if row.round_id is None else str(row.round_id), "payload": row.payload,
+            "prev_hash": row.prev_hash, "hash": row.hash}
 
 
 def iter_records(audit: AuditRepository, *, since: datetime | None = None, until: datetime | None = None,

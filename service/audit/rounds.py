@@ -12,6 +12,7 @@ from ..engine.transcript import TranscriptError
 from ..ledger.transcripts import PaytableSource
 from ..rules import Ref, RulesError, load_paytable, parse_paytable
 from ..settlement.settle import plan_settlement
+from ..store.repositories.audit import RoundFacts, UnboundMoneyRecord
 from ..store.repositories.ledger import NO_HAND
 from ..store.repositories.rounds import RoundStatus
 from ..store.repositories.settlement import CompletedRound
@@ -43,6 +44,25 @@ class Chained:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One of a round's round_events rows."""
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredBet:
+    """One of a round's ledger rows (hand NO_HAND: a seat-level bet)."""
+    seat: int
+    hand: int
+    kind: str
+    stake: int
+    returned: int
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True)
 class StoredRound:
     """A round as the database holds it, beside what the audit log chained about it."""
     round_id: str
@@ -53,39 +73,41 @@ class StoredRound:
     paytable_ref: str | None
     wagers: list[dict]
     result: dict | None
-    events: list[list]          # [seq, kind, payload] from round_events, in seq order
+    events: list[StoredEvent]   # from round_events, in seq order
     records: list[Chained]      # its chained records, in chain order
-    ledger: list[list]          # [seat, hand, kind, stake, returned, outcome]
+    ledger: list[StoredBet]
     kitty: int | None
     limits: dict | None
 
     @classmethod
-    def from_row(cls, row: tuple[Any, ...]) -> StoredRound:
-        (round_id, table_id, status, shoe_id, rules_ref, paytable_ref, wagers, result, events, records, ledger,
-         kitty, limits) = row
-        return cls(round_id, table_id, RoundStatus(status), shoe_id, rules_ref, paytable_ref, wagers, result, events,
-                   [Chained(*record) for record in records], ledger, kitty, limits)
+    def from_facts(cls, facts: RoundFacts) -> StoredRound:
+        return cls(facts.round_id, facts.table_id, RoundStatus(facts.status), facts.shoe_id, facts.rules_ref,
+                   facts.paytable_ref, facts.wagers, facts.result, [StoredEvent(**event) for event in facts.events],
+                   [Chained(**record) for record in facts.records], [StoredBet(**bet) for bet in facts.ledger],
+                   facts.kitty, facts.limits)
 
     def chained(self, kind: str) -> list[Chained]:
         return [record for record in self.records if record.kind == kind]
 
 
+# What a card_dealt or decision record says beside its event: the shoe (which the round's row holds
+# once for all its cards) and the dealer's screen it came from.
+RECORD_ONLY = {"card_dealt": frozenset({"shoe_id", "screen"}), "decision": frozenset({"screen"})}
+
+
 def event_from_record(record: Chained) -> tuple[str, dict]:
-    """The round_events row a card_dealt or decision record describes: the card record also
-    names the shoe, which the round's row holds once for all its cards."""
-    payload = record.payload
-    if record.kind == "card_dealt":
-        payload = {key: value for key, value in payload.items() if key != "shoe_id"}
+    """The round_events row a card_dealt or decision record describes."""
+    payload = {key: value for key, value in record.payload.items() if key not in RECORD_ONLY[record.kind]}
     return EVENT_OF_RECORD[record.kind], payload
 
 
-def check_rounds(rows: Iterable[tuple[Any, ...]], report: Report, paytables: PaytableSource) -> None:
+def check_rounds(rows: Iterable[RoundFacts], report: Report, paytables: PaytableSource) -> None:
     """Each round rebuilt from its chained records: its events, wagers, rules and result must be
     the ones the database plays it from; a settled round's replay (from the chain alone) must
     be its ledger, and its payout records the ledger's figures; a voided round's ledger its
     refunds; any other round has no money booked or paid out."""
     for row in rows:
-        stored = StoredRound.from_row(row)
+        stored = StoredRound.from_facts(row)
         where = f"round {stored.round_id}"
         _compare_events(report, stored)
         _compare_opening(report, stored)
@@ -105,10 +127,10 @@ def check_rounds(rows: Iterable[tuple[Any, ...]], report: Report, paytables: Pay
                                                   "rows for it"))
 
 
-def check_money_records_without_round(found: list[tuple[Any, ...]], report: Report) -> None:
-    for record_id, chain, seq, kind, round_id in found:
-        report.problems.append(Problem(f"chain {chain} seq {seq} id {record_id}",
-                                       f"a {kind} record for round {round_id}, which does not exist: "
+def check_money_records_without_round(found: list[UnboundMoneyRecord], report: Report) -> None:
+    for record in found:
+        report.problems.append(Problem(f"chain {record.chain} seq {record.seq} id {record.id}",
+                                       f"a {record.kind} record for round {record.round_id}, which does not exist: "
                                        "no ledger row stands behind it"))
 
 
@@ -120,21 +142,19 @@ def _compare_events(report: Report, stored: StoredRound) -> None:
         record = chained[index] if index < len(chained) else None
         event = stored.events[index] if index < len(stored.events) else None
         if record is None and event is not None:
-            seq, kind, payload = event
-            report.problems.append(Problem(f"round {stored.round_id} event {seq}",
-                                           f"round_events holds {kind} {_text(payload)}, which no chained record "
-                                           "holds"))
+            report.problems.append(Problem(f"round {stored.round_id} event {event.seq}",
+                                           f"round_events holds {event.kind} {_text(event.payload)}, which no "
+                                           "chained record holds"))
             return
         if event is None and record is not None:
             report.problems.append(Problem(record.where, f"round {stored.round_id}: its {record.kind} record "
                                                          f"{_text(record.payload)} is missing from round_events"))
             return
         assert record is not None and event is not None
-        seq, kind, payload = event
-        if (kind, payload) != event_from_record(record):
+        if (event.kind, event.payload) != event_from_record(record):
             report.problems.append(Problem(
-                f"round {stored.round_id} event {seq}",
-                f"round_events holds {kind} {_text(payload)}, but its chained {record.kind} record "
+                f"round {stored.round_id} event {event.seq}",
+                f"round_events holds {event.kind} {_text(event.payload)}, but its chained {record.kind} record "
                 f"({record.where}) says {_text(record.payload)}"))
             return
 
@@ -197,11 +217,11 @@ def _payouts_against_ledger(report: Report, stored: StoredRound) -> None:
     record lists its bets."""
     seats: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     bets = {}
-    for seat, hand, kind, stake, returned, outcome in stored.ledger:
-        seats[seat][0] += stake
-        seats[seat][1] += returned
-        bets[seat, hand, kind] = (stake, returned, outcome)
-    named: set[int] = set()
+    for bet in stored.ledger:
+        seats[bet.seat][0] += bet.stake
+        seats[bet.seat][1] += bet.returned
+        bets[bet.seat, bet.hand, bet.kind] = (bet.stake, bet.returned, bet.outcome)
+    named: set[Any] = set()   # the seats payout records name, as they name them
     for record in stored.chained("payout"):
         seat = record.payload.get("seat")
         figures = (record.payload.get("staked"), record.payload.get("returned"))
@@ -356,10 +376,11 @@ def _payout_key(kind: str, payload: dict) -> tuple:
     return (kind, payload.get("seat"), payload.get("hand"))
 
 
-def compare_bets(report: Report, where: str, ledger: list, expected: dict[tuple, tuple], source: str) -> None:
+def compare_bets(report: Report, where: str, ledger: list[StoredBet], expected: dict[tuple, tuple],
+                 source: str) -> None:
     """Name every bet, (seat, hand, kind), whose ledger row (stake, returned, outcome) is not the
     one `expected` holds: a row different, missing or extra."""
-    booked = {(seat, hand, kind): (stake, returned, outcome) for seat, hand, kind, stake, returned, outcome in ledger}
+    booked = {(bet.seat, bet.hand, bet.kind): (bet.stake, bet.returned, bet.outcome) for bet in ledger}
     for key in sorted(set(expected) | set(booked)):
         if expected.get(key) != booked.get(key):
             report.problems.append(Problem(where, f"{_bet(*key)}: the ledger holds (stake, returned, outcome) "

@@ -11,7 +11,9 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
+from psycopg.rows import class_row
 
+from ..rules import Ref, RulesError
 from .report import Problem, Report
 
 SYSTEM_AUTHOR = "system"      # the file seeds' author and approver
@@ -23,14 +25,66 @@ STATE_KINDS = ("paytable_version_seeded", "paytable_version_submitted", "paytabl
 _STATE_RECORDS = ("SELECT kind, actor, table_id, payload, at FROM audit_log WHERE kind = ANY(%s) "
                   "ORDER BY chain, seq")
 _VERSIONS = "SELECT name, version, content, status, author, decided_by FROM paytable_versions ORDER BY name, version"
-_TABLES = ("SELECT table_id, paytable, coalesce(paytable_version, 1), pending_paytable_version FROM tables "
-           "WHERE paytable IS NOT NULL ORDER BY table_id")
-_STAFF = "SELECT user_id::text, username, role, active FROM staff_users ORDER BY username"
-_KEYS = "SELECT key_id::text, role, revoked_at IS NOT NULL FROM api_keys ORDER BY key_id"
+_TABLES = ("SELECT table_id, paytable, coalesce(paytable_version, 1) AS current, pending_paytable_version AS pending "
+           "FROM tables WHERE paytable IS NOT NULL ORDER BY table_id")
+_STAFF = "SELECT user_id::text AS user_id, username, role, active FROM staff_users ORDER BY username"
+_KEYS = "SELECT key_id::text AS key_id, role, revoked_at IS NOT NULL AS revoked FROM api_keys ORDER BY key_id"
 # Each round under a paytable with the time its round_opened record was chained.
-_ROUNDS_OPENED = ("SELECT r.round_id::text, r.paytable_ref, r.status, "
+_ROUNDS_OPENED = ("SELECT r.round_id::text AS round_id, r.paytable_ref, "
                   "(SELECT min(a.at) FROM audit_log a WHERE a.round_id = r.round_id AND a.kind = 'round_opened') "
-                  "FROM rounds r WHERE r.paytable_ref IS NOT NULL ORDER BY r.round_id")
+                  "AS opened_at FROM rounds r WHERE r.paytable_ref IS NOT NULL ORDER BY r.round_id")
+
+
+@dataclass(frozen=True, slots=True)
+class StateRecord:
+    """A chained record of a change to what the money and access depend on."""
+    kind: str
+    actor: str | None
+    table_id: str | None
+    payload: Any
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StoredVersion:
+    name: str
+    version: int
+    content: Any
+    status: str
+    author: str
+    decided_by: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """A table playing a paytable: the version it runs and the one its next round opens under."""
+    table_id: str
+    paytable: str
+    current: int
+    pending: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredStaff:
+    user_id: str
+    username: str
+    role: str
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StoredKey:
+    key_id: str
+    role: str
+    revoked: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OpenedRound:
+    """A round under a paytable, and when its round_opened record was chained (None: never)."""
+    round_id: str
+    paytable_ref: str
+    opened_at: datetime | None
 
 
 def document_hash(document: Any) -> str:
@@ -80,19 +134,28 @@ class ChainedState:
 def check_state(conn: psycopg.Connection, report: Report) -> None:
     """Every row the money and access depend on against its last chained record (see the module)."""
     state = ChainedState()
-    for kind, actor, table_id, payload, at in conn.execute(_STATE_RECORDS, (list(STATE_KINDS),)):
-        state.add(kind, actor, table_id, payload if isinstance(payload, dict) else {}, at)
-    check_versions(conn.execute(_VERSIONS), state, report)
-    check_tables(conn.execute(_TABLES), state, report)
-    check_staff(conn.execute(_STAFF), state, report)
-    check_keys(conn.execute(_KEYS), state, report)
-    check_rounds_opened_approved(conn.execute(_ROUNDS_OPENED), state, report)
+    with conn.cursor(row_factory=class_row(StateRecord)) as records:
+        for record in records.execute(_STATE_RECORDS, (list(STATE_KINDS),)):
+            state.add(record.kind, record.actor, record.table_id,
+                      record.payload if isinstance(record.payload, dict) else {}, record.at)
+    with conn.cursor(row_factory=class_row(StoredVersion)) as versions:
+        check_versions(versions.execute(_VERSIONS), state, report)
+    with conn.cursor(row_factory=class_row(StoredTable)) as tables:
+        check_tables(tables.execute(_TABLES), state, report)
+    with conn.cursor(row_factory=class_row(StoredStaff)) as staff:
+        check_staff(staff.execute(_STAFF), state, report)
+    with conn.cursor(row_factory=class_row(StoredKey)) as keys:
+        check_keys(keys.execute(_KEYS), state, report)
+    with conn.cursor(row_factory=class_row(OpenedRound)) as rounds:
+        check_rounds_opened_approved(rounds.execute(_ROUNDS_OPENED), state, report)
 
 
-def check_versions(rows: Iterable[tuple[Any, ...]], state: ChainedState, report: Report) -> None:
+def check_versions(rows: Iterable[StoredVersion], state: ChainedState, report: Report) -> None:
     """A stored version's document is the one chained when it was submitted (or seeded), its
     author the submitter; its decision is the chained one, by the chained approver, not its author."""
-    for name, version, content, status, author, decided_by in rows:
+    for row in rows:
+        name, version, content, status, author, decided_by = (row.name, row.version, row.content, row.status,
+                                                              row.author, row.decided_by)
         where = f"paytable version {name}@{version}"
         submitted = state.submitted.get((name, version))
         if submitted is None:
@@ -120,10 +183,11 @@ def check_versions(rows: Iterable[tuple[Any, ...]], state: ChainedState, report:
             report.problems.append(Problem(where, f"approved by its own submitter {approver!r}"))
 
 
-def check_tables(rows: Iterable[tuple[Any, ...]], state: ChainedState, report: Report) -> None:
+def check_tables(rows: Iterable[StoredTable], state: ChainedState, report: Report) -> None:
     """A table's current and pending paytable versions are what its last chained assignment left
     (its pending version becomes current when a round opens), or version 1 if it had none."""
-    for table_id, paytable, current, pending in rows:
+    for row in rows:
+        table_id, paytable, current, pending = row.table_id, row.paytable, row.current, row.pending
         where = f"table {table_id}"
         assignments = state.assigned.get(table_id)
         last_current, last_pending = assignments[-1] if assignments else (1, None)
@@ -137,9 +201,10 @@ def check_tables(rows: Iterable[tuple[Any, ...]], state: ChainedState, report: R
                                                   "assignment gave it"))
 
 
-def check_staff(rows: Iterable[tuple[Any, ...]], state: ChainedState, report: Report) -> None:
+def check_staff(rows: Iterable[StoredStaff], state: ChainedState, report: Report) -> None:
     """An account's role and whether it is active are what its last chained change made them."""
-    for user_id, username, role, active in rows:
+    for row in rows:
+        user_id, username, role, active = row.user_id, row.username, row.role, row.active
         where = f"staff account {username} ({user_id})"
         chained = state.staff.get(user_id)
         if chained is None:
@@ -150,9 +215,10 @@ def check_staff(rows: Iterable[tuple[Any, ...]], state: ChainedState, report: Re
                                                   f"{'' if chained[1] else ' (deactivated)'}"))
 
 
-def check_keys(rows: Iterable[tuple[Any, ...]], state: ChainedState, report: Report) -> None:
+def check_keys(rows: Iterable[StoredKey], state: ChainedState, report: Report) -> None:
     """A key's role is the one chained when it was created; a key chained as revoked stays revoked."""
-    for key_id, role, revoked in rows:
+    for row in rows:
+        key_id, role, revoked = row.key_id, row.role, row.revoked
         where = f"API key {key_id}"
         chained = state.keys.get(key_id)
         if chained is None:
@@ -165,12 +231,18 @@ def check_keys(rows: Iterable[tuple[Any, ...]], state: ChainedState, report: Rep
             report.problems.append(Problem(where, "was chained as revoked, but is live again"))
 
 
-def check_rounds_opened_approved(rows: Iterable[tuple[Any, ...]], state: ChainedState, report: Report) -> None:
+def check_rounds_opened_approved(rows: Iterable[OpenedRound], state: ChainedState, report: Report) -> None:
     """Every round opened under a paytable version chained as approved before the round's
     round_opened record (version 1 may still be only its file, never stored)."""
-    for round_id, paytable_ref, _status, opened_at in rows:
-        name, _, number = str(paytable_ref).partition("@")
-        version = int(number) if number.isdigit() else 1
+    for row in rows:
+        round_id, opened_at = row.round_id, row.opened_at
+        try:
+            ref = Ref.parse(row.paytable_ref)
+        except RulesError:
+            report.problems.append(Problem(f"round {round_id}", f"opened under {row.paytable_ref!r}, which names "
+                                                                "no paytable version"))
+            continue
+        name, version = ref.name, ref.version
         decided = state.decided.get((name, version))
         if decided is None:
             if version == 1 and (name, 1) not in state.submitted:

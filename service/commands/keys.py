@@ -11,7 +11,7 @@ from typing import Any
 import psycopg
 
 from ..config import Settings
-from ..roles import Role
+from ..roles import KEY_ROLES, Role
 from ..store.repositories.audit import AuditRecord, AuditRepository, chain_for
 from ..store.repositories.keys import KeysRepository
 from ..store.repositories.tables import TablesRepository
@@ -96,7 +96,7 @@ def add_parser(subparsers: Any) -> None:
                                                 "(as the owner: PONTOON_OWNER_DATABASE_URL)")
     actions = parser.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
     made = actions.add_parser("create", help="create a key and print its secret (once)")
-    made.add_argument("--role", required=True, choices=[role.value for role in Role])
+    made.add_argument("--role", required=True, choices=[role.value for role in KEY_ROLES])
     made.add_argument("--table", help="the table a terminal key is bound to")
     made.add_argument("--name", help="who or what holds the key")
     made.add_argument("--if-none", action="store_true",

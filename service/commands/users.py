@@ -1,5 +1,6 @@
-"""`pontoon users create|list|deactivate|reset-password|set-role|seal-totp`: staff accounts for the console.
-A generated password is printed once, alone on the last line; only its argon2 hash is stored."""
+"""`pontoon users create|list|deactivate|reset-password|set-role|seal-totp`: staff accounts for the console
+and dealers' accounts for the tables' screens. A generated password (a dealer's PIN) is printed once, alone
+on the last line; only its argon2 hash is stored."""
 from __future__ import annotations
 
 import argparse
@@ -13,7 +14,7 @@ import psycopg
 from ..command_runner import run_command
 from ..config import Settings
 from ..refusals import CommandRefused, Invalid
-from ..roles import STAFF_ROLES
+from ..roles import CONSOLE_ROLES, STAFF_ROLES
 from ..staff.accounts import IssuedPassword, change_role, create_staff, deactivate_staff, list_staff, reset_password
 from ..staff.commands import ChangeRole, CreateStaff, DeactivateStaff, ResetPassword
 from ..staff.credentials import seal_totp_secrets
@@ -56,13 +57,13 @@ def create(args: argparse.Namespace) -> int:
 
 
 def reset(args: argparse.Namespace) -> int:
-    command = ResetPassword(args.username, _ACTOR, password=_password_from_stdin(args))
+    command = ResetPassword(args.username, _ACTOR, password=_password_from_stdin(args), reason=args.reason)
     _print_issued(_in_unit_of_work(lambda uow: reset_password(command, uow)), "new password for")
     return 0
 
 
 def deactivate(args: argparse.Namespace) -> int:
-    account = _in_unit_of_work(lambda uow: deactivate_staff(DeactivateStaff(args.username, _ACTOR), uow))
+    account = _in_unit_of_work(lambda uow: deactivate_staff(DeactivateStaff(args.username, _ACTOR, args.reason), uow))
     print(f"deactivated {account['username']}; its sessions have ended")
     return 0
 
@@ -122,11 +123,13 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("users", help="create, list and deactivate staff accounts "
                                                  "(as the owner: PONTOON_OWNER_DATABASE_URL)")
     actions = parser.add_subparsers(dest="users_command", metavar="ACTION", required=True)
-    made = actions.add_parser("create", help="create an account; a generated password is printed once")
+    made = actions.add_parser("create", help="create an account; a generated password (a dealer's PIN: six "
+                                             "digits) is printed once")
     made.add_argument("--username", required=True)
     made.add_argument("--role", required=True, choices=[role.value for role in STAFF_ROLES])
     made.add_argument("--name", help="the person's name as the console shows it (default: the username)")
-    made.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
+    made.add_argument("--password-stdin", action="store_true",
+                      help="read the password (a dealer's PIN: at least 6 digits) from standard input")
     made.add_argument("--if-none", action="store_true",
                       help="create it only when no active account has this role (first start); else print nothing")
     made.set_defaults(action=create)
@@ -134,14 +137,19 @@ def add_parser(subparsers: Any) -> None:
     listed.set_defaults(action=list_users)
     gone = actions.add_parser("deactivate", help="deactivate an account; its sessions end at once")
     gone.add_argument("username")
+    gone.add_argument("--reason", help="why, kept in the audit record")
     gone.set_defaults(action=deactivate)
-    reset_parser = actions.add_parser("reset-password", help="set a new password; its sessions end at once")
+    reset_parser = actions.add_parser("reset-password", help="set a new password (a dealer's PIN); its sessions "
+                                                             "end at once")
     reset_parser.add_argument("username")
-    reset_parser.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
+    reset_parser.add_argument("--password-stdin", action="store_true",
+                              help="read the password (a dealer's PIN) from standard input")
+    reset_parser.add_argument("--reason", help="why, kept in the audit record")
     reset_parser.set_defaults(action=reset)
     role = actions.add_parser("set-role", help="change an account's role")
     role.add_argument("username")
-    role.add_argument("--role", required=True, choices=[role.value for role in STAFF_ROLES])
+    role.add_argument("--role", required=True, choices=[role.value for role in CONSOLE_ROLES],
+                      help="a console role: a dealer's account stays a dealer's")
     role.set_defaults(action=set_role)
     seal = actions.add_parser("seal-totp", help="seal TOTP secrets stored in clear with the service's TOTP key "
                                                 "(once, after upgrading)")

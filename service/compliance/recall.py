@@ -1,5 +1,5 @@
-"""Game recall: a table's last rounds in the order they were played, each with every card and
-decision, the hands they made, every stake and payout the ledger holds, and its transcript."""
+"""Game recall: a table's last rounds in the order they were played, each with who dealt it, every
+card and decision, the hands they made, every stake and payout the ledger holds, and its transcript."""
 from __future__ import annotations
 
 import uuid
@@ -12,6 +12,7 @@ from ..games import family_of
 from ..refusals import NotFound
 from ..rounds.state import rebuild
 from ..store.repositories.rounds import RoundEvent, RoundRow
+from ..store.repositories.screens import DealtBy
 from ..store.uow import UnitOfWork
 
 MAX_ROUNDS = 100
@@ -25,15 +26,23 @@ def recall(uow: UnitOfWork, table_id: str, last: int) -> dict:
     rounds = uow.rounds.last_on_table(table_id, last)
     ids = [row.round_id for row, _ in rounds]
     events: dict[uuid.UUID, list[tuple[RoundEvent, datetime]]] = defaultdict(list)
-    for round_id, event, created_at in uow.rounds.events_of(ids):
-        events[round_id].append((event, created_at))
+    for written in uow.rounds.events_of(ids):
+        events[written.round_id].append((written.event, written.written_at))
     bets: dict[uuid.UUID, list[dict]] = defaultdict(list)
-    for round_id, seat, hand, kind, stake, returned, outcome in uow.ledger.bets_of(ids):
-        bets[round_id].append({"seat": seat, "hand": None if hand < 0 else hand, "kind": kind, "stake": stake,
-                               "returned": returned, "outcome": outcome})
+    for bet in uow.ledger.bets_of(ids):
+        bets[bet.round_id].append({"seat": bet.seat, "hand": None if bet.hand < 0 else bet.hand, "kind": bet.kind,
+                                   "stake": bet.stake, "returned": bet.returned, "outcome": bet.outcome})
+    dealers = uow.screens.dealt_by(ids)
     return {"table_id": table_id, "last": last,
-            "rounds": [_recalled_round(uow, row, void_reason, events[row.round_id], bets[row.round_id], table.limits)
+            "rounds": [{**_recalled_round(uow, row, void_reason, events[row.round_id], bets[row.round_id],
+                                          table.limits), "dealt_by": _dealt_by(dealers.get(row.round_id, []))}
                        for row, void_reason in rounds]}
+
+
+def _dealt_by(dealers: list[DealtBy]) -> list[dict[str, str | None]]:
+    """Who opened the round and dealt its cards and decisions (a dealer as `staff:<username>` with
+    the screen they dealt at, a terminal by its key's id), in the order each first dealt."""
+    return [{"actor": dealer.actor, "screen": dealer.screen} for dealer in dealers]
 
 
 def _recalled_round(uow: UnitOfWork, row: RoundRow, void_reason: str | None,

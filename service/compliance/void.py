@@ -1,10 +1,12 @@
 """Voids a round in play (a misdeal, a fault): every stake placed so far goes back to its seat
-through the ledger, the round is closed to cards and decisions, and the audit log says why."""
+through the ledger, the round is closed to cards and decisions, the dealer's call for a supervisor
+it answers is closed, and the audit log says why."""
 from __future__ import annotations
 
 from ..games import family_of
 from ..refusals import Conflict, NotFound
 from ..rounds.state import load_game
+from ..screens.calls import answered_by_void
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.rounds import RoundStatus
 from ..store.uow import UnitOfWork
@@ -42,6 +44,7 @@ def void_round(cmd: VoidRound, uow: UnitOfWork) -> dict:
         "after": {"status": RoundStatus.VOID, "version": version}},
         actor=cmd.actor, table_id=row.table_id, round_id=str(row.round_id))]
         + [AuditRecord(kind, payload, actor=cmd.actor, table_id=row.table_id, round_id=str(row.round_id))
-           for kind, payload in shuffled])
+           for kind, payload in shuffled]
+        + answered_by_void(uow, row.table_id, row.round_id, cmd.actor, cmd.reason))
     return {"round_id": row.round_id, "table_id": row.table_id, "status": RoundStatus.VOID, "version": version,
             "voided_at": voided_at, "reason": cmd.reason, "refunds": refunds, "total_refunded": total}

@@ -8,14 +8,13 @@ from flask import Blueprint, Flask, current_app, redirect, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.wrappers import Response
 
-from ..games import TEMPLATES_FOLDER, game_view, seat_name
 from ..web import browser as security
-from . import format as console_format
+from . import actors, fields
 from .auth import current_staff, error_page, nav_for, signed_in
-from .pages import access, account, audit, floor, login, paytables, recall, reports, tables
+from .pages import access, account, audit, floor, login, paytables, recall, reports, screens, tables
 
 # Every page module's blueprint (each `blp`, its routes under /console).
-PAGES = (login, account, access, floor, tables, reports, paytables, recall, audit)
+PAGES = (login, account, access, floor, tables, screens, reports, paytables, recall, audit)
 
 __all__ = ["install", "current_staff"]
 
@@ -36,12 +35,9 @@ def install(app: Flask) -> None:
     """Register the console on the app: its pages, the filters its templates use and what every
     page's layout shows (who is signed in, their pages). The browser protections (CSRF, headers)
     are the app's, installed before (service.web.browser)."""
-    console_format.install(app)
+    fields.install(app)
+    actors.install(app)
     app.register_blueprint(_core())
-    # Each game's own parts of the pages (its hands, its bank), found by the game's name.
-    app.register_blueprint(Blueprint("game_views", "service.games", template_folder=TEMPLATES_FOLDER))
-    app.add_template_global(game_view, "game_view")
-    app.add_template_global(seat_name, "seat_name")
     for page in PAGES:
         app.register_blueprint(page.blp)
     # A path no route matches belongs to no blueprint, so these are the app's handlers: the

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from flask import current_app, g, redirect, render_template, request
 from werkzeug.wrappers import Response
 
-from ..roles import STAFF_ROLES, Role
+from ..roles import CONSOLE_ROLES, Role
 from ..staff.commands import TouchSession
 from ..staff.policy import StaffPolicy
 from ..staff.sessions import staff_actor, touch_session
@@ -40,7 +40,7 @@ NAV: tuple[tuple[str, str, Task], ...] = (
 )
 # Each page with the roles that may open it: the nav shows a person only theirs.
 PAGES: tuple[tuple[str, str, tuple[Role, ...]], ...] = tuple(
-    (label, path, roles_for(task, STAFF_ROLES)) for label, path, task in NAV)
+    (label, path, roles_for(task, CONSOLE_ROLES)) for label, path, task in NAV)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +99,7 @@ def staff_required(task: Task, *, second_factor_pending: bool = False
     back here after); a person whose role may not do it gets the 403 page. A person whose role
     needs a second factor they have not enrolled is sent to their account page, unless the view
     is one that lets them enrol (`second_factor_pending`)."""
-    allowed = roles_for(task, STAFF_ROLES)
+    allowed = roles_for(task, CONSOLE_ROLES)
 
     def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
         @wraps(view)
@@ -159,8 +159,13 @@ def error_page(status: int, title: str, message: str) -> tuple[str, int]:
     return render_template("console/error.html", status=status, title=title, message=message), status
 
 
+# The people of each role, as the casino says it: "compliance" is a department, not a count.
+PEOPLE_OF_ROLE = {Role.ADMIN: "admins", Role.OPERATOR: "operators", Role.SUPERVISOR: "supervisors",
+                  Role.COMPLIANCE: "compliance staff"}
+
+
 def _roles_text(roles: tuple[Role, ...]) -> str:
-    names = [f"{role}s" for role in roles]
+    names = [PEOPLE_OF_ROLE.get(role, f"{role} staff") for role in roles]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, redirect
 from werkzeug.wrappers import Response
 
-from . import identity, screen
+from . import identity, screen, words
 
 __all__ = ["install"]
 
@@ -26,5 +26,6 @@ def install(app: Flask) -> None:
     """Register the dealer's screen on the app: the way a screen is enrolled and a dealer signs
     in on it (identity), and the table's own screen (screen)."""
     app.register_blueprint(_core())
+    words.install(app)
     identity.install(app)
     app.register_blueprint(screen.blp)

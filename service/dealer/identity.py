@@ -1,37 +1,18 @@
 """Which screen this is and who deals at it: the screen's device cookie names an enrolled screen
-bound to one table, and a dealer's session on that screen names the dealer."""
+bound to one table, and a dealer's session on that screen names the dealer (device.py checks both
+once per request). The screen's views put dealer_required before them and read current_dealer()."""
 from __future__ import annotations
 
-import uuid
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import wraps
 from typing import Any
 
-from flask import Flask, g
+from flask import Flask
 
-from ..staff.sessions import staff_actor
+from ..web import browser
+from . import calls, enrolment, sign_in
+from .device import DealerAtScreen, ScreenAtTable, dealer_required, enrolled_screen, signed_in_dealer
 
-
-@dataclass(frozen=True, slots=True)
-class DealerAtScreen:
-    """A dealer signed in on an enrolled screen: what their cards and decisions are recorded under."""
-    screen_id: uuid.UUID
-    screen_name: str
-    table_id: str
-    user_id: uuid.UUID
-    username: str
-    display_name: str
-
-    @property
-    def actor(self) -> str:
-        return staff_actor(self.username)
-
-
-def signed_in_dealer() -> DealerAtScreen | None:
-    """The dealer signed in on this request's enrolled screen, if any (checked once per request)."""
-    found: DealerAtScreen | None = g.get("dealer_at_screen")
-    return found
+__all__ = ["DealerAtScreen", "ScreenAtTable", "current_dealer", "dealer_required", "enrolled_screen", "install",
+           "signed_in_dealer"]
 
 
 def current_dealer() -> DealerAtScreen:
@@ -42,16 +23,16 @@ def current_dealer() -> DealerAtScreen:
     return dealer
 
 
-def dealer_required(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Decorator for a screen's view: a browser that is no enrolled screen goes to the enrolment
-    page, an enrolled screen with nobody signed in to the dealer's sign-in."""
-
-    @wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return view(*args, **kwargs)
-
-    return wrapper
-
-
 def install(app: Flask) -> None:
-    """The enrolment and sign-in pages."""
+    """The enrolment and sign-in pages, the call for a supervisor, and what every screen page's
+    layout (dealer/base.html) shows: the table, the screen's name and the dealer signed in."""
+    for page in (enrolment, sign_in, calls):
+        app.register_blueprint(page.blp)
+
+    @app.context_processor
+    def layout() -> dict[str, Any]:
+        if not browser.is_dealer_request():
+            return {}
+        # The table's open call is read only by the page that shows it (dealer/_call_supervisor.html).
+        return {"this_screen": enrolled_screen(), "this_dealer": signed_in_dealer(),
+                "supervisor_call": calls.open_call_here}

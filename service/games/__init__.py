@@ -32,9 +32,9 @@ def game_view(game: str, part: str) -> str:
     return f"{family_named(game).templates}/{part}.html"
 
 
-def seat_name(game: str, seat: int, hand: int | None = None) -> str:
-    """Who a seat and hand of a game's round are, in the pit's words (the banker is "the banker")."""
-    return family_named(game).seat_name(seat, hand)
+def seat_name(game: str, seat: int) -> str:
+    """Who a seat of a game's round is, in the pit's words (the banker is "the banker")."""
+    return family_named(game).seat_name(seat)
 
 
 class UnknownGame(LookupError):

@@ -182,8 +182,8 @@ class CanberraFamily(GameFamily[CanberraRules, CanberraRound]):
         """The dealer's hand and the seats' are the round state's own fields: nothing more."""
         return {}
 
-    def seat_name(self, seat: int, hand: int | None) -> str:
-        return f"seat {seat}" if hand is None else f"seat {seat} hand {hand}"
+    def seat_name(self, seat: int) -> str:
+        return f"seat {seat}"
 
     def party_name(self, seat: int) -> str:
         return f"seat {seat}"

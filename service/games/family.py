@@ -217,8 +217,8 @@ class GameFamily(Protocol[RulesT, RoundT]):
         the bank and the kitty the round moved)."""
         ...
 
-    def seat_name(self, seat: int, hand: int | None) -> str:
-        """Who a seat and hand are, in the pit's words ("seat 2 hand 0", "the banker")."""
+    def seat_name(self, seat: int) -> str:
+        """Who a seat is, in the pit's words ("seat 2", "the banker")."""
         ...
 
     def party_name(self, seat: int) -> str:

@@ -171,11 +171,9 @@ class TraditionalFamily(GameFamily[TraditionalRules, TraditionalRound]):
         return {"banker": snapshot["banker"], "players": snapshot["players"],
                 "bank": traditional_views.round_bank(setup, game)}
 
-    def seat_name(self, seat: int, hand: int | None) -> str:
-        """Seat 0 is the banker, who holds one hand."""
-        if seat == BANKER_SEAT:
-            return "the banker"
-        return f"seat {seat}" if hand is None else f"seat {seat} hand {hand}"
+    def seat_name(self, seat: int) -> str:
+        """Seat 0 is the banker."""
+        return "the banker" if seat == BANKER_SEAT else f"seat {seat}"
 
     def party_name(self, seat: int) -> str:
         return traditional_views.party_name(seat)

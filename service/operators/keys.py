@@ -4,7 +4,7 @@ secret never is."""
 from __future__ import annotations
 
 from ..refusals import Conflict, Invalid, NotFound
-from ..roles import Role
+from ..roles import KEY_ROLES, Role
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.keys import KeyRow
 from ..store.uow import UnitOfWork
@@ -14,7 +14,10 @@ from .commands import CreateKey, RevokeKey
 def create_key(cmd: CreateKey, uow: UnitOfWork) -> dict:
     """A new key and its secret: the only time the secret leaves the service."""
     errors: dict[str, list[str]] = {}
-    if cmd.role == Role.TERMINAL and not cmd.table_id:
+    if cmd.role not in KEY_ROLES:
+        # A dealer signs in as themselves at a table's enrolled screen: no key stands for one.
+        errors["role"] = [f"one of {', '.join(KEY_ROLES)}"]
+    elif cmd.role == Role.TERMINAL and not cmd.table_id:
         errors["table_id"] = ["a terminal key is bound to one table: name it"]
     elif cmd.role != Role.TERMINAL and cmd.table_id:
         errors["table_id"] = ["only terminal keys are bound to a table"]

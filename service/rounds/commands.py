@@ -19,6 +19,14 @@ class OpenShoe:
     table_id: str
     mode: str                       # virtual | physical
     actor: str | None = None
+    screen: str | None = None       # the dealer's screen it came from, by name (None: a terminal's key)
+
+
+@dataclass(frozen=True, slots=True)
+class CloseShoe:
+    table_id: str
+    actor: str | None = None
+    screen: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +36,7 @@ class OpenRound:
     actor: str | None = None
     players: list[dict] | None = None   # the player-banked game: [{seat, stake, shoot?}], seats from the banker's left
     banker_place: int | None = None     # the chair the terminal has the bank at, checked against the table's
+    screen: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +45,7 @@ class PostCard:
     card: str
     actor: str | None = None
     expected_revision: int | None = None
+    screen: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,3 +57,4 @@ class PostAction:
     amount: int | None = None
     actor: str | None = None
     expected_revision: int | None = None
+    screen: str | None = None

@@ -19,7 +19,7 @@ from ..store.repositories.outbox import OutboxTopic
 from ..store.repositories.rounds import LockedRound, RoundEvent, RoundRow, RoundStatus
 from ..store.uow import UnitOfWork
 from . import table_rules, views
-from .commands import CreateTable, OpenRound, OpenShoe, PostAction, PostCard
+from .commands import CloseShoe, CreateTable, OpenRound, OpenShoe, PostAction, PostCard
 from .state import action_payload, load_game
 
 
@@ -71,12 +71,9 @@ def open_shoe(cmd: OpenShoe, uow: UnitOfWork) -> dict:
     current = uow.shoes.lock_current(cmd.table_id)
     if current is not None:
         closed = uow.shoes.close(current.shoe_id)
-        records.append(AuditRecord("shoe_closed", {
-            "shoe_id": closed.shoe_id, "mode": closed.mode, "commitment": closed.commitment,
-            "card_order": closed.card_order, "salt": closed.salt, "position": closed.position},
-            actor=cmd.actor, table_id=cmd.table_id))
+        records.append(_shoe_closed(closed, cmd.actor, cmd.screen))
     if cmd.mode == "virtual":
-        shoe = VirtualShoe(game_rules.rules.shoe)
+        shoe = VirtualShoe(game_rules.rules.shoe, uow.shuffle_source)
         order, salt = shoe.reveal()
         row = uow.shoes.add(table_id=cmd.table_id, mode="virtual", commitment=shoe.commitment,
                             card_order=order, salt=salt)
@@ -84,12 +81,38 @@ def open_shoe(cmd: OpenShoe, uow: UnitOfWork) -> dict:
         row = uow.shoes.add(table_id=cmd.table_id, mode="physical", commitment=None, card_order=None, salt=None)
     family_named(table.game).shoe_opened(uow, cmd.table_id, row, game_rules.rules)
     records.append(AuditRecord("shoe_started", {"shoe_id": row.shoe_id, "mode": row.mode,
-                                                "commitment": row.commitment, "rules": game_rules.rules_ref},
+                                                "commitment": row.commitment, "rules": game_rules.rules_ref,
+                                                **_at_screen(cmd.screen)},
                                actor=cmd.actor, table_id=cmd.table_id))
     if rules_change is not None:
         records.append(table_rules.applied(uow, rules_change, row.shoe_id, cmd.actor))
     uow.audit.append(chain_for(cmd.table_id), records)
     return {**views.shoe_view(row), "closed_shoe": views.shoe_view(closed) if closed else None}
+
+
+def close_shoe(cmd: CloseShoe, uow: UnitOfWork) -> dict:
+    """The table's shoe put away with no other opened (the table closes, or the dealer will open
+    one later); a virtual shoe's order and salt are revealed, as when a new shoe replaces it."""
+    _lock_table(uow, cmd.table_id)
+    _refuse_if_round_open(uow, cmd.table_id, "the shoe is closed")
+    current = uow.shoes.lock_current(cmd.table_id)
+    if current is None:
+        raise Conflict(f"table {cmd.table_id!r} has no shoe open", code="no_shoe")
+    closed = uow.shoes.close(current.shoe_id)
+    uow.audit.append(chain_for(cmd.table_id), [_shoe_closed(closed, cmd.actor, cmd.screen)])
+    return views.shoe_view(closed)
+
+
+def _shoe_closed(closed: Any, actor: str | None, screen: str | None) -> AuditRecord:
+    return AuditRecord("shoe_closed", {
+        "shoe_id": closed.shoe_id, "mode": closed.mode, "commitment": closed.commitment,
+        "card_order": closed.card_order, "salt": closed.salt, "position": closed.position, **_at_screen(screen)},
+        actor=actor, table_id=closed.table_id)
+
+
+def _at_screen(screen: str | None) -> dict[str, str]:
+    """A record's note of the dealer's screen it came from (nothing for a terminal's key)."""
+    return {"screen": screen} if screen is not None else {}
 
 
 def _lock_table(uow: UnitOfWork, table_id: str):
@@ -132,7 +155,8 @@ def open_round(cmd: OpenRound, uow: UnitOfWork) -> dict:
                          rules_ref=game_rules.rules_ref, paytable_ref=opening.paytable_ref, wagers=opening.entries)
     if opening.stored is not None:
         opening.stored(uow, row)
-    change = _RoundChange(uow, row, game_rules, opening.game, first_seq=0, actor=cmd.actor, locked_head=head)
+    change = _RoundChange(uow, row, game_rules, opening.game, first_seq=0, actor=cmd.actor, locked_head=head,
+                          screen=cmd.screen)
     for kind, payload in opening.notes:
         change.note(kind, payload)
     change.note("round_opened", {"shoe_id": opening.shoe.shoe_id, "rules": game_rules.rules_ref,
@@ -156,7 +180,7 @@ def post_card(cmd: PostCard, uow: UnitOfWork) -> dict:
     actor = cmd.actor
     if row.shoe_id is None or row.shoe_mode != "physical":
         raise Conflict("this round's shoe is virtual: it deals by itself", code="virtual_shoe")
-    change = _RoundChange.load(uow, row, locked.events, locked.limits, actor)
+    change = _RoundChange.load(uow, row, locked.events, locked.limits, actor, cmd.screen)
     game = change.game
     if game.awaiting != "card":
         raise Conflict("no card is owed now: the round awaits " + (game.awaiting or "nothing, it is complete"),
@@ -166,7 +190,7 @@ def post_card(cmd: PostCard, uow: UnitOfWork) -> dict:
         card = shoe.accept(canonical(cmd.card))
     except ShoeError as exc:
         raise Conflict(str(exc), code="card_refused", audit=AuditRecord(
-            "card_refused", {"card": cmd.card, "reason": str(exc), "shoe_id": row.shoe_id},
+            "card_refused", {"card": cmd.card, "reason": str(exc), "shoe_id": row.shoe_id, **_at_screen(cmd.screen)},
             actor=actor, table_id=row.table_id, round_id=str(row.round_id))) from None
     change.card(game.deal_card(card))
     uow.shoes.record_dealt(row.shoe_id, card)
@@ -179,7 +203,7 @@ def post_action(cmd: PostAction, uow: UnitOfWork) -> dict:
     # audit chain's head: nothing is locked after them.
     row, locked = _lock_open_round(uow, cmd.round_id, cmd.expected_revision, shoe_games=_DECISION_LOCKS)
     shoe = locked.shoe
-    change = _RoundChange.load(uow, row, locked.events, locked.limits, cmd.actor)
+    change = _RoundChange.load(uow, row, locked.events, locked.limits, cmd.actor, cmd.screen)
     change.locked_head = locked.head
     try:
         change.family.check_seat(cmd.seat)
@@ -217,6 +241,12 @@ def _legal(game) -> list[dict]:
     return [legal.as_dict() for legal in game.legal_actions()]
 
 
+# The round's records that name the dealer's screen they came from, beside the dealer (their actor).
+# The wager and completion records do not: their payloads are the round row's wagers and result,
+# which `audit verify` compares with them as they are.
+_SCREEN_NOTED = frozenset({"round_opened", "card_dealt", "decision"})
+
+
 @dataclass
 class _RoundChange:
     """What one request adds to a locked round: new events and the audit records describing them,
@@ -233,18 +263,21 @@ class _RoundChange:
     shoe_position: tuple[uuid.UUID, int] | None = None   # (shoe_id, position) a virtual shoe dealt up to, locked
     locked_head: LockedHead | None = None   # the audit chain's head, when the request locked it before the change
     shoe_past_cut_card: bool | None = None   # a virtual shoe's, as this request leaves it (None: not said)
+    screen: str | None = None   # the dealer's screen the change came from (None: a terminal's key)
 
     @classmethod
     def load(cls, uow: UnitOfWork, row: RoundRow, events: list[RoundEvent], limits: dict | None,
-             actor: str | None) -> _RoundChange:
+             actor: str | None, screen: str | None = None) -> _RoundChange:
         game_rules, game, next_seq = load_game(uow, row, (events, limits))
-        return cls(uow, row, game_rules, game, first_seq=next_seq, actor=actor)
+        return cls(uow, row, game_rules, game, first_seq=next_seq, actor=actor, screen=screen)
 
     @property
     def family(self) -> Family:
         return family_of(self.game_rules.rules)
 
     def note(self, kind: str, payload: dict) -> None:
+        if kind in _SCREEN_NOTED:
+            payload = {**payload, **_at_screen(self.screen)}
         self.records.append(AuditRecord(kind, payload, actor=self.actor, table_id=self.row.table_id,
                                         round_id=str(self.row.round_id)))
 

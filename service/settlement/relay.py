@@ -101,14 +101,14 @@ def relay_evaluations(conn: psycopg.Connection, send: SendEvaluation,
         claimed = outbox.claim_evaluations()
         sent: list[int] = []
         failure: BaseException | None = None
-        for row_id, paytable, version in claimed:
+        for row in claimed:
             try:
-                send(paytable, version)
+                send(row.paytable, row.version)
             except publish_errors as exc:
                 failure = exc
                 break
-            sent.append(row_id)
-        outbox.mark([row_id for row_id, _, _ in claimed], sent)
+            sent.append(row.outbox_id)
+        outbox.mark([row.outbox_id for row in claimed], sent)
     if failure is not None:
         raise BrokerUnavailable(f"sent {len(sent)} of {len(claimed)} evaluations: {failure}") from failure
     return len(sent)
@@ -118,15 +118,17 @@ def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, in
               send_verification: SendVerification | None = None, send_evaluation: SendEvaluation | None = None,
               housekeeping: Sequence[Callable[[psycopg.Connection], object]] = (), every: float = 10.0,
               publish_errors: tuple[type[BaseException], ...] = (OSError,),
-              should_stop: Callable[[], bool] = lambda: False) -> None:
+              should_stop: Callable[[], bool] = lambda: False,
+              clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
     """Relay forever (until `should_stop`): publish the outbox every `interval` (verifications
     and evaluations too, given `send_verification` and `send_evaluation`), back off while the
     broker or the database is away (reconnecting to the database), and run the `housekeeping` jobs (the sweep, the day's
     verification request) in turn every `every` seconds. A failed pass leaves its rows
-    unpublished for the next one."""
+    unpublished for the next one. `clock` gives the seconds the schedule counts (any origin: only
+    its differences are used) and `sleep` waits between passes."""
     conn: psycopg.Connection | None = None
     backoff = interval
-    next_housekeeping = time.monotonic() + every
+    next_housekeeping = clock() + every
     while not should_stop():
         done = RelayPass(0, 0)
         try:
@@ -146,8 +148,8 @@ def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, in
             # meanwhile waits in the outbox until a pass on a new connection publishes it.
             log.error("database unavailable, outbox kept for the next pass: %s", " ".join(str(exc).split()))
             backoff = min(backoff * 2, max(interval, MAX_BACKOFF))
-        if housekeeping and conn is not None and not conn.broken and time.monotonic() >= next_housekeeping:
-            next_housekeeping = time.monotonic() + every
+        if housekeeping and conn is not None and not conn.broken and clock() >= next_housekeeping:
+            next_housekeeping = clock() + every
             for job in housekeeping:
                 try:
                     job(conn)
@@ -156,4 +158,4 @@ def run_relay(connect: Callable[[], psycopg.Connection], publish: Publish, *, in
                     log.exception("%s failed; housekeeping runs again in %.0f s", job.__name__, every)
                     break
         if done.published_rows < CLAIM_LIMIT:  # a full pass means more is waiting: go again at once
-            time.sleep(backoff)
+            sleep(backoff)

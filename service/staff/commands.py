@@ -18,6 +18,7 @@ class CreateStaff:
 class DeactivateStaff:
     username: str
     actor: str
+    reason: str | None = None           # why, kept in the audit record (the console asks for it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +26,7 @@ class ResetPassword:
     username: str
     actor: str
     password: str | None = None         # None: one is generated and handed back once
+    reason: str | None = None           # why, kept in the audit record (the console asks for it)
 
 
 @dataclass(frozen=True, slots=True)

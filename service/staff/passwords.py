@@ -1,4 +1,5 @@
-"""Passwords: argon2id hashes (argon2-cffi), the length rule, generated passwords, TOTP codes."""
+"""Passwords and dealers' PINs: argon2id hashes (argon2-cffi), the rules each must meet, generated
+ones, TOTP codes."""
 from __future__ import annotations
 
 import hmac
@@ -11,6 +12,10 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 MIN_LENGTH = 12
 MAX_LENGTH = 256            # hashing is deliberately slow: a megabyte "password" is refused unhashed
+PIN_MIN_LENGTH = 6          # a dealer's PIN: digits only, typed on a screen that is itself the second factor
+PIN_MAX_LENGTH = 12
+# Runs of digits either way: a PIN inside one is the first a stranger at the table would try.
+_RUNS = ("0123456789" * 2, "9876543210" * 2)
 TOTP_ISSUER = "Pontoon back office"
 
 
@@ -52,6 +57,27 @@ def password_problems(password: str, username: str) -> list[str]:
     if password.strip().lower() == username.lower():
         problems.append("must not be the username")
     return problems
+
+
+def pin_problems(pin: str) -> list[str]:
+    """Why this dealer's PIN may not be used (nothing: it may)."""
+    if not (pin.isascii() and pin.isdigit()):
+        return ["digits only"]
+    if len(pin) < PIN_MIN_LENGTH:
+        return [f"at least {PIN_MIN_LENGTH} digits"]
+    if len(pin) > PIN_MAX_LENGTH:
+        return [f"at most {PIN_MAX_LENGTH} digits"]
+    if len(set(pin)) == 1 or any(pin in run for run in _RUNS):
+        return ["not one digit repeated, nor a run such as 123456"]
+    return []
+
+
+def generate_pin() -> str:
+    """PIN_MIN_LENGTH random digits that pin_problems accepts."""
+    while True:
+        pin = "".join(secrets.choice("0123456789") for _ in range(PIN_MIN_LENGTH))
+        if not pin_problems(pin):
+            return pin
 
 
 def generate_password() -> str:

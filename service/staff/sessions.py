@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from ..roles import CONSOLE_ROLES
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.staff import SessionHolder, StaffRow
 from ..store.uow import UnitOfWork
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 class SignInOutcome(StrEnum):
     SIGNED_IN = "signed_in"
     FAILED = "failed"           # whatever the reason, a lock included: the person is told only that it failed
+    NOT_FOR_CONSOLE = "not_for_console"   # the right PIN of a dealer, who signs in at a table's screen
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,22 @@ def staff_actor(username: str) -> str:
     return f"staff:{username}"
 
 
+@dataclass(frozen=True, slots=True)
+class Attempts:
+    """Where a way of signing in records its attempts: the console's on the system chain as
+    `staff_...` records, a dealer's screen's on its table's chain as `dealer_...` records."""
+    prefix: str = "staff"
+    table_id: str | None = None
+
+    def record(self, uow: UnitOfWork, what: str, username: str, address: str | None, **details: object) -> None:
+        # The attempt is nobody's until it succeeds: the username tried is in the record, no actor.
+        uow.audit.append(chain_for(self.table_id), [AuditRecord(f"{self.prefix}_{what}", {
+            "username": username, "address": address, **details}, table_id=self.table_id)])
+
+
+CONSOLE = Attempts()
+
+
 def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
     """Check a person's password (and TOTP code when enrolled) and open a session. The result is
     the caller's to commit whatever it is: a failure's count and audit record are kept too."""
@@ -51,18 +69,24 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
     if row is None or not row.active or len(cmd.password) > MAX_LENGTH:
         policy.passwords.spend_verification(cmd.password[:MAX_LENGTH])
         reason = "unknown_account" if row is None else ("deactivated" if not row.active else "too_long")
-        _record(uow, "staff_sign_in_failed", username, cmd.address, reason=reason)
+        CONSOLE.record(uow, "sign_in_failed", username, cmd.address, reason=reason)
         return SignInResult(SignInOutcome.FAILED)
     now = policy.clock()
     address = cmd.address or ""
-    failures, locked_until = uow.staff.failures_from(row.user_id, address)
+    failed = uow.staff.failures_from(row.user_id, address)
     # The password is checked even when locked, so a lock costs the answer the same time.
     password_right = policy.passwords.verify(row.password_hash, cmd.password)
-    if locked_until is not None and locked_until > now:
-        _record(uow, "staff_sign_in_failed", username, cmd.address, reason="locked")
+    if failed.locked_until is not None and failed.locked_until > now:
+        CONSOLE.record(uow, "sign_in_failed", username, cmd.address, reason="locked")
         return SignInResult(SignInOutcome.FAILED)
     if not password_right:
-        return _failure(uow, row, failures, cmd, policy, now, "wrong_password")
+        _failure(uow, row, failed.failures, cmd, policy, now, "wrong_password")
+        return SignInResult(SignInOutcome.FAILED)
+    if row.role not in CONSOLE_ROLES:
+        # Told in words, once the PIN is right (so the words tell a stranger nothing): a dealer
+        # deals at an enrolled screen, and opens no console page.
+        CONSOLE.record(uow, "sign_in_failed", username, cmd.address, reason="not_a_console_role", role=row.role)
+        return SignInResult(SignInOutcome.NOT_FOR_CONSOLE)
     step = None
     if row.totp_secret is not None:
         try:
@@ -71,12 +95,14 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
             # Stored in clear or under another key: nobody signs in with it until it is sealed
             # (`pontoon users seal-totp`) or the person enrols again.
             log.error("the TOTP secret of %s is not sealed with this service's key", row.username)
-            return _failure(uow, row, failures, cmd, policy, now, "totp_unreadable")
+            _failure(uow, row, failed.failures, cmd, policy, now, "totp_unreadable")
+            return SignInResult(SignInOutcome.FAILED)
         step = totp_step(secret, cmd.totp, now)
         if step is None or (row.totp_last_step is not None and step <= row.totp_last_step):
             # A code seen before (over someone's shoulder, or replayed) is as bad as a wrong one.
             reason = "totp_missing" if not cmd.totp.strip() else ("wrong_totp" if step is None else "totp_reused")
-            return _failure(uow, row, failures, cmd, policy, now, reason)
+            _failure(uow, row, failed.failures, cmd, policy, now, reason)
+            return SignInResult(SignInOutcome.FAILED)
     uow.staff.clear_failures(row.user_id, address)
     uow.staff.record_sign_in(row.user_id, totp_step=step, password_hash=policy.passwords.hash(cmd.password)
                              if policy.passwords.needs_rehash(row.password_hash) else None)
@@ -89,24 +115,23 @@ def sign_in(cmd: SignIn, uow: UnitOfWork, policy: StaffPolicy) -> SignInResult:
 
 
 def _failure(uow: UnitOfWork, row: StaffRow, before: int, cmd: SignIn, policy: StaffPolicy, now: datetime,
-             reason: str) -> SignInResult:
+             reason: str) -> None:
+    count_failure(uow, row, before, cmd.address, policy, now, reason, CONSOLE)
+
+
+def count_failure(uow: UnitOfWork, row: StaffRow, before: int, address: str | None, policy: StaffPolicy,
+                  now: datetime, reason: str, attempts: Attempts) -> None:
     """One more failure in a row from this address; the one that reaches the policy's count locks
     the account against this address (and starts the count again, for after the lock)."""
     failures = before + 1
     locks = failures >= policy.max_failures
     locked_until = now + policy.lock if locks else None
-    uow.staff.record_failure(row.user_id, cmd.address or "", failures=0 if locks else failures,
+    uow.staff.record_failure(row.user_id, address or "", failures=0 if locks else failures,
                              locked_until=locked_until)
-    _record(uow, "staff_sign_in_failed", row.username, cmd.address, reason=reason, failures_in_a_row=failures)
+    attempts.record(uow, "sign_in_failed", row.username, address, reason=reason, failures_in_a_row=failures)
     if locked_until is not None:
-        _record(uow, "staff_locked", row.username, cmd.address, failures_in_a_row=failures,
-                locked_until=locked_until.isoformat(timespec="seconds"))
-    return SignInResult(SignInOutcome.FAILED)
-
-
-def _record(uow: UnitOfWork, kind: str, username: str, address: str | None, **details: object) -> None:
-    # The attempt is nobody's until it succeeds: the username tried is in the record, no actor.
-    uow.audit.append(chain_for(None), [AuditRecord(kind, {"username": username, "address": address, **details})])
+        attempts.record(uow, "locked", row.username, address, failures_in_a_row=failures,
+                        locked_until=locked_until.isoformat(timespec="seconds"))
 
 
 def sign_out(cmd: SignOut, uow: UnitOfWork, policy: StaffPolicy) -> bool:
@@ -114,7 +139,7 @@ def sign_out(cmd: SignOut, uow: UnitOfWork, policy: StaffPolicy) -> bool:
     found = uow.staff.session_of(policy.keys.session_hash(cmd.token))
     if found is None:
         return False
-    session_id, user_id = found
+    session_id, user_id = found.session_id, found.user_id
     if not uow.staff.end_session(session_id, "signed_out"):
         return False
     row = uow.staff.get_by_id(user_id)

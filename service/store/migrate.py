@@ -7,6 +7,7 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg.rows import dict_row
 
 # Applied in the order of their names, and recorded by name in schema_migrations. There is no
 # 0003: the schema went from 0002 to 0004 when it was first written, and databases have recorded
@@ -43,7 +44,8 @@ def migrate(database_url: str) -> list[str]:
         try:
             conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
                          " name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
-            done = {row[0] for row in conn.execute("SELECT name FROM schema_migrations")}
+            with conn.cursor(row_factory=dict_row) as cur:
+                done = {row["name"] for row in cur.execute("SELECT name FROM schema_migrations")}
             for path in sorted(MIGRATIONS.glob("*.sql")):
                 if path.name in done:
                     continue

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 import psycopg
 from psycopg_pool import ConnectionPool
@@ -19,6 +19,7 @@ from .repositories.outbox import OutboxRepository
 from .repositories.paytables import PaytablesRepository
 from .repositories.reports import ReportsRepository
 from .repositories.rounds import RoundsRepository
+from .repositories.screens import ScreensRepository
 from .repositories.shoes import ShoesRepository
 from .repositories.staff import StaffRepository
 from .repositories.table_rules import TableRulesRepository
@@ -28,12 +29,21 @@ from .repositories.traditional import TraditionalRepository
 from .repositories.verifications import VerificationsRepository
 
 
+class ShuffleSource(Protocol):
+    """What a virtual shoe's shuffle draws from (the engine's RandomSource)."""
+
+    def randbelow(self, n: int) -> int: ...
+
+
 class UnitOfWork:
     """The repositories over one connection (in autocommit mode: see open_pool). A read on its own
-    needs no transaction; what must commit or roll back together runs in a transaction() block."""
+    needs no transaction; what must commit or roll back together runs in a transaction() block.
+    `shuffle_source`: what the virtual shoes its commands open are shuffled from; None, the house's
+    own (the operating system's secure source)."""
 
-    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+    def __init__(self, conn: psycopg.Connection[Any], *, shuffle_source: ShuffleSource | None = None) -> None:
         self.conn = conn
+        self.shuffle_source = shuffle_source
         self.tables = TablesRepository(conn)
         self.shoes = ShoesRepository(conn)
         self.rounds = RoundsRepository(conn)
@@ -52,6 +62,7 @@ class UnitOfWork:
         self.verifications = VerificationsRepository(conn)
         self.evaluations = EvaluationsRepository(conn)
         self.table_rules = TableRulesRepository(conn)
+        self.screens = ScreensRepository(conn)
 
     @property
     def info(self) -> psycopg.ConnectionInfo:

@@ -40,7 +40,7 @@ def new_virtual_shoe(uow: UnitOfWork, table_id: str, spec: ShoeSpec, reason: str
         notes.append(("shoe_closed", {"shoe_id": closed.shoe_id, "mode": closed.mode, "commitment": closed.commitment,
                                       "card_order": closed.card_order, "salt": closed.salt,
                                       "position": closed.position, "reason": reason}))
-    shoe = VirtualShoe(spec)
+    shoe = VirtualShoe(spec, uow.shuffle_source)
     order, salt = shoe.reveal()
     row = uow.shoes.add(table_id=table_id, mode="virtual", commitment=shoe.commitment, card_order=order, salt=salt)
     notes.append(("shoe_started", {"shoe_id": row.shoe_id, "mode": row.mode, "commitment": row.commitment,

@@ -7,13 +7,14 @@ from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from types import MappingProxyType
 
-from ..roles import STAFF_ROLES, Role
+from ..roles import CONSOLE_ROLES, KEY_ROLES, Role
 
 
 class Task(StrEnum):
     SEE_TABLES = "see_tables"               # the floor, a table, its shoe, its rounds and its paytable
     CREATE_TABLES = "create_tables"
     DEAL = "deal"                           # a table's shoes, rounds, cards, decisions and bank
+    DEAL_AT_SCREEN = "deal_at_screen"       # the same at a table's enrolled screen, signed in with a PIN
     SEE_PAYTABLES = "see_paytables"         # paytables, their versions and house edges
     CHANGE_PAYTABLES = "change_paytables"   # draft, approve or reject a version; assign one to a table
     CHANGE_TABLE_RULES = "change_table_rules"   # propose, approve or reject another rules file for a table
@@ -25,14 +26,18 @@ class Task(StrEnum):
     SEE_ACCESS = "see_access"               # the list of API keys, for an access review
     MANAGE_ACCESS = "manage_access"         # staff accounts and API keys: create, change, revoke
     OWN_ACCOUNT = "own_account"             # one's own password and second factor
+    ENROL_SCREENS = "enrol_screens"         # a table's dealer screens: enrol one, list them, revoke one
+    ANSWER_CALLS = "answer_calls"           # a dealer's call for a supervisor: dismissed, or answered by a void
 
 
 WHO_MAY: Mapping[Task, frozenset[Role]] = MappingProxyType({
-    # Every role sees the tables; a terminal's key only its own table (the API checks the table).
-    Task.SEE_TABLES: frozenset(Role),
+    # Every key and console role sees the tables; a terminal's key only its own table (the API
+    # checks the table). A dealer sees only the table of the screen they deal at, and no console page.
+    Task.SEE_TABLES: frozenset(KEY_ROLES),
     Task.CREATE_TABLES: frozenset({Role.ADMIN, Role.OPERATOR}),
     Task.DEAL: frozenset({Role.TERMINAL}),
-    Task.SEE_PAYTABLES: frozenset(STAFF_ROLES),
+    Task.DEAL_AT_SCREEN: frozenset({Role.DEALER}),
+    Task.SEE_PAYTABLES: frozenset(CONSOLE_ROLES),
     Task.CHANGE_PAYTABLES: frozenset({Role.OPERATOR}),
     Task.CHANGE_TABLE_RULES: frozenset({Role.OPERATOR}),
     Task.VOID_ROUNDS: frozenset({Role.SUPERVISOR}),
@@ -42,7 +47,9 @@ WHO_MAY: Mapping[Task, frozenset[Role]] = MappingProxyType({
     Task.AUDIT: frozenset({Role.COMPLIANCE}),
     Task.SEE_ACCESS: frozenset({Role.ADMIN, Role.COMPLIANCE}),
     Task.MANAGE_ACCESS: frozenset({Role.ADMIN}),
-    Task.OWN_ACCOUNT: frozenset(STAFF_ROLES),
+    Task.OWN_ACCOUNT: frozenset(CONSOLE_ROLES),
+    Task.ENROL_SCREENS: frozenset({Role.ADMIN, Role.SUPERVISOR}),
+    Task.ANSWER_CALLS: frozenset({Role.SUPERVISOR}),
 })
 
 

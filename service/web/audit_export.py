@@ -33,13 +33,15 @@ def chunks(lines: Iterable[str], size: int = CHUNK_CHARS) -> Iterator[str]:
 
 
 def export_response(uow: UnitOfWork, *, since: datetime | None, until: datetime | None, table_id: str | None,
-                    fmt: str, actor: str, clock_margin: float) -> Response:
+                    fmt: str, actor: str, clock_margin: float, file_name: str | None = None) -> Response:
     """The records from `since` (inclusive) to `until` (exclusive; None: now), of one table's chain
     or all, streamed as they are read: a server-side cursor feeds the response, so a month is never
     held in memory. The export itself is recorded (audit_exported) and committed first: a response
-    that cannot be built records nothing, and one that is sent is always on the record."""
+    that cannot be built records nothing, and one that is sent is always on the record. `file_name`:
+    the download's name (without its extension), else one naming the table."""
     ends = export_end(uow.audit, until, clock_margin)
-    headers = Headers({"Content-Disposition": f'attachment; filename="audit-{table_id or "all"}.{fmt}"',
+    name = file_name or f"audit-{table_id or 'all'}"
+    headers = Headers({"Content-Disposition": f'attachment; filename="{name}.{fmt}"',
                        EXPORT_ENDS: ends.isoformat()})
     with uow.transaction():
         uow.audit.append(chain_for(None), [AuditRecord("audit_exported", {

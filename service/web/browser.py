@@ -9,7 +9,9 @@ from flask import Blueprint, Flask, Response, current_app, render_template, requ
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from ..config import Settings
+from ..games import TEMPLATES_FOLDER, game_view, seat_name
 from ..staff.keys import StaffKeys
+from . import format as page_format
 
 CONSOLE_PREFIX = "/console"
 DEALER_PREFIX = "/dealer"
@@ -71,7 +73,13 @@ def install(app: Flask, settings: Settings, keys: StaffKeys) -> CSRFProtect:
     app.after_request(_browser_headers)
     app.register_error_handler(CSRFError, _csrf_refused)
     app.register_blueprint(Blueprint("assets", __name__, static_folder=str(Path(__file__).parent / "static"),
-                                     static_url_path=ASSETS_PREFIX))
+                                     static_url_path=ASSETS_PREFIX, template_folder="templates"))
+    # What both adapters' pages draw with: the filters (money, cards, times), the cards' partials,
+    # and each game's own parts of the pages (its hands, its bank), found by the game's name.
+    page_format.install(app)
+    app.register_blueprint(Blueprint("game_views", "service.games", template_folder=TEMPLATES_FOLDER))
+    app.add_template_global(game_view, "game_view")
+    app.add_template_global(seat_name, "seat_name")
     return csrf
 
 
@@ -88,7 +96,9 @@ def _browser_headers(response: Response) -> Response:
 
 
 def _csrf_refused(error: CSRFError) -> tuple[str, int]:
-    current_app.logger.info("console form refused: %s", error.description)
+    current_app.logger.info("form refused: %s", error.description)
+    if is_dealer_request():
+        return render_template("dealer/form_refused.html"), 400
     return render_template("console/error.html", status=400, title="Form refused",
                            message="The form was refused because it was stale or did not come from this "
                                    "console. Go back, reload the page and try again."), 400

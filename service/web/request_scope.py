@@ -2,19 +2,25 @@
 request ends."""
 from __future__ import annotations
 
-from contextlib import ExitStack
+from collections.abc import Callable
+from contextlib import AbstractContextManager, ExitStack
 
 from flask import Flask, current_app, g
+from psycopg_pool import ConnectionPool
 
 from ..metrics.collectors import connection_returned, connection_taken
 from ..store.uow import UnitOfWork, unit_of_work
+
+# Opens a unit of work on a connection of the pool, given back when its block ends.
+OpenUnitOfWork = Callable[[ConnectionPool], AbstractContextManager[UnitOfWork]]
+_OPEN = "pontoon.open_unit_of_work"
 
 
 def request_uow() -> UnitOfWork:
     """The request's unit of work; its connection goes back to the pool when the request ends."""
     if "uow" not in g:
         stack = ExitStack()
-        g.uow = stack.enter_context(unit_of_work(current_app.extensions["pontoon.pool"]))
+        g.uow = stack.enter_context(current_app.extensions[_OPEN](current_app.extensions["pontoon.pool"]))
         g.uow_scope = stack
         connection_taken()
     uow: UnitOfWork = g.uow
@@ -31,5 +37,7 @@ def close_request_uow(_exc: BaseException | None = None) -> None:
             connection_returned()
 
 
-def install(app: Flask) -> None:
+def install(app: Flask, open_unit_of_work: OpenUnitOfWork = unit_of_work) -> None:
+    """Requests of `app` work through units of work `open_unit_of_work` opens."""
+    app.extensions[_OPEN] = open_unit_of_work
     app.teardown_appcontext(close_request_uow)

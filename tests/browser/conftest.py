@@ -182,3 +182,38 @@ def db(database_url) -> Iterator[psycopg.Connection]:
     with psycopg.connect(database_url, autocommit=True) as conn:
         yield conn
 
+
+
+@pytest.fixture(scope="package")
+def screen_issuer(chromium, live, people):
+    """A console page signed in as an admin, which issues the screens' enrolment codes."""
+    from .console import sign_in
+
+    context = chromium.new_context(base_url=live.url)
+    page = sign_in(context.new_page(), people["admin"])
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def table_at_screen(new_page, live, admin_api, screen_issuer):
+    """table_at_screen(rules, paytable=None) -> a new table of those rules, a page enrolled as its
+    screen (its code issued in the console) with a new dealer signed in on it, at /dealer/table."""
+    from tests.support.dealer_screen import (
+        enrol_in_browser,
+        issue_code_in_console,
+        make_dealer_account,
+        sign_in_at_screen,
+    )
+
+    def make(rules: str, paytable: str | None = None):
+        table_id = f"DS-{uuid.uuid4().hex[:6].upper()}"
+        ok(admin_api.post("/v1/tables", {"table_id": table_id, "rules": rules,
+                                         **({"paytable": paytable} if paytable else {})}), 201)
+        _, link = issue_code_in_console(screen_issuer, table_id, "Left")
+        page = new_page()
+        enrol_in_browser(page, link)
+        sign_in_at_screen(page, make_dealer_account(live.env))
+        page.goto("/dealer/table")
+        return page
+    return make

@@ -38,7 +38,8 @@ def places(new_table) -> dict[str, str]:
     assert open_round["status"] == "open"
     return {"table_id": table_id, "round_id": done["round_id"], "name": "canberra-standard", "version": "999",
             "username": f"nobody{uuid.uuid4().hex[:6]}", "key_id": str(uuid.uuid4()),
-            "verification_id": str(uuid.uuid4()), "change_id": "999999"}
+            "verification_id": str(uuid.uuid4()), "screen_id": str(uuid.uuid4()), "call_id": str(uuid.uuid4()),
+            "change_id": "999999"}
 
 
 def path_of(rule: str, places: dict[str, str]) -> str:

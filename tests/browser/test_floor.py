@@ -44,13 +44,13 @@ def test_a_round_appears_live_on_the_floor_and_its_table_card_by_card(new_page, 
     state = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": WAGERS}), 201)
     round_id = state["round_id"]
     expect(live).to_contain_text(round_id)
-    expect(row).to_contain_text("card to seat 1 hand 0")
+    expect(row).to_contain_text("card to seat 1, hand 1")
     for number, card in enumerate(FIRST_CARDS, start=1):
         ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": card}), 200)
         expect(dealt(live, card)).to_be_visible()
         expect(row).to_contain_text(f"{number} card{'' if number == 1 else 's'} dealt")
-    expect(live.locator(".awaits")).to_contain_text("Awaiting a decision from seat 1, hand 0")
-    expect(row).to_contain_text("decision: seat 1 hand 0")
+    expect(live.locator(".awaits")).to_contain_text("Awaiting a decision from seat 1, hand 1")
+    expect(row).to_contain_text("decision: seat 1, hand 1")
     shot(table, "table")
     shot(floor, "floor")
 

@@ -55,14 +55,16 @@ def test_a_deactivated_accounts_open_session_ends_at_its_next_click(new_page, pe
 
     admin = sign_in(new_page(), people["admin"])
     visit(admin, "/console/access")
-    admin.on("dialog", lambda dialog: dialog.accept())      # should the page ask "are you sure?"
     row = admin.locator(f"#account-{person.username}")
     expect(row.locator(".status-active")).to_be_visible()
-    row.get_by_role("button", name="Deactivate").click()
+    row.get_by_role("link", name="Deactivate…").click()
+    admin.get_by_label(re.compile(r"^Reason")).fill("moved to another casino")
+    admin.get_by_role("button", name="Deactivate the account").click()
     expect(admin.locator(f"#account-{person.username} .status-deactivated")).to_be_visible()
     shot(admin, "access")
 
-    theirs.get_by_role("navigation").get_by_role("link", name="Reports").click()
+    # Their next click (or their page's next refresh, whichever comes first) finds the session ended.
+    visit(theirs, "/console/reports")
     expect(theirs).to_have_url(LOGIN)
     submit_sign_in(theirs, person.username, person.password)
     expect(theirs.get_by_role("alert")).to_contain_text(FAILED)

@@ -1,14 +1,20 @@
 """Fixtures of the app in-process over a folder's own scratch database: a conftest imports them
 and defines `settings` (from its `database_url`), so each folder keeps its own database; `as_key`
-and `admin` call the API in-process with a key."""
+and `admin` call the API in-process with a key; `app_with` builds an app whose units of work hold
+the collaborators a test gives them."""
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import psycopg
 import pytest
+from flask import Flask
 
 from service.app import create_app
 from service.store.repositories.audit import AuditRecord, AuditRepository, chain_for
 from service.store.repositories.keys import KeysRepository
+from service.store.uow import ShuffleSource, UnitOfWork
 from tests.support.api_client import Api, flask_sender
 
 
@@ -27,6 +33,37 @@ def app(settings):
     app.config["TESTING"] = True
     yield app
     app.extensions["pontoon.pool"].close()
+
+
+@pytest.fixture
+def app_with(settings):
+    """app_with(testing=True, shuffle_source=None, **repositories) -> an app over the same database
+    whose requests' units of work shuffle their virtual shoes from `shuffle_source` and hold
+    `repositories` (name -> class over the connection) in place of their own."""
+    apps = []
+
+    def make(*, testing: bool = True, shuffle_source: ShuffleSource | None = None, **repositories) -> Flask:
+        @contextmanager
+        def open_unit_of_work(pool) -> Iterator[UnitOfWork]:
+            with pool.connection() as conn:
+                uow = UnitOfWork(conn, shuffle_source=shuffle_source)
+                for name, repository in repositories.items():
+                    setattr(uow, name, repository(conn))
+                yield uow
+
+        app = create_app(settings, open_unit_of_work=open_unit_of_work)
+        app.config["TESTING"] = testing   # testing: an error the app does not answer reaches the test
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        app.extensions["pontoon.pool"].close()
+
+
+def through(app: Flask, api: Api) -> Api:
+    """The same key, calling `app`."""
+    return Api(flask_sender(app.test_client()), api.secret)
 
 
 @pytest.fixture

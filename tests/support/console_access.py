@@ -1,5 +1,6 @@
-"""The console's role matrix: every console route and the staff roles that may use it. The
-integration tests and the browser tests hold the console to this one table."""
+"""The console's role matrix: every console route and the staff roles that may use it (a dealer
+uses none: dealers sign in at a table's screen). The integration tests and the browser tests hold
+the console to this one table."""
 from __future__ import annotations
 
 import re
@@ -7,15 +8,19 @@ import re
 ROLES = ("admin", "operator", "supervisor", "compliance")
 EVERY_ROLE = frozenset(ROLES)
 PIT = frozenset({"compliance", "supervisor"})
+SCREENS = frozenset({"admin", "supervisor"})      # who enrols and revokes a table's dealer screens
 
 # (method, rule) -> the roles that may use it; anyone else is shown the 403 page.
 CONSOLE_ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/console/access"): frozenset({"admin"}),
     ("POST", "/console/access/accounts"): frozenset({"admin"}),
+    ("GET", "/console/access/accounts/<username>/deactivate"): frozenset({"admin"}),
     ("POST", "/console/access/accounts/<username>/deactivate"): frozenset({"admin"}),
+    ("GET", "/console/access/accounts/<username>/reset-password"): frozenset({"admin"}),
     ("POST", "/console/access/accounts/<username>/reset-password"): frozenset({"admin"}),
     ("POST", "/console/access/accounts/<username>/role"): frozenset({"admin"}),
     ("POST", "/console/access/keys"): frozenset({"admin"}),
+    ("GET", "/console/access/keys/<key_id>/revoke"): frozenset({"admin"}),
     ("POST", "/console/access/keys/<key_id>/revoke"): frozenset({"admin"}),
     ("GET", "/console/access/review"): frozenset({"admin"}),
     ("GET", "/console/access/review.csv"): frozenset({"admin"}),
@@ -49,6 +54,12 @@ CONSOLE_ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/console/tables/<table_id>/rules/<int:change_id>/decision"): frozenset({"operator"}),
     ("GET", "/console/tables/<table_id>/void"): frozenset({"supervisor"}),
     ("POST", "/console/tables/<table_id>/void"): frozenset({"supervisor"}),
+    ("GET", "/console/tables/<table_id>/screens"): SCREENS,
+    ("POST", "/console/tables/<table_id>/screens"): SCREENS,
+    ("GET", "/console/tables/<table_id>/screens/<screen_id>/revoke"): SCREENS,
+    ("POST", "/console/tables/<table_id>/screens/<screen_id>/revoke"): SCREENS,
+    ("GET", "/console/tables/<table_id>/calls/<call_id>/dismiss"): frozenset({"supervisor"}),
+    ("POST", "/console/tables/<table_id>/calls/<call_id>/dismiss"): frozenset({"supervisor"}),
 }
 # Open to anyone: signing in and out, the way in, and the static files (htmx, the stylesheet).
 PUBLIC = {("GET", "/console/login"), ("POST", "/console/login"), ("POST", "/console/logout"), ("GET", "/console/"),

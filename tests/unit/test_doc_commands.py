@@ -18,7 +18,7 @@ from .test_readme_commands import OPTION_VALUES, POSITIONAL
 PLACEHOLDERS = {**POSITIONAL, "DAY.jsonl": "day.jsonl", "U": "alice"}
 VALUES = {**OPTION_VALUES, "--format": "jsonl", "--name": "Alice", "--interval": "1", "--sweep-after": "60",
           "--sweep-every": "10", "--precision": "0.0002", "--wager": "500", "--csv": "chart.csv",
-          "--png": "chart.png", "--username": "alice", "P": "canberra-standard"}
+          "--png": "chart.png", "--username": "alice", "P": "canberra-standard", "--reason": "left"}
 
 
 def mentions() -> list[tuple[str, str]]:

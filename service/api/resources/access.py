@@ -18,8 +18,10 @@ blp = Blueprint("access", __name__, url_prefix="/v1/access", description="Who ca
 class Access(MethodView):
     @require(*roles_for(Task.SEE_ACCESS))
     @blp.response(200, KeySchema(many=True))
-    @documented(blp)
+    @documented(blp, "listKeys")
     def get(self):
-        """Every key, revoked ones too: role, table, creator, creation, last use, revocation.
-        Never a secret or its hash."""
+        """List every API key.
+
+        Revoked ones too: role, table, creator, creation, last use, revocation. Never a secret
+        or its hash."""
         return access_list(request_uow())

@@ -6,7 +6,7 @@ import json
 from zoneinfo import ZoneInfo
 
 import marshmallow as ma
-from flask import Response, current_app
+from flask import Response, current_app, request
 from flask.views import MethodView
 
 from ...audit.checkpoints import read_checkpoints
@@ -15,13 +15,15 @@ from ...web.access import Task, roles_for
 from ...web.audit_export import EXPORT_ENDS, MEDIA_TYPES, export_response
 from ..auth import principal, require
 from ..blueprint import Blueprint
-from ..docs import documented
+from ..docs import CONTENT_DISPOSITION, documented
 from ..errors import fail
 from ..schemas.audit_export import ExportQuerySchema
 from ..transactions import request_uow
 
 blp = Blueprint("audit", __name__, url_prefix="/v1/audit", description="The audit log, exported")
 
+PLAIN_TEXT = "text/plain"
+CHECKPOINT_LINES = "one signed checkpoint a line (chain, seq, hash, at, key, signature)"
 EXPORT_FORMATS = ("jsonl: one record a line (id, chain, seq, at, kind, actor, table_id, round_id, payload, "
                   "prev_hash, hash); csv: a header line, then the same columns (payload as JSON)")
 
@@ -44,12 +46,15 @@ class Export(MethodView):
     @blp.response(200, {"type": "string"}, content_type=MEDIA_TYPES["jsonl"], description=EXPORT_FORMATS,
                   headers={EXPORT_ENDS: {"description": "where the export ends (exclusive): `to`, or the instant "
                                                         "before which every record has committed, if earlier",
-                                         "schema": {"type": "string", "format": "date-time"}}})
+                                         "schema": {"type": "string", "format": "date-time"}},
+                           CONTENT_DISPOSITION: CONTENT_DISPOSITION})
     @blp.alt_response(200, schema={"type": "string"}, content_type=MEDIA_TYPES["csv"], success=True,
                       description=EXPORT_FORMATS)
-    @documented(blp, 404)
+    @documented(blp, "exportAudit", 404)
     def get(self, query):
-        """Stream the audit records from `from` (inclusive) to `to` (exclusive), or of the gaming
+        """Export the audit log.
+
+        Streams the audit records from `from` (inclusive) to `to` (exclusive), or of the gaming
         days asked for (`gaming_day`, or `gaming_day_from` to `gaming_day_to`, in the casino's
         zone from its day start), of one table's chain or all, in id order. Memory stays flat
         for any range: a server-side cursor feeds the response as it is sent. The export itself
@@ -69,14 +74,22 @@ class Export(MethodView):
 @blp.route("/checkpoints")
 class Checkpoints(MethodView):
     @require(*roles_for(Task.AUDIT))
-    @blp.response(200, {"type": "string"}, content_type=MEDIA_TYPES["jsonl"],
-                  description="one signed checkpoint a line (chain, seq, hash, at, key, signature)")
+    @blp.response(200, {"type": "string"}, content_type=MEDIA_TYPES["jsonl"], description=CHECKPOINT_LINES,
+                  headers={CONTENT_DISPOSITION: CONTENT_DISPOSITION})
+    @blp.alt_response(200, schema={"type": "string"}, content_type=PLAIN_TEXT, success=True,
+                      description=f"{CHECKPOINT_LINES}, as plain text: what a request that prefers {PLAIN_TEXT} "
+                                  f"(by its Accept) is sent")
+    @documented(blp, "getAuditCheckpoints")
     def get(self):
-        """The signed checkpoints of the chains' heads (PONTOON_CHECKPOINT_DIR), as JSON lines: with
+        """Read the signed checkpoints of the audit chains.
+
+        The signed checkpoints of the chains' heads (PONTOON_CHECKPOINT_DIR), as JSON lines: with
         an export, `pontoon audit verify FILE --checkpoints DIR` shows the chains extend every one
         of them. Empty when the service keeps no checkpoints."""
         directory = current_app.extensions["pontoon.settings"].checkpoint_dir
         lines = [json.dumps(checkpoint, sort_keys=True) + "\n"
                  for checkpoint in (read_checkpoints(directory) if directory else [])]
-        return Response("".join(lines), mimetype=MEDIA_TYPES["jsonl"],
+        # JSON lines have no media type every client knows: one that asks for text gets them as text.
+        mimetype = request.accept_mimetypes.best_match([MEDIA_TYPES["jsonl"], PLAIN_TEXT], MEDIA_TYPES["jsonl"])
+        return Response("".join(lines), mimetype=mimetype,
                         headers={"Content-Disposition": 'attachment; filename="checkpoints.jsonl"'})

@@ -21,9 +21,11 @@ class Kitty(MethodView):
     @command(access(*roles_for(Task.DEAL), table_from=table_in_path))
     @blp.arguments(KittySchema())
     @blp.response(201, BankSchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "changeKitty", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
-        """Shoot Pontoon, between rounds: the banker puts up a kitty (none is up) or tops it up,
+        """Put up or top up the Shoot kitty.
+
+        Shoot Pontoon, between rounds: the banker puts up a kitty (none is up) or tops it up,
         within the table's kitty limits (its own, else the rules'; 409 kitty_refused outside them).
         Recorded as a table transfer from the banker to the kitty."""
         return bank.change_kitty(ChangeKitty(table_id, body["action"], body["amount"], principal().actor),
@@ -35,8 +37,10 @@ class BankSale(MethodView):
     @command(access(*roles_for(Task.DEAL), table_from=table_in_path))
     @blp.arguments(BankSaleSchema())
     @blp.response(201, BankSchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "sellBank", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
-        """Between rounds, the banker sells the bank to the player at `to_seat` for `price`: a
+        """Sell the bank.
+
+        Between rounds, the banker sells the bank to the player at `to_seat` for `price`: a
         transfer from the buyer to the banker; the old banker takes the kitty back."""
         return bank.sell(SellBank(table_id, body["to_seat"], body["price"], principal().actor), request_uow())

@@ -21,9 +21,11 @@ class Keys(MethodView):
     @require(*roles_for(Task.MANAGE_ACCESS))
     @blp.arguments(CreateKeySchema())
     @blp.response(201, CreatedKeySchema)
-    @documented(blp, 404)
+    @documented(blp, "createKey", 404)
     def post(self, body):
-        """Create a key; the answer carries its secret, the only time it is shown (only its hash is
+        """Create an API key.
+
+        The answer carries its secret, the only time it is shown (only its hash is
         kept). A terminal's key names its table, which must exist (404 otherwise). Not replayed
         by Idempotency-Key: a stored response would be a stored secret, so
         a retry creates another key (revoke the spare)."""
@@ -37,7 +39,9 @@ class Revoke(MethodView):
     @command(access(*roles_for(Task.MANAGE_ACCESS)))
     @blp.arguments(RevokeKeySchema())
     @blp.response(200, KeySchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "revokeKey", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, key_id):
-        """Revoke a key: its next request is refused (401 key_revoked)."""
+        """Revoke an API key.
+
+        At once: its next request is refused (401 key_revoked)."""
         return revoke_key(RevokeKey(key_id, body["reason"], principal().actor), request_uow())

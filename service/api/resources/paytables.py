@@ -13,11 +13,17 @@ from ...operators.commands import (
 )
 from ...store.repositories.paytables import VersionStatus
 from ...web.access import Task, roles_for
-from ...web.schemas.paytables import AssignPaytableSchema, DecisionSchema, SubmitVersionSchema
+from ...web.schemas.paytables import AssignPaytableSchema, DecisionSchema
 from ..auth import access, principal, require, table_in_path
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
-from ..schemas.paytables import EvaluationSchema, PaytableVersionsSchema, TablePaytableSchema, VersionSchema
+from ..schemas.paytables import (
+    EvaluationSchema,
+    PaytableVersionsSchema,
+    SubmitVersionSchema,
+    TablePaytableSchema,
+    VersionSchema,
+)
 from ..transactions import command, request_uow
 
 blp = Blueprint("paytables", __name__, url_prefix="/v1",
@@ -29,9 +35,11 @@ blp = Blueprint("paytables", __name__, url_prefix="/v1",
 class Paytables(MethodView):
     @require(*roles_for(Task.SEE_PAYTABLES))
     @blp.response(200, PaytableVersionsSchema(many=True))
-    @documented(blp)
+    @documented(blp, "listPaytables")
     def get(self):
-        """Every paytable and its versions (status, author, decision, house edge)."""
+        """List every paytable and its versions.
+
+        Each version's status, author, decision and house edge."""
         return paytables.list_paytables(request_uow())
 
 
@@ -39,17 +47,21 @@ class Paytables(MethodView):
 class Versions(MethodView):
     @require(*roles_for(Task.SEE_PAYTABLES))
     @blp.response(200, PaytableVersionsSchema)
-    @documented(blp, 404)
+    @documented(blp, "listPaytableVersions", 404)
     def get(self, name):
-        """The paytable's versions, oldest first."""
+        """List a paytable's versions.
+
+        Oldest first, each with its status, author, decision and house edge."""
         return paytables.list_versions(request_uow(), name)
 
     @command(access(*roles_for(Task.CHANGE_PAYTABLES)))
     @blp.arguments(SubmitVersionSchema())
     @blp.response(201, VersionSchema)
-    @documented(blp, 404, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "submitPaytableVersion", 404, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, name):
-        """Submit the next version as a draft (YAML text or a JSON object) with a reason. It is
+        """Submit a paytable's next version as a draft.
+
+        The draft is sent (YAML text or a JSON object) with a reason. It is
         validated as the engine reads it: each bad field is named (422). Another operator must
         approve it before any table can use it."""
         return paytables.submit_version(SubmitPaytableVersion(
@@ -61,9 +73,11 @@ class Versions(MethodView):
 class Version(MethodView):
     @require(*roles_for(Task.SEE_PAYTABLES))
     @blp.response(200, VersionSchema)
-    @documented(blp, 404)
+    @documented(blp, "getPaytableVersion", 404)
     def get(self, name, version):
-        """A version: its odds, house edge, what changed from the version it was drafted from, and
+        """Read a paytable version.
+
+        Its odds, house edge, what changed from the version it was drafted from, and
         its trail (submitted, approved or rejected, assigned, applied), each step with who, when
         and why. Versions are never edited: a change is a new version."""
         return paytables.version(request_uow(), name, version)
@@ -73,17 +87,21 @@ class Version(MethodView):
 class Evaluation(MethodView):
     @require(*roles_for(Task.SEE_PAYTABLES))
     @blp.response(200, EvaluationSchema)
-    @documented(blp, 404)
+    @documented(blp, "getPaytableEvaluation", 404)
     def get(self, name, version):
-        """The version's evaluation: queued for a worker, running, done with its house edge and RTP
+        """Read a paytable version's evaluation.
+
+        Queued for a worker, running, done with its house edge and RTP
         (the figures its approval keeps), or failed saying why. A draft's submission asks for it."""
         return evaluation_jobs.evaluation_of(request_uow(), name, version)
 
     @command(access(*roles_for(Task.CHANGE_PAYTABLES)))
     @blp.response(202, EvaluationSchema)
-    @documented(blp, 404, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "requestPaytableEvaluation", 404, headers=(IDEMPOTENCY_KEY,))
     def post(self, name, version):
-        """Ask a worker for the version's evaluation: one never asked for (a version seeded from
+        """Ask a worker to evaluate a paytable version.
+
+        One never asked for (a version seeded from
         its file), failed, or gone quiet for five minutes is queued again; one under way or done
         stands and is returned as it is."""
         return evaluation_jobs.evaluate_version(EvaluatePaytableVersion(name, version, principal().actor),
@@ -100,9 +118,11 @@ class Approve(MethodView):
     @command(access(*roles_for(Task.CHANGE_PAYTABLES)))
     @blp.arguments(DecisionSchema())
     @blp.response(200, VersionSchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "approvePaytableVersion", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, name, version):
-        """Approve a draft: never its own author's (403 own_draft), and only once its evaluation is
+        """Approve a paytable draft.
+
+        Never its own author's (403 own_draft), and only once its evaluation is
         done (409 evaluation_under_way, evaluation_failed or not_evaluated, in words): the house
         edge and RTP it measured are kept with the approval."""
         return _decide(VersionStatus.APPROVED, body, name, version)
@@ -113,9 +133,11 @@ class Reject(MethodView):
     @command(access(*roles_for(Task.CHANGE_PAYTABLES)))
     @blp.arguments(DecisionSchema())
     @blp.response(200, VersionSchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "rejectPaytableVersion", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, name, version):
-        """Reject a draft (its author may withdraw it this way)."""
+        """Reject a paytable draft.
+
+        Its author may withdraw it this way."""
         return _decide(VersionStatus.REJECTED, body, name, version)
 
 
@@ -123,18 +145,21 @@ class Reject(MethodView):
 class TablePaytable(MethodView):
     @require(*roles_for(Task.SEE_TABLES), table_from=table_in_path)
     @blp.response(200, TablePaytableSchema)
-    @documented(blp, 404)
+    @documented(blp, "getTablePaytable", 404)
     def get(self, table_id):
-        """The table's paytable version in force, the one waiting for its next round, and every
-        assignment."""
+        """Read a table's paytable versions.
+
+        The version in force, the one waiting for its next round, and every assignment."""
         return paytables.table_paytable(request_uow(), table_id)
 
     @command(access(*roles_for(Task.CHANGE_PAYTABLES)))
     @blp.arguments(AssignPaytableSchema())
     @blp.response(200, TablePaytableSchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "assignPaytable", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
-        """Assign an approved version of the table's paytable. It applies from the table's next
+        """Assign an approved version of the table's paytable.
+
+        It applies from the table's next
         round, never to a round in play; assigning the version in force withdraws a pending one."""
         return paytables.assign_paytable(AssignPaytable(table_id, body["version"], body["reason"], principal().actor),
                                          request_uow())

@@ -20,8 +20,10 @@ class Recall(MethodView):
     @require(*roles_for(Task.RECALL_ROUNDS))
     @blp.arguments(RecallQuerySchema(), location="query", unknown=ma.RAISE)
     @blp.response(200, RecallSchema)
-    @documented(blp, 404)
+    @documented(blp, "recallRounds", 404)
     def get(self, query, table_id):
-        """The table's last rounds (10 unless `last` says otherwise), oldest first, each with every
-        card and decision, its hands, every stake and payout in the ledger, and its transcript."""
+        """Recall a table's last rounds.
+
+        10 unless `last` says otherwise, oldest first, each with every card and decision, its
+        hands, every stake and payout in the ledger, and its transcript."""
         return recall(request_uow(), table_id, query["last"])

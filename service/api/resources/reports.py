@@ -11,7 +11,7 @@ from ...web.reports import ReportQuery, period_report
 from ...web.schemas.reports import ReportQuerySchema
 from ..auth import require
 from ..blueprint import Blueprint
-from ..docs import documented
+from ..docs import CONTENT_DISPOSITION, documented
 from ..schemas.reports import TableReportSchema
 from ..transactions import request_uow
 
@@ -22,12 +22,16 @@ blp = Blueprint("reports", __name__, url_prefix="/v1/reports", description="Tabl
 class TableReport(MethodView):
     @require(*roles_for(Task.READ_REPORTS))
     @blp.arguments(ReportQuerySchema(), location="query", unknown=ma.RAISE)
-    @blp.response(200, TableReportSchema)
+    @blp.response(200, TableReportSchema, headers={CONTENT_DISPOSITION: {
+        "description": "format=csv only: `attachment; filename=\"...\"`, the name to save the file as",
+        "schema": {"type": "string"}}})
     @blp.alt_response(200, schema={"type": "string"}, content_type="text/csv", success=True,
                       description="format=csv: the rows, then a TOTAL line; amounts in cents")
-    @documented(blp, 404)
+    @documented(blp, "getTableReport", 404)
     def get(self, query):
-        """Per table for a gaming day (`gaming_day`, or `date`), month to date or year to date,
+        """Report drop, win and hold per table.
+
+        Per table for a gaming day (`gaming_day`, or `date`), month to date or year to date,
         or the gaming days `gaming_day_from` to `gaming_day_to` (`by=day`: per table and gaming
         day): rounds, drop, paid out, win, hold %, bonus and super bonus counts, void refunds.
         Tables with no play have a "no activity" row. The gaming day starts at the configured

@@ -22,10 +22,13 @@ round_table = TableOf("round_id", TABLE_OF_ROUND)
 class Round(MethodView):
     @require(*roles_for(Task.SEE_TABLES), table_from=round_table)
     @blp.response(200, RoundStateSchema)
-    @documented(blp, 404)
+    @documented(blp, "getRound", 404)
     def get(self, round_id):
-        """The whole state: status, what is awaited, the hand in turn and its legal decisions,
-        every hand, the dealer, and the settlement once settled."""
+        """Read a round.
+
+        The whole state: status, revision, what is awaited (a card, a decision, or nothing once
+        complete), the hand in turn and its legal decisions, every hand, the dealer, and each
+        seat's settlement once a worker has settled it."""
         return queries.round_state(request_uow(), round_id)
 
 
@@ -33,9 +36,12 @@ class Round(MethodView):
 class Transcript(MethodView):
     @require(*roles_for(Task.SEE_TABLES), table_from=round_table)
     @blp.response(200, TranscriptSchema)
-    @documented(blp, 404)
+    @documented(blp, "getTranscript", 404)
     def get(self, round_id):
-        """The round's transcript: `pontoon replay` plays a complete one to the same money."""
+        """Read a round's transcript.
+
+        Its rules, paytable, seats, cards and decisions in order: `pontoon replay` plays a
+        complete one to the same money (docs/transcript-format.md)."""
         return queries.round_transcript(request_uow(), round_id)
 
 
@@ -44,10 +50,13 @@ class Cards(MethodView):
     @command(access(*roles_for(Task.DEAL), table_from=round_table))
     @blp.arguments(CardSchema())
     @blp.response(200, RoundStateSchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
+    @documented(blp, "reportCard", 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
     def post(self, body, round_id):
-        """The next card out of a physical shoe; the engine gives it to whoever is owed one.
-        A card the shoe cannot hold is refused (409 card_refused) and audited."""
+        """Report the next card out of a physical shoe.
+
+        The engine gives it to whoever is owed one (`card_to` in the round's state). A card the
+        shoe cannot hold is refused (409 card_refused) and audited; a round awaiting a decision
+        refuses a card (409)."""
         return handlers.post_card(PostCard(round_id, body["card"], principal().actor, expected_revision()),
                                   request_uow())
 
@@ -57,10 +66,13 @@ class Actions(MethodView):
     @command(access(*roles_for(Task.DEAL), table_from=round_table))
     @blp.arguments(ActionSchema())
     @blp.response(200, RoundStateSchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
+    @documented(blp, "postDecision", 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
     def post(self, body, round_id):
-        """A player's decision (insurance included). One the rules do not allow now is refused
-        (409 decision_refused) with the legal ones listed."""
+        """Post a player's decision.
+
+        One of the decisions the round's state lists as legal now (insurance included); the
+        answer is the round's new state. One the rules do not allow now is refused (409
+        decision_refused) with the legal ones listed in `legal_actions`."""
         return handlers.post_action(
             PostAction(round_id, body["seat"], body["action"], body["hand"], body["amount"], principal().actor,
                        expected_revision()), request_uow())

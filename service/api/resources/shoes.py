@@ -20,7 +20,9 @@ shoe_table = TableOf("shoe_id", TABLE_OF_SHOE)
 class Shoe(MethodView):
     @require(*roles_for(Task.SEE_TABLES), table_from=shoe_table)
     @blp.response(200, ShoeSchema)
-    @documented(blp, 404)
+    @documented(blp, "getShoe", 404)
     def get(self, shoe_id):
-        """A shoe; once closed, its order and salt, which must hash to its commitment."""
+        """Read a shoe.
+
+        Once closed, its order and salt, which must hash to its commitment (SHA-256)."""
         return queries.shoe(request_uow(), shoe_id)

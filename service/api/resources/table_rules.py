@@ -23,19 +23,23 @@ blp = Blueprint("table_rules", __name__, url_prefix="/v1/tables",
 class TableRules(MethodView):
     @require(*roles_for(Task.SEE_TABLES), table_from=table_in_path)
     @blp.response(200, TableRulesSchema)
-    @documented(blp, 404)
+    @documented(blp, "getTableRules", 404)
     def get(self, table_id):
-        """The table's rules in force, the change waiting (proposed, or approved for the next shoe),
-        every change with who proposed and decided it and why, and the rules files it may change to."""
+        """Read a table's rules and their changes.
+
+        The rules in force, the change waiting (proposed, or approved for the next shoe), every
+        change with who proposed and decided it and why, and the rules files it may change to."""
         return table_rules.table_rules(request_uow(), table_id)
 
     @command(access(*roles_for(Task.CHANGE_TABLE_RULES)))
     @blp.arguments(ProposeTableRulesSchema())
     @blp.response(201, TableRulesSchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "proposeTableRules", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
-        """Propose another rules file of the table's game, with a reason. It must take the table's own
-        limits (409 limits_refused), be of its game (409 wrong_game), and wait alone (409
+        """Propose another rules file for a table.
+
+        Another rules file of the table's game, with a reason. It must take the table's own limits
+        (409 limits_refused), be of its game (409 wrong_game), and wait alone (409
         rules_change_waiting); another operator approves it, and it applies when the next shoe opens."""
         return table_rules.propose_rules(ProposeTableRules(table_id, body["rules"], body["reason"],
                                                            principal().actor), request_uow())
@@ -51,10 +55,12 @@ class ApproveRules(MethodView):
     @command(access(*roles_for(Task.CHANGE_TABLE_RULES)))
     @blp.arguments(DecisionSchema())
     @blp.response(200, TableRulesSchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "approveTableRules", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id, change_id):
-        """Approve a proposed change: never its own proposer's (403 own_proposal). It waits for the
-        table's next shoe, and applies as that shoe opens."""
+        """Approve a proposed change of a table's rules.
+
+        Never its own proposer's (403 own_proposal). It waits for the table's next shoe, and applies
+        as that shoe opens."""
         return _decide(RulesChangeStatus.APPROVED, body, table_id, change_id)
 
 
@@ -63,7 +69,9 @@ class RejectRules(MethodView):
     @command(access(*roles_for(Task.CHANGE_TABLE_RULES)))
     @blp.arguments(DecisionSchema())
     @blp.response(200, TableRulesSchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "rejectTableRules", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id, change_id):
-        """Reject a change still waiting, proposed or approved (its proposer may withdraw it this way)."""
+        """Reject a change of a table's rules.
+
+        A change still waiting, proposed or approved (its proposer may withdraw it this way)."""
         return _decide(RulesChangeStatus.REJECTED, body, table_id, change_id)

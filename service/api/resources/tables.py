@@ -22,9 +22,13 @@ class Tables(MethodView):
     @command(access(*roles_for(Task.CREATE_TABLES)))
     @blp.arguments(CreateTableSchema())
     @blp.response(201, TableSchema)
-    @documented(blp, 409, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "createTable", 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body):
-        """Create a table with its rules, paytable and (optionally) its own limits."""
+        """Create a table.
+
+        A table of the house-banked game names its rules and paytable; one of the player-banked
+        game names its rules only. Its own limits, by bet, replace the rules' (main) and the
+        paytable's (side bets); a side bet its paytable does not offer is refused (409)."""
         return handlers.create_table(CreateTable(body["table_id"], body["rules"], body["paytable"],
                                                  body["limits"], principal().actor), request_uow())
 
@@ -33,9 +37,13 @@ class Tables(MethodView):
 class Table(MethodView):
     @require(*roles_for(Task.SEE_TABLES), table_from=table_in_path)
     @blp.response(200, TableSchema)
-    @documented(blp, 404)
+    @documented(blp, "getTable", 404)
     def get(self, table_id):
-        """The table: rules and paytable in force, limits, current shoe, open round."""
+        """Read a table.
+
+        Its rules and paytable in force, its limits, its current shoe and its open round (the
+        player-banked game: its bank and kitty; the house-banked game: the side bets its next
+        round takes)."""
         return queries.table(request_uow(), table_id)
 
 
@@ -44,10 +52,13 @@ class Shoes(MethodView):
     @command(access(*roles_for(Task.DEAL), table_from=table_in_path))
     @blp.arguments(OpenShoeSchema())
     @blp.response(201, OpenedShoeSchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "openShoe", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
-        """Open a shoe (virtual: with its commitment); the current one closes, its order revealed.
-        Refused while a round is open."""
+        """Open a shoe.
+
+        A virtual shoe is shuffled by the service and answered with its commitment; a physical
+        one takes the cards the terminal reports. The current shoe closes, its order revealed.
+        Refused while a round is open (409 round_open)."""
         return handlers.open_shoe(OpenShoe(table_id, body["mode"], principal().actor), request_uow())
 
 
@@ -55,9 +66,12 @@ class Shoes(MethodView):
 class CurrentShoe(MethodView):
     @require(*roles_for(Task.SEE_TABLES), table_from=table_in_path)
     @blp.response(200, ShoeSchema)
-    @documented(blp, 404)
+    @documented(blp, "getCurrentShoe", 404)
     def get(self, table_id):
-        """The table's open shoe (its commitment; the order stays secret while it is open)."""
+        """Read the table's open shoe.
+
+        Its commitment and position; the order stays secret while the shoe is open. 404 when
+        the table has no open shoe."""
         return queries.current_shoe(request_uow(), table_id)
 
 
@@ -66,11 +80,17 @@ class Rounds(MethodView):
     @command(access(*roles_for(Task.DEAL), table_from=table_in_path))
     @blp.arguments(OpenRoundSchema())
     @blp.response(201, RoundStateSchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY,))
+    @documented(blp, "openRound", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
-        """Open a round on the table's current shoe with these wagers (the player-banked game: these
-        players, seats counted from the banker's left, against the table's banker and kitty); a
-        virtual shoe deals at once."""
+        """Open a round.
+
+        On the table's current shoe, with these wagers and side bets (the player-banked game:
+        these players, seats counted from the banker's left, against the table's banker and
+        kitty). A virtual shoe deals at once: the answer awaits the first decision, or the round
+        is already complete. A physical shoe awaits the cards (POST .../cards). Refused (409) with
+        no shoe (no_shoe), a virtual shoe past its cut card (shoe_past_cut_card), a round already
+        open (round_open), a wager outside the table's limits (wager_refused) or the other game's
+        shape (wrong_game)."""
         return handlers.open_round(
             OpenRound(table_id, body["wagers"], principal().actor, players=body["players"],
                       banker_place=body["banker_place"]),

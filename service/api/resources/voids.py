@@ -22,9 +22,11 @@ class Void(MethodView):
     @command(access(*roles_for(Task.VOID_ROUNDS)))
     @blp.arguments(VoidRoundSchema())
     @blp.response(200, VoidedRoundSchema)
-    @documented(blp, 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
+    @documented(blp, "voidRound", 404, 409, headers=(IDEMPOTENCY_KEY, IF_MATCH))
     def post(self, body, round_id):
-        """Void a round still in play (a misdeal, a fault), with a reason: every stake placed so far
+        """Void a round still in play.
+
+        A misdeal or a fault, with a reason: every stake placed so far
         (wagers, side bets, insurance, splits, doubles) goes back to its seat through the ledger
         (kind void_refund) and the round takes no more cards or decisions. A complete or settled
         round is not voided (409 round_not_open)."""

@@ -3,18 +3,17 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from ...roles import STAFF_ROLES, Role
+from ...roles import CONSOLE_ROLES, KEY_ROLES, Role
 from ...web.schemas.base import (
-    MAX_NAME_LENGTH,
-    TABLE_ID_PATTERN,
     RequestSchema,
     one_line_text,
     storable_text,
     table_id_text,
 )
-from .variants import Catalog, null_only
+from .variants import Catalog, Variant
 
-ROLE_NAMES = [role.value for role in Role]   # the validator's choices, as the OpenAPI document lists them
+# The validator's choices, as the OpenAPI document lists them: a dealer signs in at a screen, never with a key.
+ROLE_NAMES = [role.value for role in KEY_ROLES]
 
 
 class CreateKeySchema(RequestSchema):
@@ -27,18 +26,14 @@ class CreateKeySchema(RequestSchema):
                             metadata={"description": "who or what holds the key"})
 
     @classmethod
-    def openapi_one_of(cls, _catalog: Catalog) -> list[dict]:
+    def openapi_variants(cls, _catalog: Catalog) -> list[Variant]:
         """A terminal key is bound to one table; no other key is."""
         return [
-            {"title": "a terminal's key, bound to its table",
-             "properties": {"role": {"type": "string", "enum": [Role.TERMINAL.value]},
-                            "table_id": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH,
-                                         "pattern": f"^{TABLE_ID_PATTERN}$"}},
-             "required": ["role", "table_id"]},
-            {"title": "a person's key, bound to no table",
-             "properties": {"role": {"type": "string", "enum": [role.value for role in STAFF_ROLES]},
-                            "table_id": null_only()},
-             "required": ["role"]},
+            Variant("CreateTerminalKey", "a dealer terminal's key, bound to its table", required=("role", "table_id"),
+                    narrowed={"role": {"type": "string", "enum": [Role.TERMINAL.value]}}),
+            Variant("CreateStaffKey", "a person's key, bound to no table", required=("role",),
+                    narrowed={"role": {"type": "string", "enum": [role.value for role in CONSOLE_ROLES]}},
+                    null=("table_id",)),
         ]
 
 

@@ -5,11 +5,33 @@ import marshmallow as ma
 
 from ...store.repositories.evaluations import EvaluationStatus
 from ...store.repositories.paytables import VersionStatus
+from ...web.schemas import paytables as forms
+from .variants import component
+
+
+def version_status(**kwargs) -> ma.fields.String:
+    return ma.fields.String(validate=ma.validate.OneOf([status.value for status in VersionStatus]),
+                            metadata=component("VersionStatus", "draft, approved or rejected"), **kwargs)
+
+
+def evaluation_status(description: str, **kwargs) -> ma.fields.String:
+    return ma.fields.String(validate=ma.validate.OneOf([status.value for status in EvaluationStatus]),
+                            metadata=component("EvaluationStatus", description), **kwargs)
+
+
+def odds_by_name(description: str | None = None, **kwargs) -> ma.fields.Dict:
+    return ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(),
+                          metadata=component("Odds", description), **kwargs)
+
+
+def evaluation_detail(**kwargs) -> ma.fields.Dict:
+    return ma.fields.Dict(keys=ma.fields.String(), metadata=component("EvaluationDetail", "how it was measured"),
+                          **kwargs)
 
 
 class VersionSummarySchema(ma.Schema):
     version = ma.fields.Integer(required=True)
-    status = ma.fields.String(required=True, validate=ma.validate.OneOf([status.value for status in VersionStatus]))
+    status = version_status(required=True)
     author = ma.fields.String(required=True)
     created_at = ma.fields.DateTime(required=True)
     reason = ma.fields.String(required=True)
@@ -37,11 +59,20 @@ class SuperBonusSchema(ma.Schema):
     prizes = ma.fields.List(ma.fields.Nested(PrizeSchema), required=True)
 
 
-class ChangeSchema(ma.Schema):
+# A leaf of a paytable document, as a change names it: a value, or a list or mapping left empty.
+PAYTABLE_VALUE = component("PaytableValue", anyOf=[
+    {"type": "string"}, {"type": "number"}, {"type": "boolean"},
+    {"type": "array", "maxItems": 0, "items": {}},
+    {"type": "object", "title": "EmptyMapping", "maxProperties": 0}])
+
+
+class PaytableChangeSchema(ma.Schema):
     path = ma.fields.String(required=True, metadata={"description": "e.g. odds.pontoon, super_bonus.prizes[0].prize"})
     change = ma.fields.String(required=True, validate=ma.validate.OneOf(["added", "removed", "changed"]))
-    before = ma.fields.Raw(allow_none=True, required=True)
-    after = ma.fields.Raw(allow_none=True, required=True)
+    before = ma.fields.Raw(allow_none=True, required=True,
+                           metadata={**PAYTABLE_VALUE, "description": "the value at `path` before; null when added"})
+    after = ma.fields.Raw(allow_none=True, required=True,
+                          metadata={**PAYTABLE_VALUE, "description": "the value at `path` after; null when removed"})
 
 
 class TrailStepSchema(ma.Schema):
@@ -61,33 +92,40 @@ class SideBetLimitsSchema(ma.Schema):
 
 class SideBetSchema(ma.Schema):
     kind = ma.fields.String(required=True, metadata={"description": "the engine's evaluator, e.g. pair"})
-    pays = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
-                          metadata={"description": "what each hand of its kind pays, as odds"})
+    pays = odds_by_name("what each hand of its kind pays", required=True)
     limits = ma.fields.Nested(SideBetLimitsSchema, required=True, metadata={"description": "cents"})
+
+
+class SubmitVersionSchema(forms.SubmitVersionSchema):
+    """The console's form, as the API's body: its document written as the paytable document
+    every answer names."""
+
+    content = ma.fields.Dict(keys=ma.fields.String(), metadata=component(
+        "PaytableDocument", "the paytable as a JSON object (the same fields as the YAML)"))
 
 
 class VersionSchema(ma.Schema):
     name = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
-    status = ma.fields.String(required=True, validate=ma.validate.OneOf([status.value for status in VersionStatus]))
-    odds = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
-                          metadata={"description": "pontoon, win and doubled_win, as the engine reads them"})
-    bonuses = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True)
+    status = version_status(required=True)
+    odds = odds_by_name("pontoon, win and doubled_win, as the engine reads them", required=True)
+    bonuses = odds_by_name("the bonus lines by hand name", required=True)
     side_bets = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(SideBetSchema), required=True,
-                               metadata={"description": "the side bets it offers, by the name wagers give them"})
+                               metadata=component("SideBets", "the side bets it offers, by the name wagers give "
+                                                              "them"))
     super_bonus = ma.fields.Nested(SuperBonusSchema, allow_none=True, required=True)
-    content = ma.fields.Dict(required=True, metadata={"description": "the whole document"})
+    content = ma.fields.Dict(keys=ma.fields.String(), required=True,
+                             metadata=component("PaytableDocument", "the whole document"))
     source_format = ma.fields.String(required=True, validate=ma.validate.OneOf(["yaml", "json", "file"]))
     based_on_version = ma.fields.Integer(allow_none=True, required=True)
-    changes = ma.fields.List(ma.fields.Nested(ChangeSchema), required=True,
+    changes = ma.fields.List(ma.fields.Nested(PaytableChangeSchema), required=True,
                              metadata={"description": "what differs from based_on_version"})
     house_edge_percent = ma.fields.Float(allow_none=True, required=True,
                                          metadata={"description": "measured at approval"})
     rtp_percent = ma.fields.Float(allow_none=True, required=True)
-    evaluation = ma.fields.Dict(allow_none=True, required=True, metadata={"description": "how it was measured"})
-    evaluation_status = ma.fields.String(
-        allow_none=True, required=True, validate=ma.validate.OneOf([status.value for status in EvaluationStatus]),
-        metadata={"description": "where its evaluation stands (GET .../evaluation); null: never asked for"})
+    evaluation = evaluation_detail(allow_none=True, required=True)
+    evaluation_status = evaluation_status("where its evaluation stands (GET .../evaluation); null: never asked for",
+                                          allow_none=True, required=True)
     trail = ma.fields.List(ma.fields.Nested(TrailStepSchema), required=True,
                            metadata={"description": "submission, decision, assignments, in time order"})
     tables = ma.fields.List(ma.fields.String(), required=True, metadata={"description": "tables running it now"})
@@ -96,10 +134,8 @@ class VersionSchema(ma.Schema):
 class EvaluationSchema(ma.Schema):
     paytable = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
-    status = ma.fields.String(
-        allow_none=True, required=True, validate=ma.validate.OneOf([status.value for status in EvaluationStatus]),
-        metadata={"description": "queued for a worker, running, done (its figures are in) or failed (error says "
-                                 "why); null when never asked for"})
+    status = evaluation_status("queued for a worker, running, done (its figures are in) or failed (error says why); "
+                               "null when never asked for", allow_none=True, required=True)
     requested_by = ma.fields.String(allow_none=True, required=True)
     requested_at = ma.fields.DateTime(allow_none=True, required=True)
     attempts = ma.fields.Integer(required=True, metadata={"description": "times a worker took it up"})
@@ -108,8 +144,9 @@ class EvaluationSchema(ma.Schema):
     house_edge_percent = ma.fields.Float(allow_none=True, required=True,
                                          metadata={"description": "once done: what approval keeps"})
     rtp_percent = ma.fields.Float(allow_none=True, required=True)
-    method = ma.fields.String(allow_none=True, required=True, validate=ma.validate.OneOf(["exact", "simulation"]))
-    detail = ma.fields.Dict(allow_none=True, required=True, metadata={"description": "how it was measured"})
+    method = ma.fields.String(allow_none=True, required=True, validate=ma.validate.OneOf(["exact", "simulation"]),
+                              metadata=component("EvaluationMethod", "exact (a calculation) or simulation"))
+    detail = evaluation_detail(allow_none=True, required=True)
     error = ma.fields.String(allow_none=True, required=True)
 
 

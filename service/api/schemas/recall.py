@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from ...store.repositories.rounds import RoundStatus
 from ...web.schemas.base import RequestSchema
-from .rounds import DealerSchema, SeatSchema, TranscriptSchema
+from .rounds import DealerSchema, SeatSchema, TranscriptSchema, round_status, side_bet_stakes
+from .shoes import shoe_mode
 from .traditional import BankerSchema, PlayerSchema, RoundBankSchema
 
 MAX_RECALL = 100
@@ -48,18 +48,24 @@ class RoundMoneySchema(ma.Schema):
 class RecalledWagerSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     wager = ma.fields.Integer(required=True)
-    side_bets = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
-                               metadata={"description": "side-bet stakes by name, as the round was opened"})
+    side_bets = side_bet_stakes("side-bet stakes by name, as the round was opened")
     pair_bet = ma.fields.Integer(metadata={"description": "the pair bet (side bet pair) as rounds opened before "
                                                           "side bets were declared recorded it", "deprecated": True})
+
+
+class DealtBySchema(ma.Schema):
+    actor = ma.fields.String(allow_none=True, required=True, metadata={
+        "description": "who dealt: a dealer as staff:<username>, a terminal by its key's id"})
+    screen = ma.fields.String(allow_none=True, required=True,
+                              metadata={"description": "the dealer's screen's name (none for a terminal)"})
 
 
 class RecalledRoundSchema(ma.Schema):
     round_id = ma.fields.UUID(required=True)
     table_id = ma.fields.String(required=True)
     shoe_id = ma.fields.UUID(allow_none=True, required=True)
-    shoe_mode = ma.fields.String(allow_none=True, required=True)
-    status = ma.fields.String(required=True, validate=ma.validate.OneOf([status.value for status in RoundStatus]))
+    shoe_mode = shoe_mode(allow_none=True, required=True)
+    status = round_status(required=True)
     rules = ma.fields.String(required=True)
     paytable = ma.fields.String(allow_none=True, required=True)
     opened_at = ma.fields.DateTime(required=True)
@@ -68,6 +74,9 @@ class RecalledRoundSchema(ma.Schema):
     voided_at = ma.fields.DateTime(allow_none=True, required=True)
     void_reason = ma.fields.String(allow_none=True, required=True)
     wagers = ma.fields.List(ma.fields.Nested(RecalledWagerSchema), required=True)
+    dealt_by = ma.fields.List(ma.fields.Nested(DealtBySchema), required=True,
+                              metadata={"description": "who opened the round and dealt its cards and decisions, in "
+                                                       "the order each first dealt"})
     events = ma.fields.List(ma.fields.Nested(RecalledEventSchema), required=True,
                             metadata={"description": "every card and decision, in order"})
     dealer = ma.fields.Nested(DealerSchema, allow_none=True, required=True)

@@ -7,9 +7,10 @@ from ...engine.cards import CardError, parse_card
 from ...games import DECISIONS
 from ...store.repositories.rounds import RoundStatus
 from ...web.schemas.base import MAX_CENTS, Pattern, RequestSchema, cents
+from .shoes import shoe_mode
 from .tables import table_limits_field
 from .traditional import MAX_PLACE, BankerSchema, PlayerSchema, StakeSchema, TranscriptPlayerSchema, TransferSchema
-from .variants import Catalog, null_only
+from .variants import Catalog, Variant, component
 
 MAX_SEAT = 9
 MAX_HAND = 15
@@ -24,24 +25,30 @@ def _is_card(value: str) -> None:
         raise ma.ValidationError(str(exc)) from None
 
 
+def round_status(**kwargs) -> ma.fields.String:
+    return ma.fields.String(validate=ma.validate.OneOf([status.value for status in RoundStatus]),
+                            metadata=component("RoundStatus"), **kwargs)
+
+
 def seat_number(**kwargs) -> ma.fields.Integer:
     return ma.fields.Integer(strict=True, validate=ma.validate.Range(min=1, max=MAX_SEAT), **kwargs)
 
 
 # ----- requests -----------------------------------------------------------------------------
-def side_bet_stakes(**kwargs) -> ma.fields.Dict:
-    """Side-bet stakes by the names the table's paytable declares them under (e.g. pair, 21+3): a
-    name it does not offer is the round's refusal (409), the paytable being the table's."""
-    return ma.fields.Dict(keys=ma.fields.String(), values=cents(minimum=0), **kwargs)
+def side_bet_stakes(description: str, **kwargs) -> ma.fields.Dict:
+    """Side-bet stakes in cents by the names the table's paytable declares them under (e.g. pair,
+    21+3): a name it does not offer is the round's refusal (409), the paytable being the table's."""
+    return ma.fields.Dict(keys=ma.fields.String(), values=cents(minimum=0),
+                          metadata=component("SideBetStakes", description), **kwargs)
 
 
 class WagerSchema(RequestSchema):
     seat = seat_number(required=True)
     wager = cents(required=True)
-    side_bets = side_bet_stakes(load_default=None, allow_none=True, metadata={
-        "description": "side-bet stakes by the names the table's paytable declares (e.g. {\"pair\": 500, "
-                       "\"21+3\": 500}); 0 or absent: none. A name the paytable does not offer, or a stake "
-                       "outside its limits, is refused (409 wager_refused)"})
+    side_bets = side_bet_stakes(
+        "side-bet stakes by the names the table's paytable declares (e.g. {\"pair\": 500, \"21+3\": 500}); 0 or "
+        "absent: none. A name the paytable does not offer, or a stake outside its limits, is refused (409 "
+        "wager_refused)", load_default=None, allow_none=True)
     pair_bet = cents(minimum=0, allow_none=True, metadata={
         "description": "the pair bet as older terminals send it: the same as side_bets {\"pair\": amount}",
         "deprecated": True})
@@ -72,17 +79,15 @@ class OpenRoundSchema(RequestSchema):
                                                               "at; refused (409) if the table has it elsewhere"})
 
     @classmethod
-    def openapi_one_of(cls, _catalog: Catalog) -> list[dict]:
+    def openapi_variants(cls, _catalog: Catalog) -> list[Variant]:
         """Wagers open a round of the house-banked game, players one of the player-banked game,
         never both; only the player-banked game has a banker's chair. Which game a table plays is
         the table's: the other shape is refused there (409 wrong_game)."""
         return [
-            {"title": "house-banked: wagers",
-             "properties": {"wagers": {"type": "array"}, "players": null_only(), "banker_place": null_only()},
-             "required": ["wagers"]},
-            {"title": "player-banked: players",
-             "properties": {"players": {"type": "array"}, "wagers": null_only()},
-             "required": ["players"]},
+            Variant("OpenHouseBankedRound", "a round of the house-banked game: the seats' wagers",
+                    required=("wagers",), null=("players", "banker_place")),
+            Variant("OpenPlayerBankedRound", "a round of the player-banked game: the players' stakes, against "
+                                             "the table's banker", required=("players",), null=("wagers",)),
         ]
 
     @ma.validates_schema
@@ -120,15 +125,17 @@ class ActionSchema(RequestSchema):
                                                         "split's shoot bet in the player-banked game)"})
 
     @classmethod
-    def openapi_one_of(cls, _catalog: Catalog) -> list[dict]:
+    def openapi_variants(cls, _catalog: Catalog) -> list[Variant]:
         """Insurance is the seat's, not a hand's: it names no hand."""
         return [
-            {"title": "insurance, taken by the seat",
-             "properties": {"action": {"type": "string", "enum": ["insurance"]}, "hand": null_only()},
-             "required": ["action"]},
-            {"title": "a decision on a hand",
-             "properties": {"action": {"type": "string", "enum": [name for name in DECISIONS if name != "insurance"]}},
-             "required": ["action"]},
+            Variant("InsuranceDecision", "insurance, taken by the seat: it names no hand",
+                    required=("seat", "action"), narrowed={"action": {"type": "string", "enum": ["insurance"]}},
+                    null=("hand",)),
+            Variant("HandDecision", "a decision on one of the seat's hands (or, in the player-banked game, the "
+                                    "banker's, seat 0)",
+                    required=("seat", "action"),
+                    narrowed={"action": {"type": "string",
+                                         "enum": [name for name in DECISIONS if name != "insurance"]}}),
         ]
 
     @ma.validates_schema
@@ -172,8 +179,7 @@ class HandSchema(ma.Schema):
 class SeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     wager = ma.fields.Integer(required=True)
-    side_bets = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(), required=True,
-                               metadata={"description": "the seat's side-bet stakes by name"})
+    side_bets = side_bet_stakes("the seat's side-bet stakes by name", required=True)
     insurance = ma.fields.Integer(required=True)
     hands = ma.fields.List(ma.fields.Nested(HandSchema), required=True)
 
@@ -194,15 +200,17 @@ class RoundStateSchema(ma.Schema):
     round_id = ma.fields.UUID(required=True)
     table_id = ma.fields.String(required=True)
     shoe_id = ma.fields.UUID(allow_none=True, required=True)
-    shoe_mode = ma.fields.String(allow_none=True, required=True, validate=ma.validate.OneOf(["virtual", "physical"]))
-    status = ma.fields.String(required=True, validate=ma.validate.OneOf([status.value for status in RoundStatus]))
+    shoe_mode = shoe_mode(allow_none=True, required=True)
+    status = round_status(required=True)
     revision = ma.fields.Integer(required=True, metadata={"description": "the round's revision, bumped by every "
                                                           "change; send it back as If-Match to refuse a stale "
                                                           "decision"})
     rules = ma.fields.String(required=True, metadata={"description": "name@version the round plays under"})
     paytable = ma.fields.String(allow_none=True, required=True)
     phase = ma.fields.String(required=True)
-    awaiting = ma.fields.String(allow_none=True, required=True, validate=ma.validate.OneOf(["card", "decision"]))
+    awaiting = ma.fields.String(allow_none=True, required=True, validate=ma.validate.OneOf(["card", "decision"]),
+                                metadata=component("Awaiting", "what the round waits for: a card (POST .../cards), "
+                                                               "a decision (POST .../actions); null once complete"))
     card_to = ma.fields.String(allow_none=True, required=True,
                                metadata={"description": "who the next card goes to: dealer, or seat S hand H"})
     in_turn = ma.fields.Nested(InTurnSchema, allow_none=True, required=True)
@@ -243,8 +251,7 @@ class RoundStateSchema(ma.Schema):
 class TranscriptSeatSchema(ma.Schema):
     seat = ma.fields.Integer(required=True)
     wager = ma.fields.Integer(required=True)
-    side_bets = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(),
-                               metadata={"description": "side-bet stakes by name, where the seat placed any"})
+    side_bets = side_bet_stakes("side-bet stakes by name, where the seat placed any")
 
 
 class TranscriptActionSchema(ma.Schema):
@@ -262,14 +269,14 @@ class TranscriptSchema(ma.Schema):
                            metadata={"description": "the house-banked game's seats"})
     players = ma.fields.List(ma.fields.Nested(TranscriptPlayerSchema),
                              metadata={"description": "the player-banked game's players, in place of seats"})
-    options = ma.fields.Dict(keys=ma.fields.String(), metadata={"description": "the player-banked game's options"})
+    options = ma.fields.Dict(keys=ma.fields.String(),
+                             metadata=component("GameOptions", "the player-banked game's options"))
     kitty = ma.fields.Integer(metadata={"description": "Shoot Pontoon: the kitty before the round"})
     cards = ma.fields.List(ma.fields.String(), required=True)
     actions = ma.fields.List(ma.fields.Nested(TranscriptActionSchema), required=True)
-    limits = table_limits_field(metadata={
-        "description": "the table's own limits by bet (main, and side bets by name), where they differ from the "
-                       "rules' and the paytable's: the round's wagers and doubles were checked against them, and "
-                       "it replays under them"})
-    paytable_document = ma.fields.Dict(keys=ma.fields.String(), metadata={
-        "description": "the stored paytable version the round ran under (version 2 on), as approved: "
-                       "`pontoon replay` plays it as carried, with no database"})
+    limits = table_limits_field(
+        "the table's own limits by bet (main, and side bets by name), where they differ from the rules' and the "
+        "paytable's: the round's wagers and doubles were checked against them, and it replays under them")
+    paytable_document = ma.fields.Dict(keys=ma.fields.String(), metadata=component(
+        "PaytableDocument", "the stored paytable version the round ran under (version 2 on), as approved: "
+                            "`pontoon replay` plays it as carried, with no database"))

@@ -4,18 +4,24 @@ from __future__ import annotations
 import marshmallow as ma
 
 from ...web.schemas.base import RequestSchema
+from .variants import component
+
+SHOE_MODES = ["virtual", "physical"]
+
+
+def shoe_mode(description: str | None = None, **kwargs) -> ma.fields.String:
+    return ma.fields.String(validate=ma.validate.OneOf(SHOE_MODES), metadata=component("ShoeMode", description),
+                            **kwargs)
 
 
 class OpenShoeSchema(RequestSchema):
-    mode = ma.fields.String(required=True, validate=ma.validate.OneOf(["virtual", "physical"]),
-                            metadata={"description": "virtual: deals by itself; physical: the terminal "
-                                                     "reports each card"})
+    mode = shoe_mode("virtual: deals by itself; physical: the terminal reports each card", required=True)
 
 
 class ShoeSchema(ma.Schema):
     shoe_id = ma.fields.UUID(required=True)
     table_id = ma.fields.String(required=True)
-    mode = ma.fields.String(required=True, validate=ma.validate.OneOf(["virtual", "physical"]))
+    mode = shoe_mode(required=True)
     commitment = ma.fields.String(allow_none=True, required=True,
                                   metadata={"description": "SHA-256 over salt and order (virtual shoes)"})
     position = ma.fields.Integer(required=True, metadata={"description": "cards dealt so far"})

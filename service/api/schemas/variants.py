@@ -1,16 +1,21 @@
 """Rules across fields, stated in the OpenAPI document: a request schema lists its valid shapes as
-`oneOf`, naming the rules files and paytables the service holds, read when the app is built."""
+variants, naming the rules files and paytables the service holds, read when the app is built. Each
+variant is written out whole (every field of the body), so that a client generated from the
+document has every field in each shape's model."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
-
-from apispec.ext.marshmallow import MarshmallowPlugin
 
 from ...games import UnknownGame, family_of
 from ...rules import RulesError, load_rules
 from ...rules.registry import paytables_dir, rules_dir
+
+# What a property may say about its value without changing which values are valid: kept on a
+# property a variant narrows.
+_WORDS = ("description", "deprecated")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,22 +46,67 @@ def read_catalog() -> Catalog:
     return Catalog(tuple(with_paytable), tuple(without_paytable), tuple(_stems(paytables_dir())))
 
 
+COMPONENT = "component"   # a field's metadata key: the component its shape is (contract.ContractPlugin)
+
+
+def component(name: str, description: str | None = None, **metadata: Any) -> dict[str, Any]:
+    """A field's metadata saying its shape is the component `name`: one model in a generated
+    client wherever the field stands (every field naming it must have the same shape)."""
+    words = {"description": description} if description is not None else {}
+    return {COMPONENT: name, **words, **metadata}
+
+
 def null_only() -> dict[str, Any]:
-    """A property that may be left out or sent as null, and nothing else."""
+    """A value that may only be null (OpenAPI 3.0 has no null type: a nullable type whose one
+    value is null)."""
     return {"type": "string", "nullable": True, "enum": [None]}
 
 
-class VariantsPlugin(MarshmallowPlugin):
-    """apispec's marshmallow plugin, adding to a schema's component the `oneOf` its class states
-    through a classmethod `openapi_one_of(catalog) -> [variant, ...]`."""
+def or_null(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema`, or null: one branch each, so that a validator holds a value to `schema` whole
+    (a nullable `allOf` would let null fail the schema it names, and an object branch that is
+    merely nullable would take any object) and a generator reads "this type, or None"."""
+    return {"oneOf": [schema, null_only()]}
 
-    def __init__(self, catalog: Catalog, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.catalog = catalog
 
-    def schema_helper(self, name, definition, schema=None, **kwargs):
-        json_schema = super().schema_helper(name, definition, schema=schema, **kwargs)
-        variants = getattr(schema, "openapi_one_of", None)
-        if json_schema is not None and variants is not None:
-            json_schema["oneOf"] = variants(self.catalog)
-        return json_schema
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One valid shape of a request body: its component's name, what it is, the fields it
+    requires (never null in it), the fields it narrows (an enum of names), and those it forbids
+    (absent or null only). Every other field of the body stands in it as the body has it."""
+
+    name: str
+    description: str
+    required: tuple[str, ...]
+    narrowed: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    null: tuple[str, ...] = ()
+
+    def written_out(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """The variant as a whole schema, from the body's own (its component as apispec wrote it)."""
+        properties: dict[str, Any] = {}
+        for name, prop in body["properties"].items():
+            words = {key: prop[key] for key in _WORDS if key in prop}
+            if name in self.null:
+                properties[name] = {**words, **null_only()}
+            elif name in self.narrowed:
+                properties[name] = {**words, **self.narrowed[name]}
+            elif name in self.required:
+                properties[name] = _not_null(prop)
+            else:
+                properties[name] = prop
+        unknown = (set(self.required) | set(self.narrowed) | set(self.null)) - set(properties)
+        if unknown:
+            raise ValueError(f"{self.name} names fields its body does not have: {sorted(unknown)}")
+        return {"type": "object", "description": self.description, "properties": properties,
+                "required": sorted({*body.get("required", ()), *self.required}), "additionalProperties": False}
+
+
+def _not_null(prop: dict[str, Any]) -> dict[str, Any]:
+    """A property as the body has it, null no longer allowed (a variant requires it)."""
+    if null_only() in prop.get("oneOf", ()):
+        rest = [branch for branch in prop["oneOf"] if branch != null_only()]
+        words = {key: value for key, value in prop.items() if key != "oneOf"}
+        if len(rest) > 1:
+            return {**words, "oneOf": rest}
+        return {**words, "allOf": rest} if words else rest[0]
+    return {key: value for key, value in prop.items() if key != "nullable"}

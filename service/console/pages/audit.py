@@ -50,6 +50,8 @@ class Period:
 
     since: datetime | None
     until: datetime | None
+    first: date | None = None
+    last: date | None = None
 
 
 @blp.get("/audit")
@@ -82,14 +84,31 @@ def export() -> Response | tuple[str, int]:
     table_id = _table(args, errors)
     fmt = args.get("format", "jsonl")
     if fmt not in FORMATS:
-        errors["format"] = f"must be one of {', '.join(FORMATS)}"
+        errors["format"] = "Choose JSON lines or CSV."
     uow = request_uow()
     if table_id is not None and "table" not in errors and uow.tables.get(table_id) is None:
-        errors["table"] = f"there is no table {table_id!r}"
+        errors["table"] = f"There is no table {table_id}."
     if errors:
         return _render(export_errors=errors), 422
     return export_response(uow, since=period.since, until=period.until, table_id=table_id, fmt=fmt,
-                           actor=current_staff().actor, clock_margin=_settings().audit_clock_margin)
+                           actor=current_staff().actor, clock_margin=_settings().audit_clock_margin,
+                           file_name=export_name(table_id, period.first, period.last))
+
+
+def export_name(table_id: str | None, first: date | None, last: date | None) -> str:
+    """The download's name with its period: audit-2026-11-29 for a gaming day,
+    audit-T1-2026-11-01-to-2026-11-29 for one table's days, audit-to-2026-11-29 from the start."""
+    if first is not None and first == last:
+        span = first.isoformat()
+    elif first is not None and last is not None:
+        span = f"{first.isoformat()}-to-{last.isoformat()}"
+    elif first is not None:
+        span = f"from-{first.isoformat()}"
+    elif last is not None:
+        span = f"to-{last.isoformat()}"
+    else:
+        span = "whole-log"
+    return "-".join(["audit", *([table_id] if table_id else []), span])
 
 
 @blp.post("/audit/verify")
@@ -160,9 +179,9 @@ def _period(args: Mapping[str, str], errors: dict[str, str]) -> Period:
     starts, zone = parse_day_start(settings.gaming_day_starts), ZoneInfo(settings.timezone)
     first, last = _day(args, "from", errors), _day(args, "to", errors)
     if first and last and last < first:
-        errors["to"] = "must be the same gaming day as from, or later"
+        errors["to"] = "The last gaming day comes before the first: swap them."
     return Period(day_starts_at(first, starts, zone) if first else None,
-                  day_starts_at(last + timedelta(days=1), starts, zone) if last else None)
+                  day_starts_at(last + timedelta(days=1), starts, zone) if last else None, first, last)
 
 
 def _day(args: Mapping[str, str], name: str, errors: dict[str, str]) -> date | None:
@@ -172,14 +191,14 @@ def _day(args: Mapping[str, str], name: str, errors: dict[str, str]) -> date | N
     try:
         return date.fromisoformat(text)
     except ValueError:
-        errors[name] = "must be a date, as 2026-11-27"
+        errors[name] = "Enter a gaming day as a date, such as 2026-11-27."
         return None
 
 
 def _table(args: Mapping[str, str], errors: dict[str, str]) -> str | None:
     text = (args.get("table") or "").strip()
     if text and not _TABLE_ID.fullmatch(text):
-        errors["table"] = "is not a table id"
+        errors["table"] = f"There is no table {text[:64]}: a table's name is letters, digits, '.', '_' and '-'."
     return text or None
 
 
@@ -190,14 +209,14 @@ def _round_id(args: Mapping[str, str], errors: dict[str, str]) -> uuid.UUID | No
     try:
         return uuid.UUID(text)
     except ValueError:
-        errors["round"] = "must be a round id, as 3f2a9c1d-…"
+        errors["round"] = "Enter a round's id in full, such as 3f2a9c1d-5b7e-4c1a-9d2e-0a1b2c3d4e5f."
         return None
 
 
 def _word(args: Mapping[str, str], name: str, errors: dict[str, str]) -> str | None:
     text = (args.get(name) or "").strip()
     if text and not _WORD.fullmatch(text):
-        errors[name] = "letters, digits and _ : . @ - only"
+        errors[name] = "Letters, digits and _ : . @ - only, at most 200 of them (an actor is written as staff:alice)."
     return text or None
 
 
@@ -206,6 +225,6 @@ def _before(args: Mapping[str, str], errors: dict[str, str]) -> int | None:
     if not text:
         return None
     if not (text.isascii() and text.isdigit()) or len(text) > 18:
-        errors["before"] = "must be a record id"
+        errors["before"] = "The page of older records is named by a record's number: go back to the newest."
         return None
     return int(text)

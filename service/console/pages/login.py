@@ -50,6 +50,8 @@ def submit() -> Response | tuple[str, int]:
     with uow.transaction():
         _end_previous_session(uow)
         result = sign_in(SignIn(username, password, totp, request.remote_addr), uow, policy())
+    if result.outcome is SignInOutcome.NOT_FOR_CONSOLE:
+        return _again(username, next_page, {}, "Dealers sign in at their table's screen, not in the console.", 403)
     # A lock is answered as any failure is: a stranger learns nothing of which accounts exist or are locked.
     if result.outcome is not SignInOutcome.SIGNED_IN or result.token is None:
         return _again(username, next_page, {}, "Sign-in failed. After repeated failures, wait 15 minutes or "

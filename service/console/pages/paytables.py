@@ -24,6 +24,7 @@ from ...web.request_scope import request_uow
 from ...web.schemas.paytables import DecisionSchema, SubmitVersionSchema
 from ..auth import current_staff, error_page, is_htmx, may, staff_required
 from ..commands import carry_out
+from ..fields import Most, one_each, reason_problem, too_long
 
 blp = Blueprint("console_paytables", __name__, url_prefix="/console")
 
@@ -74,7 +75,11 @@ def draft(name: str) -> str | tuple[str, int]:
 def submit(name: str) -> Response | tuple[str, int]:
     uow = request_uow()
     text, reason = request.form.get("yaml", ""), request.form.get("reason", "")
-    refused = SubmitVersionSchema().validate({"yaml": text, "reason": reason})
+    refused = _form_problems(reason, text) or SubmitVersionSchema().validate({"yaml": text, "reason": reason})
+    in_force = uow.paytables.latest_approved(name)
+    if not refused and in_force is not None and same_paytable(text, version_text(in_force)):
+        refused = {"yaml": [f"No change: this says what version {in_force.version}, the latest approved version, says. "
+                            "Change a line before submitting a draft."]}
     locations: dict[str, dict[str, int]] = {}
     if not refused:
         try:
@@ -88,7 +93,6 @@ def submit(name: str) -> Response | tuple[str, int]:
             flash(f"Version {submitted['version']} of {name} is submitted as a draft: another operator must "
                   "approve it before a table can use it.", "success")
             return redirect(url_for(".version", name=name, version=submitted["version"]), 303)
-    in_force = uow.paytables.latest_approved(name)
     latest = uow.paytables.latest_number(name)
     return render_template("console/paytable_draft.html", name=name, next_version=(latest or 0) + 1,
                            in_force=in_force, text=text, reason=reason,
@@ -133,7 +137,7 @@ def decide(name: str, version: int) -> Response | tuple[str, int]:
     uow = request_uow()
     decision = DECISIONS.get(request.form.get("decision", ""))
     reason = request.form.get("reason", "")
-    refused = DecisionSchema().validate({"reason": reason})
+    refused = _form_problems(reason) or DecisionSchema().validate({"reason": reason})
     if decision is None:
         refused["decision"] = ["must be approve or reject"]
     if decision is None or refused:
@@ -180,6 +184,18 @@ def version_text(row: VersionRow) -> str:
     return yaml.safe_dump(row.content, sort_keys=False, allow_unicode=True)
 
 
+def same_paytable(text: str, approved: str) -> bool:
+    """Whether a draft says what the approved version says, whatever its comments, layout or version
+    number (False when either is not YAML at all: the draft's checks say what is wrong)."""
+    try:
+        draft, kept = yaml.safe_load(text), yaml.safe_load(approved)
+    except yaml.YAMLError:
+        return False
+    if not isinstance(draft, dict) or not isinstance(kept, dict):
+        return False
+    return {k: v for k, v in draft.items() if k != "version"} == {k: v for k, v in kept.items() if k != "version"}
+
+
 def line_diff(before: str, after: str) -> list[DiffLine]:
     """The lines that differ between two texts, with three unchanged lines around each change."""
     lines = []
@@ -189,13 +205,23 @@ def line_diff(before: str, after: str) -> list[DiffLine]:
     return lines
 
 
+def _form_problems(reason: str, text: str | None = None) -> dict[str, list[str]]:
+    """The form's own fields checked first, each with one message in the reader's words: the reason,
+    and the paytable's text when there is one (empty, or longer than a paytable may be)."""
+    problems: dict[str, list[str]] = {}
+    if (problem := reason_problem(reason, "the reason for the change")) is not None:
+        problems["reason"] = [problem]
+    if text is not None and not text.strip():
+        problems["yaml"] = ["Write the paytable here: the version in force is filled in to start from."]
+    elif text is not None and (problem := too_long(text, Most.PAYTABLE)) is not None:
+        problems["yaml"] = [problem]
+    return problems
+
+
 def _field_errors(errors: dict) -> list[FieldError]:
-    """Field errors as marshmallow or a refused command gives them ({field: [messages]}), flat."""
-    out = []
-    for field, why in errors.items():
-        for message in why if isinstance(why, list) else [why]:
-            out.append(FieldError(str(field), str(message)))
-    return out
+    """Field errors as marshmallow or a refused command gives them ({field: [messages]}), flat, one
+    message for each field."""
+    return [FieldError(field, messages[0]) for field, messages in one_each(errors).items()]
 
 
 def _located(errors: list[FieldError], locations: dict[str, dict[str, int]], text: str = "") -> dict:

@@ -79,7 +79,7 @@ def reverify(uow: UnitOfWork, round_id: uuid.UUID) -> RoundCheck | None:
         return None
     report = Report()
     check_rounds([facts], report, partial(approved_paytable, uow.paytables))
-    status = str(facts[2])
+    status = str(facts.status)
     return RoundCheck(str(round_id), status, report.intact, [str(problem) for problem in report.problems])
 
 
@@ -89,13 +89,13 @@ def _recall_page(uow: UnitOfWork, form, check: RoundCheck | None = None) -> str 
     errors: dict[str, str] = {}
     last = int(last_text) if last_text.isascii() and last_text.isdigit() else 0
     if not 1 <= last <= MAX_ROUNDS:
-        errors["last"] = f"must be a whole number from 1 to {MAX_ROUNDS}"
+        errors["last"] = f"Enter a whole number of rounds from 1 to {MAX_ROUNDS}."
     recalled = None
     if table_id and not errors:
         try:
             recalled = recall(uow, table_id, last)
         except NotFound:
-            errors["table"] = f"there is no table {table_id!r}"
+            errors["table"] = f"There is no table {table_id}."
     tables = [row.table.table_id for row in uow.floor.tables()]
     return render_template("console/recall.html", tables=tables, table_id=table_id, last=last_text, errors=errors,
                            recalled=recalled, check=check), 422 if errors else 200

@@ -1,6 +1,8 @@
 """/console/reports: drop, win and hold by table and gaming day, its daily chart, and its CSV."""
 from __future__ import annotations
 
+import re
+from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
@@ -9,13 +11,15 @@ from flask import Blueprint, Response, current_app, render_template, request, ur
 
 from ...config import Settings
 from ...refusals import NotFound
-from ...reports.gaming_day import PERIODS, RANGE
+from ...reports.gaming_day import FIRST_DAY, LAST_DAY, PERIODS, RANGE
 from ...reports.tables import csv_lines
 from ...web.access import Task
 from ...web.reports import ReportQuery, period_report
 from ...web.request_scope import request_uow
+from ...web.schemas.base import TABLE_ID_PATTERN
 from ...web.schemas.reports import ReportQuerySchema
 from ..auth import staff_required
+from ..fields import Most, one_each, too_long
 from ..queries.reports import report_page
 
 blp = Blueprint("console_reports", __name__, url_prefix="/console", template_folder="../templates")
@@ -27,6 +31,10 @@ PERIOD_NAMES = {"day": "Gaming day", "month_to_date": "Month to date", "year_to_
 FORM_FIELD = {"gaming_day": "date", "gaming_day_from": "from", "gaming_day_to": "to"}
 
 Errors = dict[str, list[str]]
+# A range of gaming days is at most a leap year's: longer ones made pages of tens of megabytes.
+MAX_RANGE_DAYS = 366
+EXAMPLE_DAY = "2026-11-27"
+_TABLE_ID = re.compile(TABLE_ID_PATTERN)
 
 
 def _form() -> dict[str, str]:
@@ -45,14 +53,61 @@ def _rest_query(form: dict[str, str]) -> dict[str, str]:
     return query
 
 
+def _day(form: dict[str, str], name: str, errors: Errors, missing: str | None = None) -> date | None:
+    """A gaming day typed in a field, or its message in the form's words."""
+    text = form.get(name, "")
+    if not text:
+        if missing is not None:
+            errors[name] = [missing]
+        return None
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        errors[name] = [f"Enter a gaming day as a date, such as {EXAMPLE_DAY}."]
+        return None
+    if not FIRST_DAY <= day <= LAST_DAY:
+        errors[name] = [f"Enter a gaming day from {FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()}."]
+        return None
+    return day
+
+
+def _form_problems(form: dict[str, str]) -> Errors:
+    """The form checked in its own words, one message for each field: a period from the list, real
+    dates, a range in order and no longer than MAX_RANGE_DAYS, a table's name as tables are named."""
+    errors: Errors = {}
+    period = form.get("period", "day")
+    if period not in PERIOD_NAMES:
+        errors["period"] = ["Choose a period from the list."]
+    if form.get("by", "table") not in ("table", "day"):
+        errors["by"] = ["Choose the rows from the list."]
+    table = form.get("table", "")
+    if table and (problem := too_long(table, Most.TABLE_ID)) is not None:
+        errors["table"] = [problem]
+    elif table and not _TABLE_ID.fullmatch(table):
+        errors["table"] = [f"There is no table {table}: a table's name is letters, digits, '.', '_' and '-'."]
+    if period == RANGE:
+        first = _day(form, "from", errors, "Enter the range's first gaming day.")
+        last = _day(form, "to", errors, "Enter the range's last gaming day.")
+        if first and last and last < first:
+            errors["to"] = ["The last gaming day comes before the first: swap them."]
+        elif first and last and (days := (last - first).days + 1) > MAX_RANGE_DAYS:
+            errors["to"] = [f"A range covers at most {MAX_RANGE_DAYS} gaming days, and this one has {days:,}: "
+                            "choose a shorter one (a year to date covers its year)."]
+    else:
+        _day(form, "date", errors)
+    return errors
+
+
 def _query(form: dict[str, str]) -> tuple[ReportQuery | None, Errors]:
-    """The query checked as the REST report checks it, or the messages for the form's fields."""
+    """The query checked in the form's words, then as the REST report checks it (the same report
+    for the same query), or the messages for the form's fields."""
+    if errors := _form_problems(form):
+        return None, errors
     try:
         checked = ReportQuerySchema().load(_rest_query(form))
     except ma.ValidationError as exc:
         messages = exc.messages if isinstance(exc.messages, dict) else {"period": exc.messages}
-        return None, {FORM_FIELD.get(str(k), str(k)): [str(m) for m in (v if isinstance(v, list) else [v])]
-                      for k, v in messages.items()}
+        return None, one_each({FORM_FIELD.get(str(k), str(k)): v for k, v in messages.items()})
     return ReportQuery.of(checked, _settings()), {}
 
 
@@ -80,7 +135,7 @@ def page() -> tuple[str, int]:
     csv_url = url_for("console_reports.csv") + (f"?{urlencode(form)}" if form else "")
     return render_template("console/reports.html", form=form, errors=errors, query=query, shown=shown,
                            periods=[(p, PERIOD_NAMES[p]) for p in (*PERIODS, RANGE)], period_names=PERIOD_NAMES,
-                           csv_url=csv_url), 422 if errors else 200
+                           csv_url=csv_url, max_range_days=MAX_RANGE_DAYS), 422 if errors else 200
 
 
 @blp.get("/reports.csv")

@@ -24,6 +24,7 @@ from ...web.schemas.paytables import AssignPaytableSchema, DecisionSchema, Propo
 from ...web.schemas.voids import VoidRoundSchema
 from ..auth import current_staff, error_page, may, staff_required
 from ..commands import carry_out
+from ..fields import one_each, reason_problem
 from ..queries.table import ledger_lines, round_on_table, stakes_on_table, table_page
 
 blp = Blueprint("console_tables", __name__, url_prefix="/console", template_folder="../templates")
@@ -38,8 +39,10 @@ def _settings() -> Settings:
 
 def _may() -> dict[str, bool]:
     """What the signed-in person may do here: void the round in play, assign an approved paytable,
-    propose or decide a change of the table's rules."""
+    answer a dealer's call for a supervisor, enrol and revoke the table's screens, propose or decide a
+    change of the table's rules."""
     return {"can_void": may(Task.VOID_ROUNDS), "can_assign": may(Task.CHANGE_PAYTABLES),
+            "can_answer_calls": may(Task.ANSWER_CALLS), "can_enrol_screens": may(Task.ENROL_SCREENS),
             "can_change_rules": may(Task.CHANGE_TABLE_RULES)}
 
 
@@ -76,9 +79,7 @@ def live(table_id: str) -> str | tuple[str, int]:
 def _refusal(exc: CommandRefused, field: str) -> tuple[Errors, int]:
     """A handler's refusal as messages next to the form's fields (its own field errors where it
     names them, else the message against `field`), with the status the REST API would answer."""
-    errors = {name: [str(m) for m in (messages if isinstance(messages, list) else [messages])]
-              for name, messages in (exc.errors or {}).items()}
-    return errors or {field: [exc.message]}, exc.status
+    return one_each(exc.errors or {}) or {field: [exc.message]}, exc.status
 
 
 # ----- void (supervisor) ------------------------------------------------------------------------
@@ -124,6 +125,8 @@ def void(table_id: str) -> tuple[str, int]:
     if round_id is None:
         return _no_round()
     reason = request.form.get("reason", "")
+    if (problem := reason_problem(reason)) is not None:
+        return _void_form(table_id, round_id, step="reason", reason=reason, errors={"reason": [problem]}, status=422)
     try:
         checked = VoidRoundSchema().load({"reason": reason})
     except ma.ValidationError as exc:
@@ -142,8 +145,7 @@ def void(table_id: str) -> tuple[str, int]:
 
 def _messages(exc: ma.ValidationError) -> Errors:
     messages = exc.messages if isinstance(exc.messages, dict) else {"_schema": exc.messages}
-    return {str(name): [str(m) for m in (value if isinstance(value, list) else [value])]
-            for name, value in messages.items()}
+    return one_each(messages)
 
 
 # ----- paytable assignment (operator) -----------------------------------------------------------
@@ -151,11 +153,13 @@ def _messages(exc: ma.ValidationError) -> Errors:
 @staff_required(Task.CHANGE_PAYTABLES)
 def assign(table_id: str) -> Response | tuple[str, int]:
     form = {"version": request.form.get("version", ""), "reason": request.form.get("reason", "")}
-    body: dict[str, Any] = {"reason": form["reason"]}
-    if form["version"].strip().isascii() and form["version"].strip().isdigit():
-        body["version"] = int(form["version"])
-    else:
-        body["version"] = form["version"] or None
+    if (problem := reason_problem(form["reason"])) is not None:
+        return _page(table_id, status=422, assign_errors={"reason": [problem]}, assign_form=form)
+    version = form["version"].strip()
+    if not (version.isascii() and version.isdigit() and 1 <= len(version) <= 7):
+        return _page(table_id, status=422, assign_errors={"version": ["Choose an approved version from the list."]},
+                     assign_form=form)
+    body: dict[str, Any] = {"reason": form["reason"], "version": int(version)}
     try:
         checked = AssignPaytableSchema().load(body)
     except ma.ValidationError as exc:

@@ -2,23 +2,25 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from ...catalog import resolve
 from ...config import Settings
-from ...games import FAMILIES, View, family_named, family_of
+from ...games import FAMILIES, View, family_named
 from ...reports.gaming_day import gaming_day_of, parse_day_start, period
 from ...reports.tables import hold_percent
 from ...rounds import views
 from ...rounds.state import CorruptRound, rebuild
 from ...rules import Ref
+from ...screens.calls import open_calls
 from ...store.repositories.floor import FloorDay, FloorRound, FloorTableRow
 from ...store.repositories.rounds import RoundRow, RoundStatus
 from ...store.repositories.tables import TableRow
 from ...store.uow import UnitOfWork
+from ...web.format import hand_number, recipient
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +35,6 @@ class RoundInPlay:
     in_turn: dict[str, Any] | None  # {"seat", "hand", "legal_actions"}
     decisions: tuple[str, ...] = ()  # the decisions the rules allow now, by name
     fault: str | None = None        # the round's events no longer replay: a defect to report
-    turn_name: str | None = None    # whose decision it is, in the game's words ("the banker")
 
     @property
     def awaited(self) -> str:
@@ -41,10 +42,13 @@ class RoundInPlay:
         if self.fault is not None:
             return "does not replay"
         if self.awaiting == "decision" and self.in_turn is not None:
-            who = self.turn_name or f"seat {self.in_turn['seat']} hand {self.in_turn['hand']}"
-            return f"decision: {who}" + (f" ({', '.join(self.decisions)})" if self.decisions else "")
+            seat, hand = self.in_turn["seat"], hand_number(self.in_turn["hand"])
+            # Seat 0 is the player-banked game's banker, who has one hand.
+            who = "the banker" if seat == 0 and hand is None else f"seat {seat}" + (f", hand {hand}" if hand else "")
+            return (f"decision: {who}"
+                    + (f" ({', '.join(self.decisions)})" if self.decisions else ""))
         if self.awaiting == "card":
-            return f"card to {self.card_to}" if self.card_to else "card"
+            return f"card to {recipient(self.card_to)}" if self.card_to else "card"
         return self.awaiting or "nothing"
 
 
@@ -108,6 +112,7 @@ class Floor:
     tables: list[FloorTable]
     totals: DayFigures              # the house-banked tables': drop, win and hold are the house's alone
     player_banked: DayFigures | None = None   # the player-banked tables' own figures, if there are any
+    calls: list[dict[str, Any]] = field(default_factory=list)   # dealers' calls for a supervisor, oldest first
 
 
 def current_gaming_day(settings: Settings, now: datetime | None = None) -> date:
@@ -125,7 +130,7 @@ def floor(uow: UnitOfWork, settings: Settings, *, table_id: str | None = None, n
     tables = [_table(uow, row) for row in uow.floor.tables(window.starts_at, window.ends_at, table_id, player_banked)]
     players = [table.today for table in tables if not table.today.house_banked]
     return Floor(day, tables, DayFigures.total([table.today for table in tables if table.today.house_banked]),
-                 DayFigures.total(players) if players else None)
+                 DayFigures.total(players) if players else None, open_calls(uow) if table_id is None else [])
 
 
 def _table(uow: UnitOfWork, row: FloorTableRow) -> FloorTable:
@@ -165,8 +170,6 @@ def _in_play(uow: UnitOfWork, table: TableRow, stored: FloorRound) -> RoundInPla
     # Insurance and the like are the seat's, not a hand's: listed from every decision open now, in
     # the order the table page lists them, so both screens read alike.
     decisions = tuple(dict.fromkeys(action["action"] for action in state["legal_actions"]))
-    in_turn = state["in_turn"]
-    turn_name = family_of(game_rules.rules).seat_name(in_turn["seat"], in_turn["hand"]) if in_turn else None
     return RoundInPlay(row.round_id, row.opened_at, state["phase"], state["awaiting"], state["card_to"],
-                       in_turn, decisions, turn_name=turn_name)
+                       state["in_turn"], decisions)
 

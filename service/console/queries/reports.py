@@ -10,8 +10,8 @@ from typing import Any
 from ...config import Settings
 from ...reports.tables import hold_percent
 from ...store.uow import UnitOfWork
+from ...web.format import money
 from ...web.reports import ReportQuery, period_report
-from ..format import money
 
 # The chart's drawing area in SVG user units (the template scales it to the page's width).
 WIDTH, HEIGHT = 760, 260

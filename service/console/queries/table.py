@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -13,6 +13,7 @@ from ...operators import paytables, table_rules
 from ...refusals import NotFound
 from ...rounds import queries as rounds
 from ...rounds.state import CorruptRound
+from ...screens.calls import open_calls
 from ...store.repositories.paytables import VersionStatus
 from ...store.repositories.rounds import RoundStatus
 from ...store.uow import UnitOfWork
@@ -54,6 +55,7 @@ class TablePage:
     paytable: PaytableChoice | None
     fault: str | None = None            # why the last rounds could not be recalled
     rules: dict[str, Any] | None = None   # the rules in force, the change waiting, every change
+    calls: list[dict[str, Any]] = field(default_factory=list)   # dealers' calls for a supervisor, still open
 
 
 def table_page(uow: UnitOfWork, settings: Settings, table_id: str, *, with_paytable: bool = True) -> TablePage:
@@ -81,7 +83,7 @@ def table_page(uow: UnitOfWork, settings: Settings, table_id: str, *, with_payta
                 if r["status"] != RoundStatus.OPEN][:LAST_ROUNDS]
     return TablePage(shown.gaming_day, summary, table, in_play, last,
                      _paytable(uow, table_id) if with_paytable and summary.paytable else None, fault,
-                     table_rules.table_rules(uow, table_id) if with_paytable else None)
+                     table_rules.table_rules(uow, table_id) if with_paytable else None, open_calls(uow, table_id))
 
 
 def _paytable(uow: UnitOfWork, table_id: str) -> PaytableChoice:
@@ -115,6 +117,6 @@ def stakes_on_table(state: dict[str, Any]) -> list[tuple[int, int]]:
 
 def ledger_lines(uow: UnitOfWork, round_id: uuid.UUID) -> list[dict[str, Any]]:
     """Every ledger entry of the round (a voided round's are its refunds)."""
-    return [{"seat": seat, "hand": None if hand < 0 else hand, "kind": kind, "stake": stake, "returned": returned,
-             "outcome": outcome}
-            for _, seat, hand, kind, stake, returned, outcome in uow.ledger.bets_of([round_id])]
+    return [{"seat": bet.seat, "hand": None if bet.hand < 0 else bet.hand, "kind": bet.kind, "stake": bet.stake,
+             "returned": bet.returned, "outcome": bet.outcome}
+            for bet in uow.ledger.bets_of([round_id])]

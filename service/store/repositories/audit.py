@@ -6,13 +6,13 @@ import functools
 import json
 import uuid
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import orjson
 from psycopg import sql
-from psycopg.rows import dict_row, tuple_row
+from psycopg.rows import class_row, dict_row
 
 from ..audit_hash import GENESIS, record_hash
 from ..transaction import Statements, returned
@@ -32,6 +32,61 @@ class LockedHead:
     """A chain's head as a statement of the caller's locked it, before the change it will record."""
     position: tuple[int, str]          # (seq, hash)
     now: datetime                      # the transaction's time, as that statement read it
+
+
+@dataclass(frozen=True, slots=True)
+class AuditLogRow:
+    """An audit_log row as exported and verified."""
+    id: int
+    chain: str
+    seq: int
+    at: datetime
+    kind: str
+    actor: str | None
+    table_id: str | None
+    round_id: uuid.UUID | None
+    payload: Any                    # JSON as stored: an object for every record the service writes
+    prev_hash: str
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFacts:
+    """A round with what the verifier compares: its row, its round_events ({seq, kind, payload},
+    in seq order), its chained records ({id, chain, seq, kind, payload}, in chain order), its
+    ledger rows ({seat, hand, kind, stake, returned, outcome}), its kitty and its table's limits."""
+    round_id: str
+    table_id: str
+    status: str
+    shoe_id: str | None
+    rules_ref: str
+    paytable_ref: str | None
+    wagers: list[dict[str, Any]]
+    result: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    records: list[dict[str, Any]]
+    ledger: list[dict[str, Any]]
+    kitty: int | None
+    limits: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class UnboundMoneyRecord:
+    """A money record naming a round the database does not hold."""
+    id: int
+    chain: str
+    seq: int
+    kind: str
+    round_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class RefusalMinute:
+    """One source's requests refused before a valid key was known, in one minute, by reason."""
+    source: str
+    minute: datetime
+    refused: int
+    reasons: dict[str, int]
 
 
 def chain_for(table_id: str | None) -> str:
@@ -59,23 +114,26 @@ APPEND = (
     "FROM jsonb_array_elements(%(rows)s::jsonb) AS r) "
     "UPDATE audit_chain_heads SET seq = %(head_seq)s, hash = %(head_hash)s WHERE chain = %(chain)s")
 
-# An audit_log row as exported and verified, in this order.
-EXPORT_COLUMNS = ("id", "chain", "seq", "at", "kind", "actor", "table_id", "round_id", "payload", "prev_hash",
-                  "hash")
+# An audit_log row's columns as exported and verified, in this order.
+EXPORT_COLUMNS = tuple(column.name for column in fields(AuditLogRow))
 
 # Each round with what the verifier compares: its row, its round_events, its chained records (in chain
 # order) and its ledger rows, one round a row ({rounds}: all of them, or the one named).
 _ROUND_FACTS = sql.SQL("""
-SELECT r.round_id::text, r.table_id, r.status, r.shoe_id::text, r.rules_ref, r.paytable_ref, r.wagers, r.result,
-       COALESCE((SELECT json_agg(json_build_array(e.seq, e.kind, e.payload) ORDER BY e.seq)
-                 FROM round_events e WHERE e.round_id = r.round_id), '[]'::json),
-       COALESCE((SELECT json_agg(json_build_array(a.id, a.chain, a.seq, a.kind, a.payload) ORDER BY a.chain, a.seq)
-                 FROM audit_log a WHERE a.round_id = r.round_id), '[]'::json),
-       COALESCE((SELECT json_agg(json_build_array(l.seat, l.hand, l.kind, l.stake, l.returned, l.outcome)
+SELECT r.round_id::text AS round_id, r.table_id, r.status, r.shoe_id::text AS shoe_id, r.rules_ref, r.paytable_ref,
+       r.wagers, r.result,
+       COALESCE((SELECT json_agg(json_build_object('seq', e.seq, 'kind', e.kind, 'payload', e.payload)
+                                 ORDER BY e.seq)
+                 FROM round_events e WHERE e.round_id = r.round_id), '[]'::json) AS events,
+       COALESCE((SELECT json_agg(json_build_object('id', a.id, 'chain', a.chain, 'seq', a.seq, 'kind', a.kind,
+                                                   'payload', a.payload) ORDER BY a.chain, a.seq)
+                 FROM audit_log a WHERE a.round_id = r.round_id), '[]'::json) AS records,
+       COALESCE((SELECT json_agg(json_build_object('seat', l.seat, 'hand', l.hand, 'kind', l.kind, 'stake', l.stake,
+                                                   'returned', l.returned, 'outcome', l.outcome)
                                  ORDER BY l.seat, l.hand, l.kind)
-                 FROM ledger_entries l WHERE l.round_id = r.round_id), '[]'::json),
-       (SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = r.round_id),
-       (SELECT t.limits FROM tables t WHERE t.table_id = r.table_id)
+                 FROM ledger_entries l WHERE l.round_id = r.round_id), '[]'::json) AS ledger,
+       (SELECT t.kitty_before FROM traditional_rounds t WHERE t.round_id = r.round_id) AS kitty,
+       (SELECT t.limits FROM tables t WHERE t.table_id = r.table_id) AS limits
 FROM rounds r {rounds} ORDER BY r.round_id
 """)
 _ALL_ROUNDS = sql.SQL("")
@@ -83,7 +141,7 @@ _ALL_ROUNDS = sql.SQL("")
 _ONE_ROUND = sql.SQL("WHERE r.round_id = %s")
 # Money records that name no round at all: nothing in the ledger can stand behind them.
 _MONEY_RECORDS_WITHOUT_ROUND = (
-    "SELECT a.id, a.chain, a.seq, a.kind, a.round_id::text FROM audit_log a WHERE a.kind = ANY(%s) "
+    "SELECT a.id, a.chain, a.seq, a.kind, a.round_id::text AS round_id FROM audit_log a WHERE a.kind = ANY(%s) "
     "AND NOT EXISTS (SELECT 1 FROM rounds r WHERE r.round_id = a.round_id) ORDER BY a.chain, a.seq")
 
 # A request refused before a valid key was known, counted in its source's row for this minute.
@@ -162,8 +220,8 @@ class AuditRepository:
         return horizon
 
     def rows(self, *, since: datetime | None = None, until: datetime | None = None, chain: str | None = None,
-             order_by: str = "id", fetch_rows: int = 2000) -> Iterator[tuple[Any, ...]]:
-        """Audit rows (EXPORT_COLUMNS) in `order_by` order ("id", or "chain" for chain then seq),
+             order_by: str = "id", fetch_rows: int = 2000) -> Iterator[AuditLogRow]:
+        """Audit rows in `order_by` order ("id", or "chain" for chain then seq),
         filtered by time (`since` inclusive, `until` exclusive) and by chain, through a server-side
         cursor in the caller's transaction: memory stays `fetch_rows` rows however long the log."""
         conditions, params = [], []
@@ -174,7 +232,7 @@ class AuditRepository:
         where = sql.SQL("WHERE {}").format(sql.SQL(" AND ").join(conditions)) if conditions else sql.SQL("")
         order = {"id": sql.SQL("id"), "chain": sql.SQL("chain, seq")}[order_by]
         # A server-side cursor lives in a transaction: the caller's, or this block's own.
-        with self.db.transaction(), self.db.cursor("audit_records", row_factory=tuple_row) as cursor:
+        with self.db.transaction(), self.db.cursor("audit_records", row_factory=class_row(AuditLogRow)) as cursor:
             cursor.itersize = fetch_rows
             cursor.execute(sql.SQL("SELECT {columns} FROM audit_log {where} ORDER BY {order}").format(
                 columns=sql.SQL(", ").join(map(sql.Identifier, EXPORT_COLUMNS)), where=where, order=order), params)
@@ -187,34 +245,33 @@ class AuditRepository:
         self.db.execute("SET LOCAL synchronous_commit = off")
         self.db.execute(_COUNT_REFUSAL, {"source": source, "reason": reason})
 
-    def claim_refusal_minutes(self) -> list[tuple[str, datetime, int, dict[str, int]]]:
-        """(source, minute, refused, reasons) of every minute now over whose refusals are not
-        chained yet, marked chained: the caller appends their summary records in this transaction."""
-        with self.db.cursor(row_factory=dict_row) as cur:
+    def claim_refusal_minutes(self) -> list[RefusalMinute]:
+        """Every minute now over whose refusals are not chained yet, by minute then source, marked
+        chained: the caller appends their summary records in this transaction."""
+        with self.db.cursor(row_factory=class_row(RefusalMinute)) as cur:
             claimed = cur.execute(_CLAIM_REFUSAL_MINUTES).fetchall()
         if claimed:
             self.db.execute(_PRUNE_REFUSALS)
-        return sorted(((row["source"], row["minute"], row["refused"], row["reasons"]) for row in claimed),
-                      key=lambda minute: (minute[1], minute[0]))
+        return sorted(claimed, key=lambda row: (row.minute, row.source))
 
-    def round_facts(self, fetch_rows: int = 500) -> Iterator[tuple[Any, ...]]:
-        """Every round as the verifier rebuilds it (_ROUND_FACTS: the row, its events, its chained
-        records, its ledger rows, kitty and table limits), through a server-side cursor in the
-        caller's transaction."""
-        with self.db.transaction(), self.db.cursor("audit_round_facts", row_factory=tuple_row) as cursor:
+    def round_facts(self, fetch_rows: int = 500) -> Iterator[RoundFacts]:
+        """Every round as the verifier rebuilds it, through a server-side cursor in the caller's
+        transaction."""
+        with self.db.transaction(), self.db.cursor("audit_round_facts", row_factory=class_row(RoundFacts)) as cursor:
             cursor.itersize = fetch_rows
             cursor.execute(_ROUND_FACTS.format(rounds=_ALL_ROUNDS))
             yield from cursor
 
-    def round_facts_of(self, round_id: uuid.UUID) -> tuple[Any, ...] | None:
+    def round_facts_of(self, round_id: uuid.UUID) -> RoundFacts | None:
         """One round as round_facts gives each (a recalled round re-verified on its own); None if
         there is no such round."""
-        row: tuple[Any, ...] | None = self.db.execute(_ROUND_FACTS.format(rounds=_ONE_ROUND), (round_id,)).fetchone()
-        return row
+        with self.db.cursor(row_factory=class_row(RoundFacts)) as cur:
+            return cur.execute(_ROUND_FACTS.format(rounds=_ONE_ROUND), (round_id,)).fetchone()
 
-    def money_records_without_round(self, kinds: tuple[str, ...]) -> list[tuple[Any, ...]]:
-        """(id, chain, seq, kind, round_id) of the records of `kinds` naming no stored round."""
-        return self.db.execute(_MONEY_RECORDS_WITHOUT_ROUND, (list(kinds),)).fetchall()
+    def money_records_without_round(self, kinds: tuple[str, ...]) -> list[UnboundMoneyRecord]:
+        """The records of `kinds` naming no stored round."""
+        with self.db.cursor(row_factory=class_row(UnboundMoneyRecord)) as cur:
+            return cur.execute(_MONEY_RECORDS_WITHOUT_ROUND, (list(kinds),)).fetchall()
 
     def chain_heads(self) -> dict[str, tuple[int, str]]:
         """chain -> (seq, hash) of its head row."""

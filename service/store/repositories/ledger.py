@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Any
 
 from psycopg import sql
-from psycopg.rows import dict_row, tuple_row
+from psycopg.rows import class_row, dict_row
 
 from ..transaction import Statements
 from .rounds import RoundRow
@@ -53,6 +52,19 @@ class LedgerRow:
         return tuple(getattr(self, name) for name in LEDGER_COLUMNS)
 
 
+@dataclass(frozen=True, slots=True)
+class BetRow:
+    """One bet of a round as the ledger holds it (hand NO_HAND: a seat-level bet)."""
+
+    round_id: uuid.UUID
+    seat: int
+    hand: int
+    kind: str
+    stake: int
+    returned: int
+    outcome: str
+
+
 class LedgerRepository:
     def __init__(self, db: Statements) -> None:
         self.db = db
@@ -67,12 +79,12 @@ class LedgerRepository:
             (row.round_id, row.table_id, row.shoe_id, row.rules_ref, row.paytable_ref, seat, NO_HAND, kind,
              amount, amount))
 
-    def bets_of(self, round_ids: list[uuid.UUID]) -> list[tuple[Any, ...]]:
-        """(round_id, seat, hand, kind, stake, returned, outcome) of every bet of the rounds, in
-        round, seat, hand and entry order."""
-        return self.db.execute(
-            "SELECT round_id, seat, hand, kind, stake, returned, outcome FROM ledger_entries "
-            "WHERE round_id = ANY(%s) ORDER BY round_id, seat, hand, id", (round_ids,)).fetchall()
+    def bets_of(self, round_ids: list[uuid.UUID]) -> list[BetRow]:
+        """Every bet of the rounds, in round, seat, hand and entry order."""
+        with self.db.cursor(row_factory=class_row(BetRow)) as cur:
+            return cur.execute(
+                "SELECT round_id, seat, hand, kind, stake, returned, outcome FROM ledger_entries "
+                "WHERE round_id = ANY(%s) ORDER BY round_id, seat, hand, id", (round_ids,)).fetchall()
 
     def write(self, rows: list[LedgerRow]) -> int:
         """COPY the rows into a session temp table, then one INSERT ... ON CONFLICT DO NOTHING.
@@ -85,7 +97,7 @@ class LedgerRepository:
                         " seat integer, hand integer, kind text, stake bigint, returned bigint, outcome text"
                         ") ON COMMIT DELETE ROWS")
         columns = sql.SQL(", ").join(map(sql.Identifier, LEDGER_COLUMNS))
-        with self.db.cursor(row_factory=tuple_row) as cur:
+        with self.db.cursor() as cur:
             with cur.copy(sql.SQL("COPY ledger_stage ({columns}) FROM STDIN").format(columns=columns)) as copy:
                 for row in rows:
                     copy.write_row(row.as_tuple())

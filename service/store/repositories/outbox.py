@@ -35,6 +35,14 @@ class ClaimedVerification:
     verification_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimedEvaluation:
+    """An outbox row asking for a paytable version's evaluation, claimed for sending."""
+    outbox_id: int
+    paytable: str
+    version: int
+
+
 class OutboxRepository:
     def __init__(self, db: Statements) -> None:
         self.db = db
@@ -61,13 +69,13 @@ class OutboxRepository:
                 "WHERE published_at IS NULL AND topic = %s ORDER BY id FOR UPDATE SKIP LOCKED",
                 (OutboxTopic.VERIFY_AUDIT,)).fetchall()
 
-    def claim_evaluations(self) -> list[tuple[int, str, int]]:
-        """(outbox id, paytable, version) of unpublished evaluations, oldest first, locked for the
-        caller's transaction."""
-        return self.db.execute(
-            "SELECT id, payload->>'paytable', (payload->>'version')::int FROM outbox "
-            "WHERE published_at IS NULL AND topic = %s ORDER BY id FOR UPDATE SKIP LOCKED",
-            (OutboxTopic.EVALUATE_PAYTABLE,)).fetchall()
+    def claim_evaluations(self) -> list[ClaimedEvaluation]:
+        """Unpublished evaluations, oldest first, locked for the caller's transaction."""
+        with self.db.cursor(row_factory=class_row(ClaimedEvaluation)) as cur:
+            return cur.execute(
+                "SELECT id AS outbox_id, payload->>'paytable' AS paytable, (payload->>'version')::int AS version "
+                "FROM outbox WHERE published_at IS NULL AND topic = %s ORDER BY id FOR UPDATE SKIP LOCKED",
+                (OutboxTopic.EVALUATE_PAYTABLE,)).fetchall()
 
     def mark(self, claimed: list[int], published: list[int]) -> None:
         """Every claimed row counts an attempt; only those whose message went out are marked published."""

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from psycopg.rows import class_row
+from psycopg import sql
+from psycopg.rows import class_row, dict_row
 from psycopg.types.json import Jsonb
 
 from ..transaction import Statements, returned
@@ -51,6 +52,18 @@ class VersionRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ApprovedRow:
+    """What playing a version needs to know of its row: its status, its content as JSON text,
+    and whether this very transaction wrote the row (a version approved here might still roll back)."""
+    status: VersionStatus
+    content: str
+    decided_here: bool
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", VersionStatus(self.status))
+
+
+@dataclass(frozen=True, slots=True)
 class AssignmentRow:
     id: int
     table_id: str
@@ -65,10 +78,10 @@ class AssignmentRow:
     superseded_at: datetime | None
 
 
-_VERSION_COLUMNS = ("name, version, content, source, source_format, based_on_version, status, author, reason, "
-                    "created_at, decided_by, decided_at, decision_reason, house_edge_percent, rtp_percent, evaluation")
-_ASSIGNMENT_COLUMNS = ("id, table_id, paytable, version, previous_version, assigned_by, reason, assigned_at, "
-                       "applied_round_id, applied_at, superseded_at")
+
+def _columns(row: type) -> sql.Composed:
+    """The row class's fields as the column list a statement selects or returns, in their order."""
+    return sql.SQL(", ").join(sql.Identifier(column.name) for column in fields(row))
 
 
 class PaytablesRepository:
@@ -76,9 +89,10 @@ class PaytablesRepository:
         self.db = db
 
     # ----- versions -------------------------------------------------------------------------
-    def _versions(self, where: str, params: tuple) -> list[VersionRow]:
+    def _versions(self, where: sql.SQL, params: tuple) -> list[VersionRow]:
         with self.db.cursor(row_factory=class_row(VersionRow)) as cur:
-            return cur.execute(f"SELECT {_VERSION_COLUMNS} FROM paytable_versions {where}", params).fetchall()
+            return cur.execute(sql.SQL("SELECT {columns} FROM paytable_versions {where}").format(
+                columns=_columns(VersionRow), where=where), params).fetchall()
 
     def database(self) -> tuple[str, int | str, str]:
         """Which database the rows come from (host, port, name): what an approved version read once
@@ -86,18 +100,19 @@ class PaytablesRepository:
         info = self.db.info
         return info.host, info.port, info.dbname
 
-    def approved_row(self, name: str, version: int) -> tuple[str, str, bool] | None:
-        """A version's status, its content as JSON text, and whether this very transaction wrote
-        its row (a version approved here might still roll back)."""
-        return self.db.execute("SELECT status, content::text, "
-                               "xmin::text::bigint = txid_current_if_assigned() %% 4294967296 "
+    def approved_row(self, name: str, version: int) -> ApprovedRow | None:
+        """A version's status and content, and whether this very transaction wrote its row."""
+        with self.db.cursor(row_factory=class_row(ApprovedRow)) as cur:
+            return cur.execute("SELECT status, content::text AS content, "
+                               "xmin::text::bigint = txid_current_if_assigned() %% 4294967296 AS decided_here "
                                "FROM paytable_versions WHERE name = %s AND version = %s",
                                (name, version)).fetchone()
 
     def seeded_names(self, names: list[str]) -> set[str]:
         """Which of `names` have their version 1 in the database."""
-        return {name for (name,) in self.db.execute(
-            "SELECT name FROM paytable_versions WHERE version = 1 AND name = ANY(%s)", (names,))}
+        with self.db.cursor(row_factory=dict_row) as cur:
+            return {row["name"] for row in cur.execute(
+                "SELECT name FROM paytable_versions WHERE version = 1 AND name = ANY(%s)", (names,))}
 
     def lock_numbering(self, name: str) -> None:
         """Serialise submissions to one paytable until this transaction ends, so two drafts
@@ -105,39 +120,43 @@ class PaytablesRepository:
         self.db.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (_NUMBERING_LOCK, name))
 
     def get(self, name: str, version: int) -> VersionRow | None:
-        rows = self._versions("WHERE name = %s AND version = %s", (name, version))
+        rows = self._versions(sql.SQL("WHERE name = %s AND version = %s"), (name, version))
         return rows[0] if rows else None
 
     def all(self, name: str | None = None) -> list[VersionRow]:
         if name is None:
-            return self._versions("ORDER BY name, version", ())
-        return self._versions("WHERE name = %s ORDER BY version", (name,))
+            return self._versions(sql.SQL("ORDER BY name, version"), ())
+        return self._versions(sql.SQL("WHERE name = %s ORDER BY version"), (name,))
 
     def latest_number(self, name: str) -> int | None:
-        found = self.db.execute("SELECT max(version) FROM paytable_versions WHERE name = %s", (name,)).fetchone()
-        number: int | None = returned(found)[0]
+        with self.db.cursor(row_factory=dict_row) as cur:
+            found = cur.execute("SELECT max(version) AS latest FROM paytable_versions WHERE name = %s",
+                                (name,)).fetchone()
+        number: int | None = returned(found)["latest"]
         return number
 
     def latest_approved(self, name: str) -> VersionRow | None:
-        rows = self._versions("WHERE name = %s AND status = 'approved' ORDER BY version DESC LIMIT 1", (name,))
+        rows = self._versions(sql.SQL("WHERE name = %s AND status = 'approved' ORDER BY version DESC LIMIT 1"),
+                              (name,))
         return rows[0] if rows else None
 
     def add(self, *, name: str, version: int, content: dict, source: str, source_format: str,
             based_on_version: int | None, author: str, reason: str) -> VersionRow:
         with self.db.cursor(row_factory=class_row(VersionRow)) as cur:
-            return returned(cur.execute(
-                f"INSERT INTO paytable_versions (name, version, content, source, source_format, based_on_version, "
-                f"author, reason) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {_VERSION_COLUMNS}",
+            return returned(cur.execute(sql.SQL(
+                "INSERT INTO paytable_versions (name, version, content, source, source_format, based_on_version, "
+                "author, reason) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {columns}").format(
+                columns=_columns(VersionRow)),
                 (name, version, Jsonb(content), source, source_format, based_on_version, author, reason)).fetchone())
 
     def seed(self, *, name: str, content: dict, source: str, reason: str) -> VersionRow | None:
         """Version 1 from its file, approved by 'system'; None when it is there already."""
         with self.db.cursor(row_factory=class_row(VersionRow)) as cur:
-            return cur.execute(
-                f"INSERT INTO paytable_versions (name, version, content, source, source_format, status, author, "
-                f"reason, decided_by, decided_at, decision_reason) "
-                f"VALUES (%s, 1, %s, %s, 'file', 'approved', 'system', %s, 'system', now(), %s) "
-                f"ON CONFLICT (name, version) DO NOTHING RETURNING {_VERSION_COLUMNS}",
+            return cur.execute(sql.SQL(
+                "INSERT INTO paytable_versions (name, version, content, source, source_format, status, author, "
+                "reason, decided_by, decided_at, decision_reason) "
+                "VALUES (%s, 1, %s, %s, 'file', 'approved', 'system', %s, 'system', now(), %s) "
+                "ON CONFLICT (name, version) DO NOTHING RETURNING {columns}").format(columns=_columns(VersionRow)),
                 (name, Jsonb(content), source, reason, reason)).fetchone()
 
     def decide(self, *, name: str, version: int, status: str, decided_by: str, reason: str,
@@ -146,32 +165,34 @@ class PaytablesRepository:
         """Approve or reject a draft. The WHERE is the guard: only a draft, and never approved by
         its own author; None when the row is not (or no longer) such a draft."""
         with self.db.cursor(row_factory=class_row(VersionRow)) as cur:
-            return cur.execute(
-                f"UPDATE paytable_versions SET status = %(status)s, decided_by = %(by)s, decided_at = now(), "
-                f"decision_reason = %(reason)s, house_edge_percent = %(edge)s, rtp_percent = %(rtp)s, "
-                f"evaluation = %(evaluation)s "
-                f"WHERE name = %(name)s AND version = %(version)s AND status = 'draft' "
-                f"AND (%(status)s <> 'approved' OR author <> %(by)s) RETURNING {_VERSION_COLUMNS}",
+            return cur.execute(sql.SQL(
+                "UPDATE paytable_versions SET status = %(status)s, decided_by = %(by)s, decided_at = now(), "
+                "decision_reason = %(reason)s, house_edge_percent = %(edge)s, rtp_percent = %(rtp)s, "
+                "evaluation = %(evaluation)s "
+                "WHERE name = %(name)s AND version = %(version)s AND status = 'draft' "
+                "AND (%(status)s <> 'approved' OR author <> %(by)s) RETURNING {columns}").format(
+                columns=_columns(VersionRow)),
                 {"status": status, "by": decided_by, "reason": reason, "edge": house_edge_percent,
                  "rtp": rtp_percent, "evaluation": Jsonb(evaluation) if evaluation is not None else None,
                  "name": name, "version": version}).fetchone()
 
     # ----- assignments ----------------------------------------------------------------------
-    def _assignments(self, where: str, params: tuple) -> list[AssignmentRow]:
+    def _assignments(self, where: sql.SQL, params: tuple) -> list[AssignmentRow]:
         with self.db.cursor(row_factory=class_row(AssignmentRow)) as cur:
-            return cur.execute(f"SELECT {_ASSIGNMENT_COLUMNS} FROM table_paytable_assignments {where}",
-                               params).fetchall()
+            return cur.execute(sql.SQL("SELECT {columns} FROM table_paytable_assignments {where}").format(
+                columns=_columns(AssignmentRow), where=where), params).fetchall()
 
     def assignments_of_table(self, table_id: str) -> list[AssignmentRow]:
-        return self._assignments("WHERE table_id = %s ORDER BY id", (table_id,))
+        return self._assignments(sql.SQL("WHERE table_id = %s ORDER BY id"), (table_id,))
 
     def assignments_of_version(self, name: str, version: int) -> list[AssignmentRow]:
-        return self._assignments("WHERE paytable = %s AND version = %s ORDER BY id", (name, version))
+        return self._assignments(sql.SQL("WHERE paytable = %s AND version = %s ORDER BY id"), (name, version))
 
     def tables_running(self, name: str, version: int) -> list[str]:
-        rows = self.db.execute("SELECT table_id FROM tables WHERE paytable = %s "
-                                 "AND coalesce(paytable_version, 1) = %s ORDER BY table_id", (name, version)).fetchall()
-        return [table_id for (table_id,) in rows]
+        with self.db.cursor(row_factory=dict_row) as cur:
+            rows = cur.execute("SELECT table_id FROM tables WHERE paytable = %s "
+                               "AND coalesce(paytable_version, 1) = %s ORDER BY table_id", (name, version)).fetchall()
+        return [row["table_id"] for row in rows]
 
     def supersede_waiting(self, table_id: str) -> None:
         """Assignments still waiting for a round give way to a newer one (the table row is locked)."""
@@ -181,10 +202,10 @@ class PaytablesRepository:
     def add_assignment(self, *, table_id: str, paytable: str, version: int, previous_version: int | None,
                        assigned_by: str, reason: str, in_force_now: bool) -> AssignmentRow:
         with self.db.cursor(row_factory=class_row(AssignmentRow)) as cur:
-            return returned(cur.execute(
-                f"INSERT INTO table_paytable_assignments (table_id, paytable, version, previous_version, "
-                f"assigned_by, reason, applied_at) VALUES (%s, %s, %s, %s, %s, %s, "
-                f"CASE WHEN %s THEN now() END) RETURNING {_ASSIGNMENT_COLUMNS}",
+            return returned(cur.execute(sql.SQL(
+                "INSERT INTO table_paytable_assignments (table_id, paytable, version, previous_version, "
+                "assigned_by, reason, applied_at) VALUES (%s, %s, %s, %s, %s, %s, "
+                "CASE WHEN %s THEN now() END) RETURNING {columns}").format(columns=_columns(AssignmentRow)),
                 (table_id, paytable, version, previous_version, assigned_by, reason, in_force_now)).fetchone())
 
     def set_pending(self, table_id: str, version: int | None) -> None:

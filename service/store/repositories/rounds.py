@@ -58,6 +58,14 @@ class RoundEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class WrittenEvent:
+    """A round's event as recall and the screen read it: with its round and when it was written."""
+    round_id: uuid.UUID
+    event: RoundEvent
+    written_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class LockedRound:
     """What lock_with_events() read under the round's lock."""
     row: RoundRow | None
@@ -155,12 +163,12 @@ class RoundsRepository:
                 "WHERE r.table_id = %s ORDER BY r.opened_at DESC, r.round_id DESC LIMIT %s"
                 ") last_rounds ORDER BY opened_at, round_id", (table_id, last)).fetchall()
 
-    def events_of(self, round_ids: list[uuid.UUID]) -> list[tuple[uuid.UUID, RoundEvent, datetime]]:
-        """(round_id, event, when it was written) of the rounds' events, in round and seq order."""
+    def events_of(self, round_ids: list[uuid.UUID]) -> list[WrittenEvent]:
+        """The rounds' events, each with its round and when it was written, in round and seq order."""
         with self.db.cursor(row_factory=dict_row) as cur:
             rows = cur.execute("SELECT round_id, seq, kind, payload, created_at FROM round_events "
                                "WHERE round_id = ANY(%s) ORDER BY round_id, seq", (round_ids,)).fetchall()
-        return [(row["round_id"], RoundEvent(row["seq"], row["kind"], row["payload"]), row["created_at"])
+        return [WrittenEvent(row["round_id"], RoundEvent(row["seq"], row["kind"], row["payload"]), row["created_at"])
                 for row in rows]
 
     def events_and_limits(self, round_id: uuid.UUID, table_id: str) -> tuple[list[RoundEvent], dict[str, Any]]:

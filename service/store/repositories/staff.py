@@ -30,6 +30,18 @@ class StaffRow:
     deactivated_at: datetime | None
 
 
+@dataclass(frozen=True, slots=True)
+class SignInFailures:
+    """Sign-ins to an account from one address that failed in a row, and the lock they earned."""
+    failures: int = 0
+    locked_until: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionOwner:
+    """A session, live or not, and the account that opened it."""
+    session_id: uuid.UUID
+    user_id: uuid.UUID
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,12 +123,13 @@ class StaffRepository:
                                 (role,)).fetchone()
         return int(returned(found)["active"])
 
-    def failures_from(self, user_id: uuid.UUID, address: str) -> tuple[int, datetime | None]:
-        """(failures in a row, lock) of sign-ins to the account from the address; (0, None) if none.
-        The caller holds the account's row lock, so attempts made together are all counted."""
-        row = self.db.execute("SELECT failures, locked_until FROM staff_sign_in_failures "
+    def failures_from(self, user_id: uuid.UUID, address: str) -> SignInFailures:
+        """The failed sign-ins to the account from the address (none: no failures, no lock). The
+        caller holds the account's row lock, so attempts made together are all counted."""
+        with self.db.cursor(row_factory=class_row(SignInFailures)) as cur:
+            row = cur.execute("SELECT failures, locked_until FROM staff_sign_in_failures "
                               "WHERE user_id = %s AND address = %s", (user_id, address)).fetchone()
-        return (row[0], row[1]) if row else (0, None)
+        return row if row is not None else SignInFailures()
 
     def record_failure(self, user_id: uuid.UUID, address: str, *, failures: int,
                        locked_until: datetime | None) -> None:
@@ -183,12 +196,11 @@ class StaffRepository:
                 "u.totp_secret IS NOT NULL AS totp_enrolled FROM s JOIN staff_users u USING (user_id)",
                 (seen, token_hash, idle, absolute)).fetchone()
 
-    def session_of(self, token_hash: str) -> tuple[uuid.UUID, uuid.UUID] | None:
-        """(session id, user id) of the session holding the token, whether it is live or not."""
-        with self.db.cursor(row_factory=dict_row) as cur:
-            row = cur.execute("SELECT session_id, user_id FROM staff_sessions WHERE token_hash = %s",
-                              (token_hash,)).fetchone()
-        return (row["session_id"], row["user_id"]) if row else None
+    def session_of(self, token_hash: str) -> SessionOwner | None:
+        """The session holding the token, whether it is live or not, and its account."""
+        with self.db.cursor(row_factory=class_row(SessionOwner)) as cur:
+            return cur.execute("SELECT session_id, user_id FROM staff_sessions WHERE token_hash = %s",
+                               (token_hash,)).fetchone()
 
     def end_session(self, session_id: uuid.UUID, reason: str) -> bool:
         """End one session; False when it had ended already."""

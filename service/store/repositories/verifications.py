@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from psycopg.rows import class_row
+from psycopg import sql
+from psycopg.rows import class_row, dict_row
 from psycopg.types.json import Jsonb
 
 from ..transaction import Statements
@@ -87,17 +88,19 @@ class VerificationsRepository:
     def under_way(self, *, lock: bool = False) -> Verification | None:
         """The verification waiting or running, if any; `lock` holds its row to the transaction's end."""
         with self.db.cursor(row_factory=class_row(Verification)) as cur:
-            return cur.execute(
+            return cur.execute(sql.SQL(
                 "SELECT verification_id, requested_by, requested_at, status, attempts, started_at, heartbeat_at, "
                 "finished_at, records, chains, shoes, rounds, problem_count, problems, notes, error, extract(epoch "
                 "FROM now() - coalesce(heartbeat_at, requested_at))::float8 AS quiet_for FROM audit_verifications "
-                "WHERE status IN ('queued', 'running')"
-                + (" FOR UPDATE" if lock else ""), ()).fetchone()
+                "WHERE status IN ('queued', 'running') {lock}").format(
+                lock=sql.SQL("FOR UPDATE") if lock else sql.SQL(""))).fetchone()
 
     def asked_since(self, moment: datetime) -> bool:
         """Whether any verification was asked for at or after `moment`."""
-        return self.db.execute("SELECT EXISTS (SELECT 1 FROM audit_verifications WHERE requested_at >= %s)",
-                               (moment,)).fetchone() == (True,)
+        with self.db.cursor(row_factory=dict_row) as cur:
+            found = cur.execute("SELECT EXISTS (SELECT 1 FROM audit_verifications WHERE requested_at >= %s) AS asked",
+                                (moment,)).fetchone()
+        return bool(found and found["asked"])
 
     def newest(self, limit: int) -> list[Verification]:
         with self.db.cursor(row_factory=class_row(Verification)) as cur:

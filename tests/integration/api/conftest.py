@@ -9,7 +9,7 @@ import pytest
 from bench.processes import scratch_database
 from service.config import Settings
 from tests.support.api_client import Api, ok
-from tests.support.app_fixtures import admin, app, as_key, client, db, make_key  # noqa: F401  (shared fixtures)
+from tests.support.app_fixtures import admin, app, app_with, as_key, client, db, make_key  # noqa: F401  (shared fixtures)
 
 pytestmark = pytest.mark.integration
 

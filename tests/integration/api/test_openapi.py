@@ -4,6 +4,7 @@ outside the schema, no valid request refused, no invalid one taken, no operation
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import uuid
 import zlib
@@ -13,10 +14,12 @@ import pytest
 import schemathesis
 import yaml
 from hypothesis import HealthCheck, settings
+from openapi_schema_validator import OAS30Validator
+from openapi_spec_validator import validate
 from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.core.parameters import ParameterLocation
 
-from service.api.docs import IDEMPOTENCY_KEY
+from service.api.docs import IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, RETRY_AFTER
 from service.api.openapi_export import spec_yaml
 from service.api.schemas.rounds import CARD_PATTERN
 from service.engine.cards import CardError, parse_card
@@ -82,8 +85,118 @@ def test_every_text_the_api_reads_has_a_length_limit():
     assert unbounded == []
 
 
+def _component(reference: dict) -> dict:
+    return SPEC["components"]["schemas"][reference["$ref"].rsplit("/", 1)[-1]]
+
+
+OPERATIONS = [(method, path, operation) for path, item in SPEC["paths"].items()
+              for method, operation in item.items() if method in ("get", "post", "put", "patch", "delete")]
+COMPONENTS = SPEC["components"]["schemas"]
+# "Null, and nothing else": how the document writes the null branch of "a thing or null".
+NULL_ONLY = {"type": "string", "nullable": True, "enum": [None]}
+
+
+def _schemas(node: object, where: str) -> list[tuple[str, dict]]:
+    """Every mapping under `node`, with where it is (the document's paths and components are
+    walked whole: a schema may stand anywhere in them)."""
+    found = []
+    if isinstance(node, dict):
+        found.append((where, node))
+        for key, inner in node.items():
+            found += _schemas(inner, f"{where}.{key}")
+    elif isinstance(node, list):
+        for index, inner in enumerate(node):
+            found += _schemas(inner, f"{where}[{index}]")
+    return found
+
+
+def _every_schema() -> list[tuple[str, dict]]:
+    return _schemas(SPEC["paths"], "paths") + [found for name, schema in COMPONENTS.items()
+                                               for found in _schemas(schema, name)]
+
+
+def test_the_document_is_valid_openapi():
+    validate(SPEC)
+    assert SPEC["openapi"].startswith("3.0.") and SPEC["servers"]
+
+
+def test_every_operation_is_named_and_described():
+    names = [operation.get("operationId") for _, _, operation in OPERATIONS]
+    assert all(re.fullmatch(r"[a-z]+(?:[A-Z][a-z]+)*", name or "") for name in names), names
+    assert len(set(names)) == len(names)
+    assert [(method, path) for method, path, operation in OPERATIONS
+            if not operation.get("summary") or not operation.get("description")] == []
+
+
+def test_every_array_says_what_it_holds():
+    assert [where for where, node in _every_schema() if node.get("type") == "array" and "items" not in node] == []
+
+
+def test_no_object_is_left_for_a_generator_to_name():
+    """An object's shape is a component (one model wherever it stands) or carries a title."""
+    inline = [where for where, node in _every_schema()
+              if node.get("type") == "object" and "title" not in node and "." in where and node != NULL_ONLY]
+    assert inline == []
+
+
+def test_a_thing_or_null_is_a_strict_choice():
+    """Null is a branch of its own: never an enum value beside others, never a nullable with no
+    type (which says nothing), never an object branch that takes any object; and an optional
+    request field's absence is not written as a default of null."""
+    schemas = _every_schema()
+    assert [where for where, node in schemas if node.get("nullable") and "type" not in node] == []
+    assert [where for where, node in schemas if None in (node.get("enum") or [None]) and node.get("enum") != [None]
+            and "enum" in node] == []
+    assert [where for where, node in schemas if {"type": "object", "nullable": True} in node.get("anyOf", ())] == []
+    assert [where for where, node in schemas if "default" in node and node["default"] is None] == []
+
+
+def test_every_component_is_used():
+    text = json.dumps({key: value for key, value in SPEC.items() if key != "components"}) + \
+        json.dumps({key: value for key, value in SPEC["components"].items() if key != "schemas"})
+    used: set[str] = set()
+    pending = set(re.findall(r"#/components/schemas/(\w+)", text))
+    while pending:
+        name = pending.pop()
+        if name not in used:
+            used.add(name)
+            pending |= set(re.findall(r"#/components/schemas/(\w+)", json.dumps(COMPONENTS[name])))
+    assert set(COMPONENTS) - used == set()
+
+
+def test_a_body_with_variants_lists_each_whole():
+    """Each variant of a request body is a component with every field of the body, so that a
+    generated model of it has them all."""
+    for _, _, operation in OPERATIONS:
+        for content in (operation.get("requestBody") or {}).get("content", {}).values():
+            body = _component(content["schema"])
+            if "oneOf" not in body:
+                continue
+            variants = [_component(branch) for branch in body["oneOf"]]
+            assert set(body) == {"oneOf"}, "no fields beside the variants"
+            assert len({frozenset(variant["properties"]) for variant in variants}) == 1
+            assert all(variant["type"] == "object" and variant["additionalProperties"] is False
+                       for variant in variants)
+
+
+def test_what_every_operation_may_answer_is_documented():
+    for method, path, operation in OPERATIONS:
+        responses = operation["responses"]
+        unavailable = SPEC["components"]["responses"][responses["503"]["$ref"].rsplit("/", 1)[-1]]
+        assert RETRY_AFTER in unavailable["headers"], (method, path)
+        if "requestBody" in operation:
+            assert {"400", "413", "415", "422"} <= set(responses), (method, path)
+        headers = {parameter["name"] for parameter in operation.get("parameters", ()) if parameter["in"] == "header"}
+        if IDEMPOTENCY_KEY in headers:
+            assert all(IDEMPOTENT_REPLAYED in response["headers"] for status, response in responses.items()
+                       if status.startswith("2")), (method, path)
+    assert ("post", "/v1/audit/verifications") in {(method, path) for method, path, operation in OPERATIONS
+                                                   if any(parameter["name"] == IDEMPOTENCY_KEY
+                                                          for parameter in operation.get("parameters", ()))}
+
+
 def test_a_table_is_created_with_the_rules_and_paytables_on_disk():
-    house, player = SPEC["components"]["schemas"]["CreateTable"]["oneOf"]
+    house, player = map(_component, SPEC["components"]["schemas"]["CreateTable"]["oneOf"])
     stems = {path.stem for path in (ROOT / "rules_config").glob("*.yaml")}
     assert set(house["properties"]["rules"]["enum"]) | set(player["properties"]["rules"]["enum"]) == stems
     assert "canberra" in house["properties"]["rules"]["enum"]            # a Canberra table needs a paytable
@@ -125,6 +238,18 @@ def fuzz_world(app, database_url):
     state = round_at_first_decision(Api(flask_sender(client), terminals[busy]), busy)
     return {"tables": (busy, idle), "terminals": terminals, "round_id": state["round_id"],
             "shoe_id": shoes[busy], "admin": admin}
+
+
+def test_a_strict_validator_holds_a_round_to_its_schema(app, fuzz_world):
+    """A round's state as served validates under OpenAPI 3.0's own rules for null; an object
+    where the hand in turn stands, or a value the document does not list, does not."""
+    state = app.test_client().get(f"/v1/rounds/{fuzz_world['round_id']}",
+                                  headers={"Authorization": f"Bearer {fuzz_world['admin']}"}).get_json()
+    validator = OAS30Validator({"$ref": "#/components/schemas/RoundState", "components": SPEC["components"]})
+    assert validator.is_valid(state) and state["in_turn"] is not None
+    assert validator.is_valid({**state, "in_turn": None, "awaiting": None, "dealer": None, "settlement": None})
+    for bad in ({"in_turn": {"anything": "at all"}}, {"dealer": {}}, {"awaiting": "nothing"}, {"shoe_mode": "x"}):
+        assert not validator.is_valid({**state, **bad}), bad
 
 
 # Generated from the committed spec (the test above keeps it equal to the code's); the calls go

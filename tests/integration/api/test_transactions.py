@@ -6,8 +6,11 @@ import uuid
 
 import pytest
 
+from service.store.repositories.audit import AuditRepository
 from service.store.repositories.outbox import OutboxRepository
+from service.store.repositories.rounds import LockedRound, RoundsRepository
 from tests.support.api_client import ok
+from tests.support.app_fixtures import through
 from tests.support.metrics import sample
 
 from .play import basic_decision
@@ -37,21 +40,28 @@ def _round_awaiting_the_dealers_last_card(terminal, table_id) -> str:
     return round_id
 
 
-def _broken(*_args, **_kwargs):
-    raise RuntimeError("outbox unavailable")
+class _OutboxUnavailable(OutboxRepository):
+    def add(self, *_args, **_kwargs) -> None:
+        raise RuntimeError("outbox unavailable")
 
 
-def test_a_failure_while_completing_a_round_leaves_no_trace(new_table, db, monkeypatch):
+class _AuditFailingInTheDatabase(AuditRepository):
+    """The audit records are the request's last statement before its Idempotency-Key and COMMIT:
+    this one fails in the database."""
+
+    def append(self, chain, records, head=None) -> None:
+        self.db.execute("SELECT 1 / (%(written)s - %(written)s)", {"written": len(records)})
+
+
+def test_a_failure_while_completing_a_round_leaves_no_trace(new_table, db, app_with):
     table_id, terminal = new_table(shoe="physical")
     round_id = _round_awaiting_the_dealers_last_card(terminal, table_id)
     before = _snapshot(db, round_id, table_id)
 
-    monkeypatch.setattr(OutboxRepository, "add", _broken)
     with pytest.raises(RuntimeError):       # the app runs with TESTING: errors propagate
-        terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "7S"})
+        through(app_with(outbox=_OutboxUnavailable), terminal).post(f"/v1/rounds/{round_id}/cards", {"card": "7S"})
     assert _snapshot(db, round_id, table_id) == before
 
-    monkeypatch.undo()
     final = ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "7S"}), 200)
     assert final["status"] == "complete" and final["dealer"]["total"] == 20
     version, status, events, audits, outbox, position = _snapshot(db, round_id, table_id)
@@ -60,33 +70,27 @@ def test_a_failure_while_completing_a_round_leaves_no_trace(new_table, db, monke
     assert audits == before[3] + 2                    # card_dealt, round_completed
 
 
-def test_an_unexpected_error_is_a_json_500_that_tells_nothing_inside(app, new_table, db, monkeypatch):
+def test_an_unexpected_error_is_a_json_500_that_tells_nothing_inside(new_table, db, app_with):
     table_id, terminal = new_table(shoe="physical")
     round_id = _round_awaiting_the_dealers_last_card(terminal, table_id)
     before = _snapshot(db, round_id, table_id)
-    monkeypatch.setattr(OutboxRepository, "add", _broken)
-    monkeypatch.setattr(app, "testing", False)
-    reply = terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "7S"})
+    broken = through(app_with(testing=False, outbox=_OutboxUnavailable), terminal)
+    reply = broken.post(f"/v1/rounds/{round_id}/cards", {"card": "7S"})
     assert reply.status == 500 and reply.body == {"code": "internal_error", "status": 500,
                                                   "message": "internal error"}
     assert _snapshot(db, round_id, table_id) == before
 
 
-def test_a_statement_failing_in_the_database_as_the_request_commits_leaves_no_trace(new_table, db, monkeypatch):
-    # The audit records are the request's last statement before its Idempotency-Key and COMMIT:
-    # when they fail, nothing the request wrote before them may stand.
-    import service.store.repositories.audit as audit_repository
-
+def test_a_statement_failing_in_the_database_as_the_request_commits_leaves_no_trace(new_table, db, app_with):
     table_id, terminal = new_table(shoe="physical")
     round_id = _round_awaiting_the_dealers_last_card(terminal, table_id)
     before = _snapshot(db, round_id, table_id)
-    monkeypatch.setattr(audit_repository, "APPEND", "SELECT 1 / (%(head_seq)s - %(head_seq)s)")
     with pytest.raises(Exception, match="division by zero"):
-        terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "7S"}, idempotency_key="failed-commit")
+        through(app_with(audit=_AuditFailingInTheDatabase), terminal).post(
+            f"/v1/rounds/{round_id}/cards", {"card": "7S"}, idempotency_key="failed-commit")
     assert _snapshot(db, round_id, table_id) == before
     assert db.execute("SELECT count(*) FROM idempotency_keys WHERE idem_key = 'failed-commit'").fetchone()[0] == 0
 
-    monkeypatch.undo()
     final = ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": "7S"}, idempotency_key="failed-commit"), 200)
     assert final["status"] == "complete"
 
@@ -115,28 +119,28 @@ def test_a_decision_answers_with_the_round_as_stored(new_table):
         assert state["status"] == "complete" and state["completed_at"] is not None
 
 
-def test_a_save_that_misses_its_version_stops_the_commit_it_travels_with(new_table, db, monkeypatch):
+class _RoundsReadStale(RoundsRepository):
+    """Gives the version a caller that forgot the lock might hold."""
+
+    def lock_with_events(self, *args, **kwargs) -> LockedRound:
+        locked = super().lock_with_events(*args, **kwargs)
+        assert locked.row is not None
+        return dataclasses.replace(locked, row=dataclasses.replace(locked.row, version=locked.row.version - 1))
+
+
+def test_a_save_that_misses_its_version_stops_the_commit_it_travels_with(new_table, db, app_with):
     # A save that matched no row fails its statement: the audit records and the Idempotency-Key
     # that would follow it, and the commit, never happen.
-    from service.store.repositories.rounds import RoundsRepository
-
     table_id, terminal = new_table(shoe="virtual")
     state = _virtual_round_awaiting_a_decision(terminal, table_id)
     round_id = state["round_id"]
     before = _snapshot(db, round_id, table_id)
-    locked_as_read = RoundsRepository.lock_with_events
-
-    def stale(self, *args, **kwargs):   # the version a caller that forgot the lock might hold
-        locked = locked_as_read(self, *args, **kwargs)
-        return dataclasses.replace(locked, row=dataclasses.replace(locked.row, version=locked.row.version - 1))
-
-    monkeypatch.setattr(RoundsRepository, "lock_with_events", stale)
     with pytest.raises(Exception, match="changed under its lock"):
-        terminal.post(f"/v1/rounds/{round_id}/actions", basic_decision(state), idempotency_key="stale-save")
+        through(app_with(rounds=_RoundsReadStale), terminal).post(
+            f"/v1/rounds/{round_id}/actions", basic_decision(state), idempotency_key="stale-save")
     assert _snapshot(db, round_id, table_id) == before
     assert db.execute("SELECT count(*) FROM idempotency_keys WHERE idem_key = 'stale-save'").fetchone()[0] == 0
 
-    monkeypatch.undo()
     after = ok(terminal.post(f"/v1/rounds/{round_id}/actions", basic_decision(state), idempotency_key="stale-save"),
                200)
     assert after["revision"] == state["revision"] + 1
@@ -148,8 +152,7 @@ def test_a_decisions_lock_takes_its_tables_audit_chain_head(new_table, database_
     import psycopg
 
     from service.games import SHOE_DEALT_GAMES
-    from service.store.repositories.audit import AuditRepository, chain_for
-    from service.store.repositories.rounds import RoundsRepository
+    from service.store.repositories.audit import chain_for
 
     table_id, terminal = new_table(shoe="virtual")
     round_id = _virtual_round_awaiting_a_decision(terminal, table_id)["round_id"]
@@ -166,31 +169,31 @@ def test_a_decisions_lock_takes_its_tables_audit_chain_head(new_table, database_
 
 
 @pytest.mark.parametrize("moment", ["before its reads", "before its commit"])
-def test_a_connection_lost_in_the_middle_of_a_command_is_a_503_and_the_pool_serves_on(new_table, db, monkeypatch,
+def test_a_connection_lost_in_the_middle_of_a_command_is_a_503_and_the_pool_serves_on(new_table, db, app_with,
                                                                                     moment):
-    from service.api.transactions import request_uow
-    from service.rounds import handlers
-
     table_id, terminal = new_table(shoe="physical")
     state = round_at_first_decision(terminal, table_id)
     round_id = state["round_id"]
     before = _snapshot(db, round_id, table_id)
     decision = {"seat": 1, "action": "stand"}
 
-    def server_goes_away(uow) -> None:
-        db.execute("SELECT pg_terminate_backend(%s)", (uow.info.backend_pid,))
+    def server_goes_away(conn) -> None:
+        db.execute("SELECT pg_terminate_backend(%s)", (conn.info.backend_pid,))
 
-    if moment == "before its reads":
-        post_action = handlers.post_action
-        monkeypatch.setattr(handlers, "post_action", lambda cmd, uow: (
-            server_goes_away(uow), post_action(cmd, uow))[1])
-    else:   # the round saved, its transaction not yet committed
-        round_state = handlers.views.round_state
-        monkeypatch.setattr(handlers.views, "round_state", lambda saved, game, past_cut: (
-            server_goes_away(request_uow()), round_state(saved, game, past_cut))[1])
-    reply = terminal.post(f"/v1/rounds/{round_id}/actions", decision)
+    class RoundsLostBeforeTheirReads(RoundsRepository):
+        def lock_with_events(self, *args, **kwargs) -> LockedRound:
+            server_goes_away(self.db)
+            return super().lock_with_events(*args, **kwargs)
+
+    class AuditLostBeforeTheCommit(AuditRepository):   # the round saved and its records chained
+        def append(self, *args, **kwargs) -> None:
+            super().append(*args, **kwargs)
+            server_goes_away(self.db)
+
+    app = (app_with(rounds=RoundsLostBeforeTheirReads) if moment == "before its reads"
+           else app_with(audit=AuditLostBeforeTheCommit))
+    reply = through(app, terminal).post(f"/v1/rounds/{round_id}/actions", decision)
     assert reply.status == 503 and reply.body["code"] == "database_unavailable", reply.body
-    monkeypatch.undo()
     assert _snapshot(db, round_id, table_id) == before
     assert ok(terminal.post(f"/v1/rounds/{round_id}/actions", decision), 200)["revision"] == state["revision"] + 1
 

@@ -53,6 +53,7 @@ def test_a_new_shoe_is_refused_while_a_round_is_open(new_table):
     state = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"wagers": WAGERS}), 201)
     refused = terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "virtual"})
     assert refused.status == 409 and refused.body["code"] == "round_open"
+    assert refused.body["errors"] == {"round_id": [state["round_id"]]}   # a list, as every field's errors are
     assert ok(terminal.get(f"/v1/tables/{table_id}"), 200)["open_round_id"] == state["round_id"]
 
 

@@ -164,6 +164,10 @@ def test_the_compliance_export_carries_the_checkpoints(db_url, checkpointed):
         got = client.get("/v1/audit/checkpoints", headers={"Authorization": f"Bearer {compliance}"})
         assert got.status_code == 200, got.get_data(as_text=True)
         assert [json.loads(line) for line in got.get_data(as_text=True).splitlines()] == read_checkpoints(checkpointed)
+        assert got.mimetype == "application/x-ndjson"
+        as_text = client.get("/v1/audit/checkpoints", headers={"Authorization": f"Bearer {compliance}",
+                                                               "Accept": "text/plain"})
+        assert as_text.mimetype == "text/plain" and as_text.get_data() == got.get_data()
         assert client.get("/v1/audit/checkpoints",
                           headers={"Authorization": f"Bearer {operator}"}).status_code == 403
     finally:

@@ -94,10 +94,10 @@ def test_every_405_carries_allow(client, app_routes):
 
 @pytest.fixture
 def app_routes(client):
-    """(a path, its methods) for every API route without parameters in the path (the console's
-    forms are CSRF-checked before routing answers)."""
+    """(a path, its methods) for every API route without parameters in the path (the console's and
+    the dealer's screen's forms are CSRF-checked before routing answers)."""
     return [(rule.rule, set(rule.methods) - {"HEAD", "OPTIONS"}) for rule in client.application.url_map.iter_rules()
-            if "<" not in rule.rule and not rule.rule.startswith("/console")]
+            if "<" not in rule.rule and not rule.rule.startswith(("/console", "/dealer"))]
 
 
 @pytest.mark.parametrize("text", ["two\nlines", "tab\there", "right\u202eto left", "c1 \x85 next line",

@@ -6,10 +6,12 @@ import json
 import random
 
 import pytest
+from psycopg.rows import class_row
 
 from service.audit.export import COLUMNS, record_from_row
 from service.audit.verify import print_report, verify_database
 from service.store.audit_hash import record_hash
+from service.store.repositories.audit import AuditLogRow
 
 pytestmark = pytest.mark.integration
 
@@ -73,7 +75,8 @@ def test_editing_any_column_of_any_record_is_named(settled_casino, admin, column
 
 def test_a_payout_changed_and_re_hashed_is_caught_at_the_next_link(settled_casino, admin, pontoon):
     record_id, chain, seq = a_record(admin, 3, kind="payout")
-    row = admin.execute(f"SELECT {', '.join(COLUMNS)} FROM audit_log WHERE id = %s", (record_id,)).fetchone()
+    with admin.cursor(row_factory=class_row(AuditLogRow)) as cur:
+        row = cur.execute(f"SELECT {', '.join(COLUMNS)} FROM audit_log WHERE id = %s", (record_id,)).fetchone()
     record = record_from_row(row)
     record["payload"]["returned"] += 100000
     forged = record_hash(record["chain"], record["seq"], record["at"], record["kind"], record["actor"],

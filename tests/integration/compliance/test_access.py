@@ -68,10 +68,15 @@ QUERIES = {"/v1/audit/export": "?to=2000-01-01T00:00:00Z"}
 _PARAM = re.compile(r"<(?:[a-z_]+:)?([a-z_]+)>")
 
 
+# The browser adapters' routes (staff sessions and screens, not keys) and their shared static files
+# have their own tables: tests/integration/console/test_access_matrix.py and
+# tests/integration/screens/test_routes.py.
+BROWSER_PREFIXES = ("/console", "/dealer", "/assets/")
+
+
 def routes(app) -> set[tuple[str, str]]:
-    """The key-checked routes: the console's (staff sessions, not keys) have their own table in
-    tests/integration/console/test_access_matrix.py."""
-    return {(method, rule.rule) for rule in app.url_map.iter_rules() if not rule.rule.startswith("/console")
+    """The key-checked routes."""
+    return {(method, rule.rule) for rule in app.url_map.iter_rules() if not rule.rule.startswith(BROWSER_PREFIXES)
             for method in rule.methods - {"HEAD", "OPTIONS"}}
 
 

@@ -39,6 +39,16 @@ def test_a_verification_is_queued_then_followed_to_its_verdict(compliance, new_t
         == (queued["requested_by"],)
 
 
+def test_a_retried_request_is_answered_again_with_where_to_follow_it(compliance, nothing_under_way):
+    key = f"verify-{uuid.uuid4().hex}"
+    first = compliance.post("/v1/audit/verifications", {}, idempotency_key=key)
+    retry = compliance.post("/v1/audit/verifications", {}, idempotency_key=key)
+    assert first.status == retry.status == 202 and retry.data == first.data
+    assert retry.headers.get("Idempotent-Replayed") == "true" and "Idempotent-Replayed" not in first.headers
+    assert retry.headers["Location"] == first.headers["Location"]
+    assert first.headers["Location"].endswith(f"/v1/audit/verifications/{first.body['verification_id']}")
+
+
 def test_an_unknown_verification_is_not_found(compliance):
     reply = compliance.get("/v1/audit/verifications/00000000-0000-4000-8000-000000000000")
     assert reply.status == 404 and reply.body["code"] == "not_found", reply.body

@@ -39,17 +39,57 @@ def test_an_admin_creates_an_account_with_each_error_at_its_field(signed_in, bro
 def test_an_admin_changes_a_role_and_it_holds_from_the_next_request(signed_in, db):
     admin, person = signed_in("admin"), signed_in("operator")
     assert person.get("/console/access").status_code == 403
-    assert admin.post(f"/console/access/accounts/{person.login.username}/role", {"role": "admin"}).status_code == 302
+    assert admin.post(f"/console/access/accounts/{person.login.username}/role", {"role": "admin"}).status_code == 303
     assert person.get("/console/access").status_code == 200
     assert actor_of(db, "staff_role_changed", person.login.username) == f"staff:{admin.login.username}"
 
 
-def test_a_reset_shows_the_new_password_once(signed_in, browser):
+def test_a_reset_asks_for_a_reason_first_and_shows_the_new_password_once(signed_in, browser, db):
     admin, person = signed_in("admin"), signed_in("compliance")
-    page = admin.post(f"/console/access/accounts/{person.login.username}/reset-password").get_data(as_text=True)
+    path = f"/console/access/accounts/{person.login.username}/reset-password"
+    # Posted without the confirmation page's form (a stale button, a script): nothing is reset.
+    asked = admin.post(path)
+    assert asked.status_code == 200 and "Reset the password" in asked.get_data(as_text=True)
+    assert browser().sign_in(person.login.username, person.login.password).status_code == 302
+    blank = admin.post(path, {"confirmed": "yes", "reason": " "})
+    assert blank.status_code == 422 and 'id="reason-error">Say why' in blank.get_data(as_text=True)
+    page = admin.post(path, {"confirmed": "yes", "reason": "forgot it"}).get_data(as_text=True)
     password = re.search(r'id="issued-secret">([^<]+)<', page).group(1)
     assert browser().sign_in(person.login.username, password).status_code == 302
     assert password not in admin.get("/console/access").get_data(as_text=True)
+    reason = db.execute("SELECT payload->>'reason' FROM audit_log WHERE kind = 'staff_password_reset' "
+                        "AND payload->>'username' = %s", (person.login.username,)).fetchone()[0]
+    assert reason == "forgot it"
+
+
+def test_a_deactivation_asks_for_a_reason_and_keeps_it_in_the_audit_record(signed_in, db):
+    admin, person = signed_in("admin"), signed_in("operator")
+    path = f"/console/access/accounts/{person.login.username}/deactivate"
+    confirm = admin.get(path)
+    assert confirm.status_code == 200 and person.login.username in confirm.get_data(as_text=True)
+    assert admin.post(path, {"reason": "left the casino"}).status_code == 200, "only the confirmed form acts"
+    assert person.get("/console/floor").status_code == 200
+    too_long = admin.post(path, {"confirmed": "yes", "reason": "x" * 2001})
+    assert too_long.status_code == 422
+    assert "Too long: at most 2,000 characters, and this has 2,001." in too_long.get_data(as_text=True)
+    done = admin.post(path, {"confirmed": "yes", "reason": "left the casino"})
+    assert done.status_code == 303 and person.get("/console/floor").status_code == 302
+    assert db.execute("SELECT payload->>'reason' FROM audit_log WHERE kind = 'staff_deactivated' "
+                      "AND payload->>'username' = %s", (person.login.username,)).fetchone()[0] == "left the casino"
+
+
+def test_the_new_account_form_preselects_no_role(signed_in):
+    admin = signed_in("admin")
+    assert '<option value="" selected>Choose a role</option>' in admin.get("/console/access").get_data(as_text=True)
+    refused = admin.post("/console/access/accounts", {"username": f"n{uuid.uuid4().hex[:8]}", "role": ""})
+    assert refused.status_code == 422 and 'id="role-error">Choose the account' in refused.get_data(as_text=True)
+
+
+def test_a_long_value_is_refused_at_its_field_with_its_limit(signed_in):
+    admin = signed_in("admin")
+    refused = admin.post("/console/access/keys", {"table_id": "T1", "name": "n" * 1024})
+    assert refused.status_code == 422
+    assert 'id="name-error">Too long: at most 128 characters, and this has 1,024.' in refused.get_data(as_text=True)
 
 
 def test_a_terminal_key_is_issued_for_a_table_shown_once_and_revoked(signed_in, client, make_key, db):
@@ -67,9 +107,16 @@ def test_a_terminal_key_is_issued_for_a_table_shown_once_and_revoked(signed_in, 
     key_id = db.execute("SELECT key_id FROM api_keys WHERE table_id = %s", (table_id,)).fetchone()[0]
     assert db.execute("SELECT created_by FROM api_keys WHERE key_id = %s", (key_id,)).fetchone()[0] == \
         f"staff:{admin.login.username}"
-    assert admin.post(f"/console/access/keys/{key_id}/revoke", {"reason": "terminal replaced"}).status_code == 302
+    assert admin.post(f"/console/access/keys/{key_id}/revoke", {"reason": "replaced"}).status_code == 200, \
+        "only the confirmation page's form revokes"
+    assert client.get(f"/v1/tables/{table_id}", headers=bearer).status_code == 200
+    revoked = admin.post(f"/console/access/keys/{key_id}/revoke", {"confirmed": "yes", "reason": "terminal replaced"})
+    assert revoked.status_code == 303
     assert client.get(f"/v1/tables/{table_id}", headers=bearer).status_code == 401
-    assert admin.post(f"/console/access/keys/{key_id}/revoke").status_code == 409
+    assert db.execute("SELECT payload->>'reason' FROM audit_log WHERE kind = 'key_revoked' AND payload->>'key_id' = %s",
+                      (str(key_id),)).fetchone()[0] == "terminal replaced"
+    again = admin.post(f"/console/access/keys/{key_id}/revoke", {"confirmed": "yes", "reason": "twice"})
+    assert again.status_code == 409 and "revoked already" in again.get_data(as_text=True)
 
 
 def test_the_access_review_lists_every_account_and_key_as_a_page_and_csv(signed_in, make_key):

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.integration
 # What a route's parameters are filled with: nothing that exists, so nothing is changed.
 SAMPLES = {"username": "nobody-at-all", "key_id": str(uuid.uuid4()), "name": "no-such-paytable", "version": "1",
            "round_id": str(uuid.uuid4()), "table_id": "no-such-table", "verification_id": str(uuid.uuid4()),
-           "change_id": "999999"}
+           "change_id": "999999", "screen_id": str(uuid.uuid4()), "call_id": str(uuid.uuid4())}
 
 
 def test_every_console_route_has_a_line_in_the_table(app):

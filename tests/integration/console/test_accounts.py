@@ -1,6 +1,7 @@
 """A person's own account page (password, second factor) and the `pontoon users` command."""
 from __future__ import annotations
 
+import html
 import os
 import re
 import subprocess
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pyotp
 import pytest
+import segno
 
 pytestmark = pytest.mark.integration
 
@@ -58,6 +60,16 @@ def test_enrolling_a_second_factor_makes_sign_in_ask_for_its_code(signed_in, bro
     assert 'id="remove_password-error"' in refused.get_data(as_text=True)
     assert console.post("/console/account/totp/remove", {"password": login.password}).status_code == 302
     assert browser().sign_in(login.username, login.password).status_code == 302
+
+
+def test_enrolment_shows_the_link_as_a_qr_code_drawn_by_the_console(signed_in):
+    page = signed_in("operator").get("/console/account").get_data(as_text=True)
+    uri = html.unescape(re.search(r'id="totp-uri" class="mono">([^<]+)<', page).group(1))
+    drawn = html.unescape(re.search(r'<img class="totp-qr" id="totp-qr" src="([^"]+)"', page).group(1))
+    assert drawn.startswith("data:image/svg+xml"), "drawn here: nothing is fetched from elsewhere"
+    assert drawn == segno.make(uri, error="m").svg_data_uri(scale=5, border=4, dark="#000", light="#fff"), \
+        "the code of the very link shown beside it"
+    assert re.search(r'id="totp-qr"[^>]*\salt="QR code', page)
 
 
 def test_the_secret_enrolled_is_the_one_the_server_made_whatever_the_form_says(signed_in, db):

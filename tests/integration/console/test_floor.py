@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.console.format import hold, money
+from service.web.format import hold, money
 from tests.support.api_client import ok
 from tests.support.scripted_rounds import AFTER_SPLIT, SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play
 
@@ -26,7 +26,7 @@ def test_the_floor_shows_each_table_its_round_in_play_and_the_days_money(signed_
     row = text_of(row_of(html, table_id))
     assert "Pontoon (Canberra)" in row and "canberra@1" in row and "canberra-standard@1" in row
     assert "physical, 17 cards dealt" in row          # the first round's 11 cards and the second's 6
-    assert "decision: seat 1 hand 0" in row and "double" in row
+    assert "decision: seat 1, hand 1" in row and "double" in row
     assert money(report["drop"]) in row and money(report["win"]) in row and hold(report["hold_percent"]) in row
     assert money(report["drop"]).startswith("$") and "1 unsettled" in row
     idle = text_of(row_of(html, idle_id))

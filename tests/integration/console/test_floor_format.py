@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from service.console.format import Colour, card, day_name, gaming_day, hold, local_time, money, when
+from service.web.format import Colour, card, day_name, gaming_day, hold, local_time, money, when
 
 
 def test_money_is_dollars_and_cents_with_a_minus_for_a_loss():

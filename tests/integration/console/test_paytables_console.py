@@ -10,6 +10,8 @@ import pytest
 
 from tests.support.api_client import Api, flask_sender, ok
 
+from .pit_play import api, new_table  # noqa: F401  (fixtures by name)
+
 NAME = "canberra-standard"
 DRAFT_PATH = f"/console/paytables/{NAME}/draft"
 SEEDED = "canberra-21plus3"   # a paytable whose version 1 no other test here has measured
@@ -84,7 +86,7 @@ def test_a_draft_without_a_reason_is_refused_at_the_reason(signed_in):
     console = signed_in("operator")
     refused = submit(console, prefilled(console), reason="   ")
     assert refused.status_code == 422
-    assert re.search(r'data-field="reason">[^<]*must say why', refused.get_data(as_text=True))
+    assert re.search(r'data-field="reason">Say why: the reason for the change is kept', refused.get_data(as_text=True))
 
 
 def fragment(console, path: str) -> str:
@@ -198,7 +200,7 @@ def test_the_author_cannot_approve_and_a_second_operator_does_once_it_is_measure
     approved = approver.post(f"{version_path}/decision", {"decision": "approve", "reason": "checked the sheet"})
     assert approved.status_code == 303
     page = approver.get(version_path).get_data(as_text=True)
-    assert 'data-status="approved"' in page and f"data-approver>staff:{approver.login.username}<" in page
+    assert 'data-status="approved"' in page and f'data-approver="staff:{approver.login.username}"' in page
     assert "data-house-edge>" in page, "the figures approval kept"
     listing = approver.get("/console/paytables").get_data(as_text=True)
     row = re.search(rf'<tr data-version="{number}" data-status="approved">(.*?)</tr>', listing, re.S)
@@ -281,3 +283,39 @@ def test_the_rest_api_refuses_json_content_nested_too_deep_naming_the_field(oper
     refused = operator_api.post(f"/v1/paytables/{NAME}/versions", {"reason": "deep", "content": {"odds": nested}})
     assert refused.status == 422 and list(refused.body["errors"]) == ["odds"]
     assert ok(operator_api.get(f"/v1/paytables/{NAME}/versions"), 200)["name"] == NAME
+
+
+def test_a_draft_that_says_what_the_approved_version_says_is_refused_as_no_change(signed_in):
+    console = signed_in("operator")
+    refused = submit(console, prefilled(console))
+    assert refused.status_code == 422
+    assert re.search(r'data-field="yaml">No change: this says what version \d+', refused.get_data(as_text=True))
+    relaid = submit(console, "# the same, laid out anew\n" + prefilled(console).replace("version:", "version:  "))
+    assert relaid.status_code == 422, "comments and layout are no change"
+
+
+def test_the_players_edge_asks_for_a_check_on_a_draft_and_is_flagged_once_approved(signed_in, evaluate, new_table,
+                                                                                  api):
+    author, approver = signed_in("operator"), signed_in("operator")
+    number = submitted_version(submit(author, edit(prefilled(author), rf"678_mixed: {ODDS}", '678_mixed: "2:1"')))
+    path = f"/console/paytables/{NAME}/{number}"
+    assert evaluate(NAME, number) == "done"
+    draft = fragment(author, path)
+    assert "data-player-edge" in draft and "Check that this is meant before it is approved." in draft
+    assert approver.post(f"{path}/decision", {"decision": "approve", "reason": "a promotion"}).status_code == 303
+    approved = fragment(approver, path)
+    assert "data-player-edge" in approved and "Check that this is meant" not in approved
+    assert "It is approved" in approved
+    table_id, _ = new_table()
+    ok(api("operator").post(f"/v1/tables/{table_id}/paytable", {"version": number, "reason": "promotion"}), 200)
+    table = approver.get(f"/console/tables/{table_id}").get_data(as_text=True)
+    assert f'data-player-edge="{number}"' in table and "gives the player the edge" in table
+
+
+def test_paytable_lines_are_named_as_the_trade_names_them_with_their_yaml_key_beside(signed_in):
+    page = signed_in("compliance").get(f"/console/paytables/{NAME}/1").get_data(as_text=True)
+    for key, name in (("5_card_21", "five-card 21"), ("678_mixed", "6-7-8 mixed suits"),
+                      ("777_spades", "7-7-7 in spades"), ("7_plus_card_21", "21 in seven or more cards")):
+        row = re.search(rf'<tr data-line="{re.escape(key)}">(.*?)</tr>', page, re.S)
+        assert row and f'<span class="line-name">{name}</span>' in row.group(1), key
+        assert f">{key}</code>" in row.group(1), "the key the operator edits, beside it"

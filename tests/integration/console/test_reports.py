@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from service.console.format import hold, money
+from service.web.format import hold, money
 from tests.support.api_client import ok
 from tests.support.scripted_rounds import SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play
 

@@ -62,15 +62,17 @@ def test_signing_out_ends_the_session_on_the_server(signed_in, db):
 def test_a_deactivated_accounts_open_session_is_dropped_at_its_next_click(signed_in):
     admin, operator = signed_in("admin"), signed_in("operator")
     assert operator.get("/console/account").status_code == 200
-    response = admin.post(f"/console/access/accounts/{operator.login.username}/deactivate")
-    assert response.status_code == 302
+    response = admin.post(f"/console/access/accounts/{operator.login.username}/deactivate",
+                          {"confirmed": "yes", "reason": "left"})
+    assert response.status_code == 303
     assert operator.get("/console/account").status_code == 302
     assert operator.sign_in(operator.login.username, operator.login.password).status_code == 401
 
 
 def test_a_password_reset_ends_the_persons_sessions(signed_in):
     admin, supervisor = signed_in("admin"), signed_in("supervisor")
-    assert admin.post(f"/console/access/accounts/{supervisor.login.username}/reset-password").status_code == 200
+    assert admin.post(f"/console/access/accounts/{supervisor.login.username}/reset-password",
+                      {"confirmed": "yes", "reason": "forgotten"}).status_code == 200
     assert supervisor.get("/console/account").status_code == 302
 
 

@@ -35,9 +35,9 @@ def test_the_round_in_play_is_drawn_with_its_cards_stakes_and_what_it_awaits(sig
     assert 'playing-card--red" data-card="8H"' in live and 'playing-card--black" data-card="3S"' in live
     assert "\u2665" in live and "\u2660" in live and "eight of hearts" in live
     text = text_of(live)
-    assert "Awaiting a decision from seat 1, hand 0: hit, double $5.00 to $10.00." in text
+    assert "Awaiting a decision from seat 1, hand 1: hit, double $5.00 to $10.00." in text
     assert "$10.00" in text and "$5.00" in text and "$20.00" in text         # wagers, the pair bet
-    assert "Seat 1 hand 0: split" in text
+    assert "Seat 1, hand 1: split" in text
     assert in_play["round_id"] in live
     # The last rounds: the settled one with its money; the shoe's mode and what it has dealt.
     assert "settled" in text and "$55.00" in text
@@ -45,6 +45,21 @@ def test_the_round_in_play_is_drawn_with_its_cards_stakes_and_what_it_awaits(sig
 
     polled = signed_in("operator").get(f"/console/tables/{table_id}/live", headers={"HX-Request": "true"})
     assert polled.status_code == 200 and polled.get_data(as_text=True).lstrip().startswith('<section id="table-live"')
+
+
+def test_hands_are_counted_from_one_and_each_insurance_offer_names_its_seat(signed_in, new_table):
+    table_id, terminal = new_table()
+    # The dealer's ace: both seats may insure before anyone plays.
+    state = play(terminal, table_id, FAULT_WAGERS, FAULTY, stop_after=5)
+    console = signed_in("supervisor")
+    text = text_of(section(console.get(f"/console/tables/{table_id}").get_data(as_text=True), "table-live"))
+    assert "insurance for seat 1" in text and "insurance for seat 2" in text
+    # Seat 1 insures and splits its eights: its hands are 1 and 2, as the pit counts them, never 0.
+    for step in FAULTY[5:7]:
+        state = ok(terminal.post(f"/v1/rounds/{state['round_id']}/actions", step), 200)
+    text = text_of(section(console.get(f"/console/tables/{table_id}").get_data(as_text=True), "table-live"))
+    assert "Seat 1, hand 1: split" in text and "Awaiting a card to seat 1, hand 1." in text
+    assert "hand 0" not in text
 
 
 def test_a_virtual_shoe_shows_its_commitment(signed_in, new_table):
@@ -191,7 +206,7 @@ def test_the_live_part_shows_each_card_as_it_is_dealt(signed_in, new_table):
     console = signed_in("supervisor")
     before = console.get(f"/console/tables/{table_id}/live", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert 'data-card="6C"' in before and 'data-card="8D"' not in before
-    assert "Awaiting a card to seat 1 hand 0." in text_of(before)
+    assert "Awaiting a card to seat 1, hand 1." in text_of(before)
     ok(terminal.post(f"/v1/rounds/{state['round_id']}/cards", {"card": "8D"}), 200)
     after = console.get(f"/console/tables/{table_id}/live", headers={"HX-Request": "true"}).get_data(as_text=True)
-    assert 'data-card="8D"' in after and "Awaiting a card to seat 2 hand 0." in text_of(after)
+    assert 'data-card="8D"' in after and "Awaiting a card to seat 2, hand 1." in text_of(after)

@@ -1,7 +1,7 @@
 """Counts and periods as a person writes them: "1 round", "3 rounds", a gaming day named once."""
 from __future__ import annotations
 
-from service.console.format import counted
+from service.web.format import counted
 from tests.support.api_client import ok
 from tests.support.scripted_rounds import SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play
 
@@ -44,6 +44,6 @@ def test_the_floor_and_the_table_list_the_open_decisions_in_the_same_order(signe
     console = signed_in("supervisor")
     floor = text_of(row_of(console.get("/console/floor").get_data(as_text=True), table_id))
     table = text_of(console.get(f"/console/tables/{table_id}").get_data(as_text=True))
-    assert "decision: seat 1 hand 0 (hit, stand, double)" in floor
-    assert "Awaiting a decision from seat 1, hand 0: hit, stand, double $5.00 to $10.00." in table
+    assert "decision: seat 1, hand 1 (hit, stand, double)" in floor
+    assert "Awaiting a decision from seat 1, hand 1: hit, stand, double $5.00 to $10.00." in table
     assert "No decisions yet." in table

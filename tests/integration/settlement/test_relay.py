@@ -15,7 +15,7 @@ from bench.processes import wait_for
 from service.audit.jobs import request_daily_verification, run_verification
 from service.config import Settings
 from service.settlement.connection import connect
-from service.settlement.relay import BrokerUnavailable, relay_outbox, relay_verifications, run_relay
+from service.settlement.relay import MAX_BACKOFF, BrokerUnavailable, relay_outbox, relay_verifications, run_relay
 from service.store.repositories.verifications import VerificationStatus
 from service.store.uow import UnitOfWork
 from service.worker.celery_app import PUBLISH_ERRORS, celery_publisher, make_celery
@@ -132,6 +132,46 @@ def test_the_relay_outlives_its_database_connection_and_publishes_on_a_new_one(a
         relay.join(timeout=10)
         for conn in opened:
             conn.close()
+
+
+def test_the_relay_keeps_house_and_backs_off_by_its_own_clock(db_url, casino, admin):
+    """The housekeeping jobs run every `every` seconds of the relay's clock; each pass the broker
+    refuses doubles the wait before the next, to at most MAX_BACKOFF, and the first it takes
+    brings the wait back to `interval`."""
+    rounds = casino.play(3, ["T1"])
+    casino.write(admin)
+    now = [0.0]
+    waits: list[float] = []
+    kept: list[float] = []
+    sent: list[str] = []
+    opened: list[psycopg.Connection] = []
+
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        now[0] += seconds
+
+    def publish(batch: list[str]) -> None:
+        if now[0] < 2.0:
+            raise ConnectionError("the broker is away")
+        sent.extend(batch)
+
+    def connecting() -> psycopg.Connection:
+        opened.append(connect(db_url, "pontoon-relay"))
+        return opened[-1]
+
+    try:
+        run_relay(connecting, publish, interval=0.25, housekeeping=[lambda conn: kept.append(now[0])], every=1.0,
+                  publish_errors=(ConnectionError,), should_stop=lambda: now[0] >= 4.0,
+                  clock=lambda: now[0], sleep=sleep)
+    finally:
+        for conn in opened:
+            conn.close()
+    assert MAX_BACKOFF == 1.0
+    # Refused at 0, 0.5 and 1.5; published at 2.5, then nothing waits.
+    assert waits == [0.5, 1.0, 1.0] + [0.25] * 6
+    assert sorted(sent) == sorted(r.round_id for r in rounds) and unpublished(admin) == 0
+    assert kept == [1.5, 2.5, 3.5]
+    assert len(opened) == 1
 
 
 def ask_for_verifications(admin, how_many: int) -> list[str]:

@@ -3,11 +3,8 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from service.audit.verify import verify_database
-from service.engine import shoe as shoe_module
-from service.engine.shoe import ShoeSpec, verify_commitment
+from service.engine.shoe import SecureRandom, ShoeSpec, verify_commitment
 from tests.support.api_client import ok
 
 from .money import bank_of
@@ -15,19 +12,32 @@ from .money import bank_of
 PACK = ShoeSpec(1)
 
 
-@pytest.fixture
-def stack_next_shuffle(monkeypatch):
-    """stack_next_shuffle(top) -> the order the next virtual shuffle gives: `top`, then the rest of
-    the pack in pack order (later shuffles are the real one). The shoe commits to it as to any other."""
-    real = shoe_module.shuffled
+class _StackedShuffle:
+    """A RandomSource whose first shuffle of the pack gives `order` (drawn as the shuffle's
+    Fisher-Yates steps take their draws) and whose later shuffles are the house's. The shoe
+    commits to it as to any other."""
 
-    def stack(top: list[str]) -> list[str]:
-        order = top + [c for c in PACK.ordered_cards() if c not in top]
-        stacked = [order]
-        monkeypatch.setattr(shoe_module, "shuffled",
-                            lambda cards, rng: list(stacked.pop()) if stacked else real(cards, rng))
-        return order
-    return stack
+    def __init__(self, order: list[str]) -> None:
+        draws, cards = [], PACK.ordered_cards()
+        for i in range(len(cards) - 1, 0, -1):   # the card at i is swapped with the one at the draw
+            j = cards.index(order[i], 0, i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+            draws.append(j)
+        assert cards == order
+        self._draws = draws[::-1]
+        self._house = SecureRandom()
+
+    def randbelow(self, n: int) -> int:
+        if not self._draws:
+            return self._house.randbelow(n)
+        draw = self._draws.pop()
+        assert draw < n
+        return draw
+
+
+def _stacked(top: list[str]) -> list[str]:
+    """`top`, then the rest of the pack in pack order."""
+    return top + [c for c in PACK.ordered_cards() if c not in top]
 
 
 def _pack(db, table_id) -> list[str]:
@@ -38,11 +48,12 @@ def _cards(state: dict) -> list[list[str]]:
     return [h["cards"] for p in state["players"] for h in p["hands"]] + [state["banker"]["cards"]]
 
 
-def test_the_pack_carries_over_without_a_pontoon_and_is_reshuffled_after_one(new_table, db, stack_next_shuffle):
+def test_the_pack_carries_over_without_a_pontoon_and_is_reshuffled_after_one(new_table, db, app_with):
     round_one = ["TH", "9C", "8D", "6S", "9D", "9S", "KH"]
     round_two = ["AS", "7C", "KD", "8H"]
-    order = stack_next_shuffle(round_one + round_two)
-    table_id, terminal = new_table("british-traditional", "virtual")
+    order = _stacked(round_one + round_two)
+    table_id, terminal = new_table("british-traditional", "virtual",
+                                   app=app_with(shuffle_source=_StackedShuffle(order)))
     first_shoe = ok(terminal.get(f"/v1/tables/{table_id}/shoes/current"), 200)
     two_players = [{"seat": 1, "stake": 100}, {"seat": 2, "stake": 100}]
 
@@ -110,13 +121,10 @@ class _SeededSource:
         return self._random.randrange(n)
 
 
-def test_eight_people_play_with_two_packs_shuffled_into_a_new_shoe(new_table, db, monkeypatch):
+def test_eight_people_play_with_two_packs_shuffled_into_a_new_shoe(new_table, db, app_with):
     # Seeded shuffles: a deal that itself ends the round (the banker's Pontoon) would move the
     # pack on before it could be compared with the new shoe's order.
-    source = _SeededSource(8)
-    real = shoe_module.shuffled
-    monkeypatch.setattr(shoe_module, "shuffled", lambda cards, rng: real(cards, source))
-    table_id, terminal = new_table("british-traditional", "virtual")
+    table_id, terminal = new_table("british-traditional", "virtual", app=app_with(shuffle_source=_SeededSource(8)))
     one_pack = ok(terminal.get(f"/v1/tables/{table_id}/shoes/current"), 200)
     seven = [{"seat": seat, "stake": 100} for seat in range(1, 8)]
     state = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"players": seven}), 201)

@@ -18,7 +18,7 @@ from service.store.audit_hash import GENESIS
 from service.store.repositories.audit import AuditRecord, LockedHead
 from service.store.repositories.evaluations import EvaluationRow, EvaluationStatus
 from service.store.repositories.keys import KeyRow
-from service.store.repositories.paytables import AssignmentRow, VersionRow, VersionStatus
+from service.store.repositories.paytables import ApprovedRow, AssignmentRow, VersionRow, VersionStatus
 from service.store.repositories.rounds import LockedRound, RoundEvent, RoundRow, SavedRound
 from service.store.repositories.shoes import ShoeRow
 from service.store.repositories.table_rules import WAITING, RulesChangeRow, RulesChangeStatus
@@ -26,6 +26,8 @@ from service.store.repositories.table_transfers import TableTransferRow
 from service.store.repositories.tables import TableRow
 from service.store.repositories.traditional import RoundSetup
 from service.store.repositories.verifications import UNDER_WAY, Verification, VerificationStatus
+
+from .fake_screens import FakeScreens
 
 
 class FakeTables:
@@ -135,6 +137,10 @@ class FakeAudit:
         self.records.setdefault(chain, []).extend(records)
         self.heads[chain] = (seq + len(records), f"hash-{seq + len(records)}")
 
+    def append_by_chain(self, records_by_chain: dict[str, list[AuditRecord]]) -> None:
+        for chain in sorted(records_by_chain):
+            self.append(chain, records_by_chain[chain])
+
     def kinds(self, chain: str) -> list[str]:
         return [record.kind for record in self.records.get(chain, [])]
 
@@ -230,9 +236,9 @@ class FakePaytables:
     def database(self) -> tuple[str, int, str]:
         return "fake", id(self), "fake"   # the catalog keeps approved versions per database
 
-    def approved_row(self, name: str, version: int) -> tuple[str, str, bool] | None:
+    def approved_row(self, name: str, version: int) -> ApprovedRow | None:
         row = self.rows.get((name, version))
-        return None if row is None else (row.status, json.dumps(row.content), False)
+        return None if row is None else ApprovedRow(row.status, json.dumps(row.content), decided_here=False)
 
     def seeded_names(self, names: list[str]) -> set[str]:
         return set(names)   # nothing to seed in a handler: the files stand for version 1
@@ -433,6 +439,8 @@ class FakeUnitOfWork:
         self.verifications = FakeVerifications(now)
         self.evaluations = FakeEvaluations()
         self.table_rules = FakeTableRules()
+        self.screens = FakeScreens(self)
+        self.shuffle_source = None   # the house's
         self.commits = 0
 
     @contextmanager

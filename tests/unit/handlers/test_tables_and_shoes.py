@@ -9,7 +9,7 @@ import pytest
 
 from service.refusals import Conflict, Invalid, NotFound
 from service.rounds import handlers
-from service.rounds.commands import CreateTable, OpenRound, OpenShoe, PostCard
+from service.rounds.commands import CloseShoe, CreateTable, OpenRound, OpenShoe, PostAction, PostCard
 
 from .fake_uow import FakeUnitOfWork
 
@@ -137,3 +137,45 @@ def test_a_card_on_a_virtual_shoe_is_refused():
 def test_a_card_for_a_round_that_does_not_exist_is_not_found():
     with pytest.raises(NotFound):
         handlers.post_card(PostCard(uuid.uuid4(), "9H", actor="terminal"), FakeUnitOfWork())
+
+
+def test_a_shoe_closed_with_none_after_it_reveals_its_order_and_leaves_the_table_without_one():
+    uow = FakeUnitOfWork()
+    _table(uow)
+    opened = handlers.open_shoe(OpenShoe("T1", "virtual", actor="staff:dee", screen="T1 left"), uow)
+    closed = handlers.close_shoe(CloseShoe("T1", actor="staff:dee", screen="T1 left"), uow)
+    assert closed["shoe_id"] == opened["shoe_id"] and closed["card_order"] and closed["salt"]
+    assert uow.shoes.lock_current("T1") is None
+    record = uow.audit.records["table:T1"][-1]
+    assert (record.kind, record.actor, record.payload["screen"]) == ("shoe_closed", "staff:dee", "T1 left")
+    with pytest.raises(Conflict) as refused:
+        handlers.close_shoe(CloseShoe("T1", actor="staff:dee"), uow)
+    assert refused.value.code == "no_shoe"
+
+
+def test_no_shoe_is_closed_while_a_round_is_open():
+    uow = FakeUnitOfWork()
+    _physical_round(uow)
+    with pytest.raises(Conflict) as refused:
+        handlers.close_shoe(CloseShoe("T1", actor="staff:dee"), uow)
+    assert refused.value.code == "round_open" and uow.shoes.lock_current("T1") is not None
+
+
+def test_a_screens_shoe_round_cards_and_decisions_name_the_dealer_and_the_screen():
+    uow = FakeUnitOfWork()
+    _table(uow)
+    dealt = dict(actor="staff:dee", screen="T1 left")
+    handlers.open_shoe(OpenShoe("T1", "physical", **dealt), uow)
+    state = handlers.open_round(OpenRound("T1", [{"seat": 1, "wager": 1000}], **dealt), uow)
+    round_id = uuid.UUID(str(state["round_id"]))
+    for card in ("9H", "5C", "7D"):
+        state = handlers.post_card(PostCard(round_id, card, **dealt), uow)
+    handlers.post_action(PostAction(round_id, 1, "hit", 0, **dealt), uow)
+    records = uow.audit.records["table:T1"][1:]
+    assert {record.actor for record in records} == {"staff:dee"}
+    named = {record.kind for record in records if record.payload.get("screen") == "T1 left"}
+    assert named == {"shoe_started", "round_opened", "card_dealt", "decision"}
+    # The wager record is the round's stored wager, as audit verify compares it: it names no screen.
+    assert [r.payload for r in records if r.kind == "wager"] == [{"seat": 1, "wager": 1000}]
+    # The round's events are what a terminal's would be: the screen is the record's alone.
+    assert all("screen" not in event.payload for event in uow.rounds.events[round_id])

@@ -11,7 +11,7 @@ from argon2 import PasswordHasher
 
 from service.staff.passwords import PasswordHashing
 from service.staff.policy import StaffPolicy
-from service.store.repositories.staff import SessionHolder, StaffRow
+from service.store.repositories.staff import SessionHolder, SessionOwner, SignInFailures, StaffRow
 from tests.unit.handlers.fake_uow import FakeUnitOfWork
 
 # The staff rules at argon2's lowest cost: the rules are under test here, not the hash's cost (the
@@ -34,7 +34,7 @@ class FakeStaff:
     def __init__(self) -> None:
         self.rows: dict[str, StaffRow] = {}
         self.sessions: dict[uuid.UUID, FakeSession] = {}
-        self.failures: dict[tuple[uuid.UUID, str], tuple[int, datetime | None]] = {}
+        self.failures: dict[tuple[uuid.UUID, str], SignInFailures] = {}
 
     def _by_id(self, user_id: uuid.UUID) -> StaffRow | None:
         return next((row for row in self.rows.values() if row.user_id == user_id), None)
@@ -72,12 +72,12 @@ class FakeStaff:
     def count_active(self, role: str) -> int:
         return sum(row.role == role and row.active for row in self.rows.values())
 
-    def failures_from(self, user_id: uuid.UUID, address: str) -> tuple[int, datetime | None]:
-        return self.failures.get((user_id, address), (0, None))
+    def failures_from(self, user_id: uuid.UUID, address: str) -> SignInFailures:
+        return self.failures.get((user_id, address), SignInFailures())
 
     def record_failure(self, user_id: uuid.UUID, address: str, *, failures: int,
                        locked_until: datetime | None) -> None:
-        self.failures[(user_id, address)] = (failures, locked_until)
+        self.failures[(user_id, address)] = SignInFailures(failures, locked_until)
 
     def clear_failures(self, user_id: uuid.UUID, address: str | None = None) -> None:
         for key in [key for key in self.failures if key[0] == user_id and address in (None, key[1])]:
@@ -127,9 +127,9 @@ class FakeStaff:
         return SessionHolder(session.session_id, row.user_id, row.username, row.display_name, row.role,
                              row.totp_secret is not None)
 
-    def session_of(self, token_hash: str) -> tuple[uuid.UUID, uuid.UUID] | None:
+    def session_of(self, token_hash: str) -> SessionOwner | None:
         session = self._session(token_hash)
-        return (session.session_id, session.user_id) if session else None
+        return SessionOwner(session.session_id, session.user_id) if session else None
 
     def end_session(self, session_id: uuid.UUID, reason: str) -> bool:
         session = self.sessions[session_id]

@@ -46,7 +46,13 @@ def test_without_a_password_one_is_generated_and_handed_back_once(uow):
     ("9lives", "operator", PASSWORD, {"username"}),
     ("a", "operator", PASSWORD, {"username"}),
     ("alice", "operator", "alice", {"password"}),
-    ("x y", "dealer", "tiny", {"username", "role", "password"}),
+    ("x y", "croupier", "tiny", {"username", "role", "password"}),
+    ("dana", "dealer", "12345", {"pin"}),
+    ("dana", "dealer", "12a456", {"pin"}),
+    ("dana", "dealer", "correct horse battery", {"pin"}),
+    ("dana", "dealer", "777777", {"pin"}),
+    ("dana", "dealer", "456789", {"pin"}),
+    ("dana", "dealer", "1234567890123", {"pin"}),
 ])
 def test_a_bad_field_is_named(uow, username, role, password, fields):
     with pytest.raises(Invalid) as refused:

@@ -21,6 +21,7 @@ from service.staff.commands import (
 )
 from service.staff.credentials import change_password, enrol_totp, remove_totp
 from service.staff.sessions import SignInOutcome, sign_in, sign_out, touch_session
+from service.store.repositories.staff import SignInFailures
 
 from .fake_staff import CHEAP
 
@@ -70,11 +71,11 @@ def test_five_failures_in_a_row_lock_the_account_from_that_address_even_against_
     assert all(PASSWORD not in repr(record) and "wrong password" not in repr(record)
                for record in uow.audit.records["system"])
     # The lock ends: the right password works again and the count starts afresh.
-    _, locked_until = failures(uow, "alice", "203.0.113.9")
+    locked_until = failures(uow, "alice", "203.0.113.9").locked_until
     after_the_lock = dataclasses.replace(POLICY, clock=lambda: locked_until + timedelta(seconds=1))
     assert sign_in(SignIn("alice", PASSWORD, address="203.0.113.9"), uow, after_the_lock).outcome \
         is SignInOutcome.SIGNED_IN
-    assert failures(uow, "alice", "203.0.113.9") == (0, None)
+    assert failures(uow, "alice", "203.0.113.9") == SignInFailures(0, None)
 
 
 def test_a_strangers_failures_do_not_lock_the_account_out_from_its_owners_address(uow, alice):
@@ -119,7 +120,7 @@ def test_the_count_and_the_lock_are_configurable(uow, alice):
     policy = dataclasses.replace(CHEAP, max_failures=2, lock=timedelta(minutes=1), clock=lambda: now)
     sign_in(SignIn("alice", "wrong password!"), uow, policy)
     sign_in(SignIn("alice", "wrong password!"), uow, policy)
-    assert failures(uow, "alice") == (0, now + timedelta(minutes=1))
+    assert failures(uow, "alice") == SignInFailures(0, now + timedelta(minutes=1))
     still = dataclasses.replace(policy, clock=lambda: now + timedelta(seconds=59))
     assert sign_in(SignIn("alice", PASSWORD), uow, still).outcome is SignInOutcome.FAILED
     over = dataclasses.replace(policy, clock=lambda: now + timedelta(minutes=1, seconds=1))
@@ -175,7 +176,7 @@ def test_a_second_factor_once_enrolled_is_asked_for_and_a_wrong_code_counts_as_a
     assert "code" in refused.value.errors
     enrol_totp(EnrolTotp(alice.user_id, secret, pyotp.TOTP(secret).now(), PASSWORD), uow, POLICY)
     assert sign_in(SignIn("alice", PASSWORD), uow, POLICY).outcome is SignInOutcome.FAILED
-    assert failures(uow, "alice") == (1, None)
+    assert failures(uow, "alice") == SignInFailures(1, None)
     next_code = pyotp.TOTP(secret).at(datetime.now(UTC), counter_offset=1)   # the enrolment spent now's
     result = sign_in(SignIn("alice", PASSWORD, totp=next_code), uow, POLICY)
     assert result.outcome is SignInOutcome.SIGNED_IN

@@ -1,6 +1,9 @@
-"""The console's Jinja filters: money in dollars and cents, hold, local times with their gaming day, cards."""
+"""The browser pages' Jinja filters (the console's and the dealer's screen's): money in dollars and cents,
+hold, local times with their gaming day, cards, and seats' hands counted from 1 as the pit counts them."""
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from enum import StrEnum
@@ -105,6 +108,47 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
+# The engine names who gets a card "seat 2 hand 0": its hands, like the REST API's, count from 0.
+_SEAT_HAND = re.compile(r"\bseat (\d+) hand (\d+)\b")
+
+
+def hand_number(index: int | None) -> int | None:
+    """A hand's index as the API gives it (0 for a seat's first hand) as the pit counts it (1)."""
+    return None if index is None else int(index) + 1
+
+
+def recipient(name: str | None) -> str:
+    """Who gets a card, in the pit's words: "seat 2 hand 0" -> "seat 2, hand 1"; "dealer" as it is."""
+    if not name:
+        return DASH
+    return _SEAT_HAND.sub(lambda m: f"seat {m[1]}, hand {int(m[2]) + 1}", name)
+
+
+# A paytable's lines as the pit calls them; the page shows the YAML key beside each for the
+# operator who edits it. A key not listed reads as its words.
+LINE_NAMES = {
+    "pontoon": "Pontoon (a two-card 21)", "win": "a winning hand", "doubled_win": "a winning doubled hand",
+    "5_card_21": "five-card 21", "6_card_21": "six-card 21", "7_plus_card_21": "21 in seven or more cards",
+    "678_mixed": "6-7-8 mixed suits", "678_suited": "6-7-8 one suit, not spades", "678_spades": "6-7-8 in spades",
+    "777_mixed": "7-7-7 mixed suits", "777_suited": "7-7-7 one suit, not spades", "777_spades": "7-7-7 in spades",
+    "super_bonus": "super bonus", "envy": "envy bonus (the other seats)", "pair": "pair",
+    "21+3": "21+3", "insurance": "insurance", "suited_three_of_a_kind": "suited three of a kind",
+    "straight_flush": "straight flush", "three_of_a_kind": "three of a kind", "straight": "straight",
+    "flush": "flush",
+}
+
+
+def line_name(key: str) -> str:
+    """A paytable line's key as the trade names it: "678_mixed" -> "6-7-8 mixed suits"."""
+    return LINE_NAMES.get(str(key), str(key).replace("_", " "))
+
+
+def as_written(record: object) -> str:
+    """A record's content as JSON with its text as it was written ("Cléo", not "Cl\\u00e9o"); the
+    page escapes it as it escapes any text."""
+    return json.dumps(record, ensure_ascii=False, indent=2, default=str)
+
+
 def casino_timezone() -> str:
     """The casino's time zone, as configured (PONTOON_TZ)."""
     return _settings().timezone
@@ -114,7 +158,8 @@ def install(app: Flask) -> None:
     """Register the filters (and the current gaming day and time zone as template globals)."""
     for name, function in (("money", money), ("hold", hold), ("card", card), ("local_time", local_time),
                            ("gaming_day", gaming_day), ("day_name", day_name), ("when", when),
-                           ("counted", counted)):
+                           ("counted", counted), ("hand_no", hand_number), ("recipient", recipient),
+                           ("as_written", as_written), ("line_name", line_name)):
         app.add_template_filter(function, name)
     app.add_template_global(gaming_day, "current_gaming_day")
     app.add_template_global(casino_timezone, "casino_timezone")
