@@ -8,6 +8,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from .repositories.accounting import AccountingRepository
 from .repositories.audit import AuditRepository
 from .repositories.audit_search import AuditSearchRepository
 from .repositories.evaluations import EvaluationsRepository
@@ -52,6 +53,7 @@ class UnitOfWork:
         self.verifications = VerificationsRepository(conn)
         self.evaluations = EvaluationsRepository(conn)
         self.screens = ScreensRepository(conn)
+        self.accounting = AccountingRepository(conn)
 
     @property
     def info(self) -> psycopg.ConnectionInfo:

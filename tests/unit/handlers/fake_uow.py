@@ -26,6 +26,7 @@ from service.store.repositories.tables import TableRow
 from service.store.repositories.traditional import RoundSetup
 from service.store.repositories.verifications import UNDER_WAY, Verification, VerificationStatus
 
+from .fake_accounting import FakeAccounting
 from .fake_screens import FakeScreens
 
 
@@ -396,6 +397,8 @@ class FakeUnitOfWork:
         self.verifications = FakeVerifications(now)
         self.evaluations = FakeEvaluations()
         self.screens = FakeScreens(self)
+        self.now = now
+        self.accounting = FakeAccounting(self)
         self.commits = 0
 
     @contextmanager
