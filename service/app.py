@@ -12,6 +12,7 @@ from .api.errors import register_error_handlers
 from .api.install import install as install_api
 from .api.resources import health
 from .api.strict_json import StrictJSONProvider
+from .accounting.policy import AccountingPolicy
 from .config import Settings
 from .observability import logs
 from .reports.gaming_day import check_day_start, parse_day_start
@@ -33,6 +34,8 @@ def create_app(settings: Settings | None = None, *, connect: bool = True) -> Fla
     # comes near it, and a worker is not held decoding a client's megabytes of JSON.
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.extensions["pontoon.settings"] = settings
+    # The chips, the float, the shifts and the variance threshold: refused at start when unusable.
+    app.extensions["pontoon.accounting"] = AccountingPolicy.from_settings(settings)
     if connect:
         app.extensions["pontoon.pool"] = open_pool(settings.database_url)
 

@@ -15,8 +15,10 @@ game win. Events belong to the shift whose tray counts they fall between.
 Pure: the handlers hand it what the store holds, and `audit verify` what the audit log chained."""
 from __future__ import annotations
 
+import csv
+import io
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -205,3 +207,37 @@ def floor_figures(tables: list[dict[str, Any]], threshold: int) -> dict[str, Any
 # The figures a statement issued into the audit log carries for each table, which `audit verify`
 # works out again from the chained slips and counts: the tray, the box and what follows from them.
 CHECKED = ("opener", "closer", "fills", "credits", "drop", "win", "hold_percent", "buy_ins")
+
+
+CSV_COLUMNS = ("gaming_day", "table_id", "shift", "opener", "closer", "fills", "credits", "drop", "drop_cash",
+               "drop_markers", "win", "hold_percent", "handle", "game_win", "game_win_percent", "buy_ins",
+               "tray_result", "variance", "flagged", "reasons")
+FLOOR = "FLOOR"
+
+
+def csv_lines(statement: dict[str, Any]) -> Iterator[str]:
+    """The statement as CSV: a header, each table's gaming day (shift `day`) and then its shifts,
+    and a FLOOR line; amounts in cents, an unknown figure empty, reasons joined by "; "."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+
+    def line(values: Iterable[Any]) -> str:
+        buffer.seek(0)
+        buffer.truncate()
+        writer.writerow(["" if value is None else value for value in values])
+        return buffer.getvalue()
+
+    day = statement["gaming_day"].isoformat()
+
+    def row(table_id: str, shift: Any, figures: dict[str, Any]) -> str:
+        values = {**figures, "gaming_day": day, "table_id": table_id, "shift": shift,
+                  "flagged": "yes" if figures.get("flagged") else "no",
+                  "reasons": "; ".join(figures.get("reasons", []))}
+        return line(values.get(column) for column in CSV_COLUMNS)
+
+    yield line(CSV_COLUMNS)
+    for table in statement["tables"]:
+        yield row(table["table_id"], "day", table)
+        for shift in table["shifts"]:
+            yield row(table["table_id"], shift["shift"], shift)
+    yield row(FLOOR, "day", statement["floor"])

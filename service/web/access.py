@@ -34,7 +34,8 @@ class Task(StrEnum):
     VOID_SLIPS = "void_slips"               # void a mistaken slip with a reason (two people)
     RECORD_BUY_INS = "record_buy_ins"       # a seat's cash or marker into the drop box, chips out of the tray
     COUNT_DROP = "count_drop"               # the soft count: each drop box's cash and markers, verified by a second
-    SEE_SLIPS = "see_slips"                 # a table's slips, buy-ins and counts
+    SEE_SLIPS = "see_slips"                 # a table's slips and buy-ins
+    SEE_BOOKS = "see_books"                 # every table's slips and drop counts of a gaming day
     READ_STATEMENT = "read_statement"       # the table games statement, as JSON, CSV or the console's page
     ISSUE_STATEMENT = "issue_statement"     # record a gaming day's statement in the audit log
 
@@ -68,6 +69,7 @@ WHO_MAY: Mapping[Task, frozenset[Role]] = MappingProxyType({
     Task.RECORD_BUY_INS: frozenset({Role.SUPERVISOR, Role.TERMINAL, Role.DEALER}),
     Task.COUNT_DROP: frozenset({Role.COUNT}),
     Task.SEE_SLIPS: frozenset({Role.SUPERVISOR, Role.COMPLIANCE, Role.CAGE, Role.COUNT, Role.TERMINAL}),
+    Task.SEE_BOOKS: frozenset({Role.SUPERVISOR, Role.COMPLIANCE, Role.CAGE, Role.COUNT}),
     Task.READ_STATEMENT: frozenset({Role.OPERATOR, Role.SUPERVISOR, Role.COMPLIANCE}),
     Task.ISSUE_STATEMENT: frozenset({Role.COMPLIANCE}),
 })

@@ -139,6 +139,9 @@ class StatementRow:
     issued_at: datetime
 
 
+# The table a slip is at, for a terminal's key to be held to its own table (auth's TableOf).
+TABLE_OF_SLIP = sql.SQL("SELECT table_id FROM chip_slips WHERE serial = %(subject)s")
+
 _SLIP_COLUMNS = ("s.slip_id, s.serial, s.kind, s.table_id, s.gaming_day, s.chips, s.total, s.replaces, "
                  "(SELECT r.serial FROM chip_slips r WHERE r.slip_id = s.replaces) AS replaces_serial, "
                  "s.created_by, s.created_at")
