@@ -8,11 +8,11 @@ import psycopg
 from flask import Flask, Response
 
 from . import console, dealer, metrics
+from .accounting.policy import AccountingPolicy
 from .api.errors import register_error_handlers
 from .api.install import install as install_api
 from .api.resources import health
 from .api.strict_json import StrictJSONProvider
-from .accounting.policy import AccountingPolicy
 from .config import Settings
 from .observability import logs
 from .reports.gaming_day import check_day_start, parse_day_start

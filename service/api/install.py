@@ -16,8 +16,8 @@ from .resources import (
     reports,
     rounds,
     shoes,
-    tables,
     table_games_statement,
+    tables,
     voids,
 )
 from .routing import (

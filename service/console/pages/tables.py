@@ -37,7 +37,8 @@ def _may() -> dict[str, bool]:
     """What the signed-in person may do here: void the round in play, assign an approved paytable,
     answer a dealer's call for a supervisor, enrol and revoke the table's screens."""
     return {"can_void": may(Task.VOID_ROUNDS), "can_assign": may(Task.CHANGE_PAYTABLES),
-            "can_answer_calls": may(Task.ANSWER_CALLS), "can_enrol_screens": may(Task.ENROL_SCREENS)}
+            "can_answer_calls": may(Task.ANSWER_CALLS), "can_enrol_screens": may(Task.ENROL_SCREENS),
+            "can_see_chips": may(Task.SEE_SLIPS)}
 
 
 def _page(table_id: str, *, status: int = 200, assign_errors: Errors | None = None,
