@@ -98,8 +98,9 @@ def table_games_statement(uow: UnitOfWork, policy: AccountingPolicy, day: date) 
 
 
 def _plain(value: Any) -> Any:
-    """The statement as JSON holds it (dates and times as ISO 8601 text)."""
-    return json.loads(json.dumps(value, default=lambda item: item.isoformat()))
+    """The statement as JSON holds it (dates and times as ISO 8601 text, ids as text)."""
+    return json.loads(json.dumps(value, default=lambda item: item.isoformat() if hasattr(item, "isoformat")
+                                 else str(item)))
 
 
 def issued_figures(table: dict[str, Any]) -> dict[str, Any]:
