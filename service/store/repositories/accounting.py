@@ -225,7 +225,8 @@ class AccountingRepository:
               kinds: tuple[SlipKind, ...] | None = None) -> list[Slip]:
         """The slips of those gaming days (all of them: None), at one table or all, of those kinds,
         in the order they were written."""
-        conditions, params = [sql.SQL("true")], {}
+        conditions: list[sql.Composable] = [sql.SQL("true")]
+        params: dict[str, Any] = {}
         if gaming_days is not None:
             conditions.append(sql.SQL("s.gaming_day = ANY(%(days)s)"))
             params["days"] = gaming_days
