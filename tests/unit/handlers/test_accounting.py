@@ -258,3 +258,37 @@ def test_an_issued_statement_is_kept_and_chained_per_table(books):
     assert _kinds(uow, "T2") == []   # no activity, nothing to state
     assert uow.audit.kinds("system") == ["floor_statement_issued"]
     assert table_games_statement(uow, policy, DAY)["issued"]["statement_id"] == issued["issued"]["statement_id"]
+
+
+def test_the_chips_float_and_shifts_come_from_the_settings_and_bad_ones_stop_the_start():
+    from service.config import Settings
+
+    policy = AccountingPolicy.from_settings(Settings.from_env({
+        "PONTOON_CHIP_DENOMINATIONS": "2.50, 5,25,100", "PONTOON_TABLE_FLOAT": "5:20,2.50:40",
+        "PONTOON_SHIFTS_PER_GAMING_DAY": "2", "PONTOON_VARIANCE_THRESHOLD": "0"}))
+    assert policy.denominations == (250, 500, 2500, 10000)
+    assert policy.float_chips == {250: 40, 500: 20} and policy.float_total == 20000
+    assert (policy.shifts, policy.variance_threshold) == (2, 0)
+    default = AccountingPolicy.from_settings(Settings())
+    assert default.denominations == (100, 500, 2500, 10000, 50000, 100000)
+    for variable, value in (("PONTOON_CHIP_DENOMINATIONS", "5,five"), ("PONTOON_TABLE_FLOAT", "3:10"),
+                            ("PONTOON_SHIFTS_PER_GAMING_DAY", "0"), ("PONTOON_VARIANCE_THRESHOLD", "-1")):
+        with pytest.raises(ValueError, match=variable):
+            AccountingPolicy.from_settings(Settings.from_env({variable: value}))
+
+
+def test_the_statement_as_csv_has_each_tables_day_its_shifts_and_the_floor(books):
+    import csv
+    import io
+
+    from service.reports.table_games import csv_lines
+
+    uow, policy, clock = books
+    _signed_tray(uow, policy, clock, "opener", {"2500": 4})
+    clock.tick(10)
+    _signed_tray(uow, policy, clock, "shift_change", {"2500": 4})
+    rows = list(csv.DictReader(io.StringIO("".join(csv_lines(table_games_statement(uow, policy, DAY))))))
+    assert [(row["table_id"], row["shift"]) for row in rows] == [("T1", "day"), ("T1", "1"), ("T1", "2"),
+                                                                ("T2", "day"), ("FLOOR", "day")]
+    assert rows[0]["opener"] == "10000" and rows[0]["closer"] == "" and rows[0]["flagged"] == "yes"
+    assert "no closer" in rows[0]["reasons"]
