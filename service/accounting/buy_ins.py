@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 from ..catalog import resolve
-from ..refusals import Invalid, NotFound
+from ..refusals import Conflict, Invalid, NotFound
 from ..rules import Ref
 from ..store.repositories.accounting import BuyInRow
 from ..store.repositories.audit import AuditRecord, chain_for
@@ -32,7 +32,7 @@ def record_buy_in(cmd: RecordBuyIn, uow: UnitOfWork, policy: AccountingPolicy) -
         raise NotFound(f"no table {cmd.table_id!r}", code="table_not_found")
     seats = resolve(uow.paytables, str(Ref(table.rules, table.rules_version)), None).rules.max_seats
     errors: dict[str, list[str]] = {}
-    if isinstance(cmd.seat, bool) or not isinstance(cmd.seat, int) or not 1 <= cmd.seat <= seats:
+    if isinstance(cmd.seat, bool) or not isinstance(cmd.seat, int) or cmd.seat < 1:
         errors["seat"] = [f"a seat of this table: 1 to {seats}"]
     if isinstance(cmd.amount, bool) or not isinstance(cmd.amount, int) or not 1 <= cmd.amount <= MAX_AMOUNT:
         errors["amount"] = ["whole cents, more than 0"]
@@ -40,6 +40,10 @@ def record_buy_in(cmd: RecordBuyIn, uow: UnitOfWork, policy: AccountingPolicy) -
         errors["method"] = ["cash, or marker (the casino's credit)"]
     if errors:
         raise Invalid("the buy-in cannot be recorded as given", code="invalid_buy_in", errors=errors)
+    if cmd.seat > seats:
+        # The table's rules say how many seats it has: a seat beyond them is this table's refusal.
+        raise Conflict(f"table {cmd.table_id} has seats 1 to {seats}", code="no_such_seat",
+                       errors={"seat": [f"a seat of this table: 1 to {seats}"]})
     uow.accounting.lock_books(cmd.table_id)
     row = uow.accounting.add_buy_in(table_id=cmd.table_id, gaming_day=policy.gaming_day(), seat=cmd.seat,
                                     amount=cmd.amount, method=cmd.method, recorded_by=cmd.actor, screen=cmd.screen)

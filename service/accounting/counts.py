@@ -56,10 +56,11 @@ def enter_count(cmd: EnterCount, uow: UnitOfWork, policy: AccountingPolicy) -> d
     for name, value in (("cash", cmd.cash), ("markers", cmd.markers)):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_AMOUNT:
             errors[name] = ["whole cents, 0 or more"]
-    if cmd.gaming_day > policy.gaming_day():
-        errors["gaming_day"] = ["a gaming day that has begun: its box is counted after it"]
     if errors:
         raise Invalid("the count cannot be entered as given", code="invalid_count", errors=errors)
+    if cmd.gaming_day > policy.gaming_day():
+        raise Conflict(f"gaming day {cmd.gaming_day} has not begun: its box is counted after it",
+                       code="not_this_gaming_day", errors={"gaming_day": ["a gaming day that has begun"]})
     if uow.tables.get(cmd.table_id) is None:
         raise NotFound(f"no table {cmd.table_id!r}", code="table_not_found")
     uow.accounting.lock_books(cmd.table_id)

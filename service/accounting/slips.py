@@ -143,8 +143,8 @@ def _gaming_day(given: date | None, policy: AccountingPolicy) -> date:
     if given is None:
         return today
     if given not in (today, today - timedelta(days=1)):
-        raise Invalid("a tray is counted for the current gaming day or the one before", code="invalid_gaming_day",
-                      errors={"gaming_day": [f"{today} or {today - timedelta(days=1)}"]})
+        raise Conflict("a tray is counted for the current gaming day or the one before", code="not_this_gaming_day",
+                       errors={"gaming_day": [f"{today} or {today - timedelta(days=1)}"]})
     return given
 
 
@@ -158,8 +158,8 @@ def _replacing(uow: UnitOfWork, serial: str | None, table_id: str, kind: SlipKin
         raise NotFound(f"no slip {serial} at table {table_id}", code="slip_not_found",
                        errors={"replaces": [f"no slip {serial} at this table"]})
     if old.row.kind != kind:
-        raise Invalid(f"slip {serial} is a {old.row.kind}, not a {kind}", code="invalid_replacement",
-                      errors={"replaces": [f"a {old.row.kind}: a slip is issued again as the same kind"]})
+        raise Conflict(f"slip {serial} is a {old.row.kind}, not a {kind}", code="not_the_same_kind",
+                       errors={"replaces": [f"a {old.row.kind}: a slip is issued again as the same kind"]})
     if not is_voided(old):
         raise Conflict(f"slip {serial} is not voided: void it (two people) before issuing it again",
                        code="slip_not_voided", errors={"replaces": ["not voided"]})

@@ -30,4 +30,4 @@ class SerialConverter(BaseConverter):
 
 
 def serial_param_schema(_converter) -> dict:
-    return {"type": "string", "pattern": f"^{SERIAL_PATTERN}$"}
+    return {"type": "string", "minLength": 8, "maxLength": 14, "pattern": f"^{SERIAL_PATTERN}$"}

@@ -25,6 +25,7 @@ from ...web.schemas.accounting import (
     DayQuerySchema,
     EnterCountSchema,
     SlipsQuerySchema,
+    TableDayQuerySchema,
     TrayCountSchema,
     VoidSlipSchema,
 )
@@ -107,7 +108,7 @@ class Credits(MethodView):
 @blp.route("/tables/<table_id:table_id>/slips")
 class TableSlips(MethodView):
     @require(*_roles(Task.SEE_SLIPS), table_from=table_in_path)
-    @blp.arguments(DayQuerySchema(), location="query", unknown=ma.RAISE)
+    @blp.arguments(TableDayQuerySchema(), location="query", unknown=ma.RAISE)
     @blp.response(200, SlipListSchema)
     @documented(blp, 404)
     def get(self, query, table_id):
@@ -198,7 +199,7 @@ class BuyIns(MethodView):
                                                  principal().actor), request_uow(), accounting_policy())
 
     @require(*_roles(Task.SEE_SLIPS), table_from=table_in_path)
-    @blp.arguments(DayQuerySchema(), location="query", unknown=ma.RAISE)
+    @blp.arguments(TableDayQuerySchema(), location="query", unknown=ma.RAISE)
     @blp.response(200, BuyInListSchema)
     @documented(blp, 404)
     def get(self, query, table_id):

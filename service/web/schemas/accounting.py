@@ -15,16 +15,26 @@ CAPACITIES = ("cage", "dealer", "supervisor")
 
 
 def chips_field(**kwargs) -> ma.fields.Dict:
+    # A key that names no chip of the casino is the casino's refusal (409 not_a_chip), as the
+    # denominations are its configuration, not the document's.
     return ma.fields.Dict(
-        keys=ma.fields.String(validate=ma.validate.Regexp(r"^[0-9]{1,12}$", error="a denomination in cents")),
+        keys=ma.fields.String(),
         values=ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=1_000_000)),
         metadata={"description": "chips by denomination: the denomination in cents (one of the configured "
                                  "PONTOON_CHIP_DENOMINATIONS) to a number of chips, e.g. {\"2500\": 40, \"10000\": 5}"},
         **kwargs)
 
 
+def any_day_field(description: str) -> ma.fields.Date:
+    """A gaming day a table's own lists or tray count may name: any date (one with nothing in it
+    lists nothing; a tray counted for one that is neither today nor yesterday is refused, 409)."""
+    return ma.fields.Date(error_messages={"invalid": "Not a valid gaming day: give YYYY-MM-DD."},
+                          metadata={"description": description})
+
+
 def serial_field(description: str, **kwargs) -> ma.fields.String:
-    return ma.fields.String(validate=ma.validate.Regexp(f"^{SERIAL_PATTERN}$", error="a slip's serial, e.g. F-000042"),
+    pattern = ma.validate.Regexp(f"^{SERIAL_PATTERN}$", error="a slip's serial, e.g. F-000042")
+    return ma.fields.String(validate=[ma.validate.Length(min=8, max=14), pattern],
                             metadata={"description": description}, **kwargs)
 
 
@@ -32,8 +42,8 @@ class TrayCountSchema(RequestSchema):
     kind = ma.fields.String(required=True, validate=ma.validate.OneOf(TRAY_KINDS),
                             metadata={"description": "opener (the table opens), shift_change, closer (it closes)"})
     chips = chips_field(required=True)
-    gaming_day = gaming_day_field("the gaming day counted for (default: the current one; the one before for a "
-                                  "closer counted just after the day turned)")
+    gaming_day = any_day_field("the gaming day counted for (default: the current one; the one before for a "
+                               "closer counted just after the day turned)")
     replaces = serial_field("a voided tray count this one is issued in place of")
 
 
@@ -69,7 +79,11 @@ class DayQuerySchema(RequestSchema):
     gaming_day = gaming_day_field("the gaming day (default: the current one)")
 
 
-class SlipsQuerySchema(DayQuerySchema):
+class TableDayQuerySchema(RequestSchema):
+    gaming_day = any_day_field("the gaming day (default: the current one)")
+
+
+class SlipsQuerySchema(TableDayQuerySchema):
     awaiting = ma.fields.String(validate=ma.validate.OneOf(CAPACITIES),
                                 metadata={"description": "only slips waiting for this signature (cage: the fills "
                                                          "and credits to issue); of the current and the last day"})

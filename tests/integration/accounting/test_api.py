@@ -62,15 +62,20 @@ def test_a_void_takes_two_keys_and_the_slip_is_written_again(new_table, key_of):
     assert ok(cage.get(f"/v1/slips/{fill['serial']}"), 200)["replaced_by"] == again["serial"]
 
 
-def test_bad_bodies_are_422_naming_the_field(new_table, key_of):
+def test_bad_bodies_are_422_and_the_tables_refusals_409_naming_the_field(new_table, key_of):
     table_id, terminal = new_table(shoe=None)
     supervisor = key_of("supervisor")
-    chips = supervisor.post(f"/v1/tables/{table_id}/tray-counts", {"kind": "opener", "chips": {"300": 1}})
+    chips = supervisor.post(f"/v1/tables/{table_id}/tray-counts", {"kind": "opener", "chips": {"300": -1}})
     assert chips.status == 422 and "300" in chips.body["errors"]["chips"]
+    stranger = supervisor.post(f"/v1/tables/{table_id}/tray-counts", {"kind": "opener", "chips": {"300": 1}})
+    assert stranger.status == 409 and stranger.body["code"] == "not_a_chip"
+    assert "300" in stranger.body["errors"]["chips"]
     kind = supervisor.post(f"/v1/tables/{table_id}/tray-counts", {"kind": "lunch", "chips": {"2500": 1}})
     assert kind.status == 422 and "kind" in kind.body["errors"]
-    seat = terminal.post(f"/v1/tables/{table_id}/buy-ins", {"seat": 11, "amount": 500})
+    seat = terminal.post(f"/v1/tables/{table_id}/buy-ins", {"seat": 17, "amount": 500})
     assert seat.status == 422 and "seat" in seat.body["errors"]
+    beyond = terminal.post(f"/v1/tables/{table_id}/buy-ins", {"seat": 11, "amount": 500})
+    assert beyond.status == 409 and beyond.body["code"] == "no_such_seat" and "seat" in beyond.body["errors"]
     amount = terminal.post(f"/v1/tables/{table_id}/buy-ins", {"seat": 1, "amount": "500"})
     assert amount.status == 422 and "amount" in amount.body["errors"]
     day = key_of("count").post(f"/v1/tables/{table_id}/drop-counts", {"cash": 1, "markers": 0})

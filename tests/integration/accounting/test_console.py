@@ -88,7 +88,7 @@ def test_mistakes_are_shown_at_their_fields(new_table, signed_in):
     empty = supervisor.post(f"{chips}/request", {"kind": "fill"})
     assert empty.status_code == 422 and "count at least one chip" in _text(empty)
     seat = supervisor.post(f"/console/tables/{table_id}/buy-ins", {"seat": "12", "amount": "10"})
-    assert seat.status_code == 422 and "a seat of this table" in _text(seat)
+    assert seat.status_code == 409 and "a seat of this table" in _text(seat)
     amount = supervisor.post(f"/console/tables/{table_id}/buy-ins", {"seat": "1", "amount": "ten"})
     assert amount.status_code == 422 and "write dollars" in _text(amount)
     supervisor.post(f"{chips}/request", {"kind": "fill", "chips.10000": "1"})

@@ -51,7 +51,7 @@ def test_the_dealer_signs_a_count_and_a_fill_and_records_buy_ins_once(new_table,
     bad = _touch(screen, "/dealer/buy-ins", {"seat": "3", "amount": "2.5.0"})
     assert bad.status_code == 422 and re.search(r'data-refusal="books"[^>]*>\s*The amount', bad.get_data(as_text=True))
     seat = _touch(screen, "/dealer/buy-ins", {"seat": "9", "amount": "5"})
-    assert seat.status_code == 422 and "a seat of this table" in seat.get_data(as_text=True)
+    assert seat.status_code == 409 and "a seat of this table" in seat.get_data(as_text=True)
 
 
 def test_another_tables_slip_is_not_the_dealers_to_sign(new_table, key_of, dealer_at):

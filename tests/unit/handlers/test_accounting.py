@@ -103,6 +103,9 @@ def test_chips_are_counted_only_in_the_casinos_denominations(books):
     with pytest.raises(Invalid) as refused:
         _tray(uow, policy, "opener", {"300": 1, "2500": -1, "fifty": 2, "10000": True})
     assert set(refused.value.errors["chips"]) == {"300", "2500", "fifty", "10000"}
+    with pytest.raises(Conflict) as stranger:   # a count that reads, of a chip the casino does not have
+        _tray(uow, policy, "opener", {"300": 1, "2500": 4})
+    assert set(stranger.value.errors["chips"]) == {"300"}
     with pytest.raises(Invalid) as empty:
         request_chips(RequestChips("T1", "fill", {"2500": 0}, "staff:sue"), uow, policy)
     assert empty.value.errors == {"chips": ["count at least one chip"]}
@@ -121,7 +124,7 @@ def test_the_trays_counts_follow_the_day(books):
     _signed_tray(uow, policy, clock, "closer", {"2500": 43})
     with pytest.raises(Conflict, match="closed"):
         _tray(uow, policy, "shift_change", {"2500": 42})
-    with pytest.raises(Invalid):
+    with pytest.raises(Conflict):
         _tray(uow, policy, "opener", {"2500": 1}, table="T2", gaming_day=DAY - timedelta(days=2))
 
 
@@ -163,7 +166,7 @@ def test_a_mistaken_slip_is_voided_by_two_people_and_issued_again(books):
     assert voided["status"] == "voided" and voided["void_reason"] == "confirmed: T2's fill"
     with pytest.raises(Conflict, match="voided"):
         issue_chips(IssueChips(fill["serial"], "staff:cat"), uow)
-    with pytest.raises(Invalid):   # issued again as the same kind
+    with pytest.raises(Conflict):   # issued again as the same kind
         request_chips(RequestChips("T1", "credit", {"10000": 2}, "staff:sue", replaces=fill["serial"]), uow, policy)
     again = request_chips(RequestChips("T1", "fill", {"10000": 3}, "staff:sue", replaces=fill["serial"]), uow, policy)
     assert again["replaces"] == fill["serial"] and again["serial"] == "F-000002"
@@ -179,8 +182,11 @@ def test_a_buy_in_is_recorded_per_seat_in_cash_or_by_marker(books):
     bought = record_buy_in(RecordBuyIn("T1", 3, 50000, "marker", "staff:dan", screen="left"), uow, policy)
     assert (bought["seat"], bought["amount"], bought["method"], bought["gaming_day"]) == (3, 50000, "marker", DAY)
     with pytest.raises(Invalid) as refused:
-        record_buy_in(RecordBuyIn("T1", 12, 0, "cheque", "staff:dan"), uow, policy)
+        record_buy_in(RecordBuyIn("T1", 0, 0, "cheque", "staff:dan"), uow, policy)
     assert set(refused.value.errors) == {"seat", "amount", "method"}
+    with pytest.raises(Conflict) as beyond:   # the table's rules give it seven seats
+        record_buy_in(RecordBuyIn("T1", 12, 500, "cash", "staff:dan"), uow, policy)
+    assert beyond.value.errors == {"seat": ["a seat of this table: 1 to 7"]}
     assert _kinds(uow) == ["buy_in_recorded"]
 
 
@@ -200,7 +206,7 @@ def test_a_count_is_final_only_when_two_counters_agree(books):
     assert _kinds(uow)[-2:] == ["drop_counted", "drop_count_final"]
     boxes = {box["table_id"]: box for box in counts_of_day(uow, DAY, policy)}
     assert boxes["T1"]["status"] == "final" and boxes["T2"]["status"] == "not_counted"
-    with pytest.raises(Invalid):
+    with pytest.raises(Conflict):
         enter_count(EnterCount("T2", DAY + timedelta(days=1), 1, 0, "staff:kim"), uow, policy)
 
 
