@@ -6,6 +6,7 @@ second count is a count and not a copy. Each entry is an audit record on the tab
 from __future__ import annotations
 
 from datetime import date
+from enum import StrEnum
 from typing import Any
 
 from ..refusals import Conflict, Invalid, NotFound
@@ -18,13 +19,13 @@ from .policy import AccountingPolicy
 MAX_AMOUNT = 10**12
 
 
-class CountStatus:
+class CountStatus(StrEnum):
     NOT_COUNTED = "not_counted"
     AWAITING_SECOND = "awaiting_second_count"   # entered once (or the last two disagreed): a second counter next
     FINAL = "final"
 
 
-class Outcome:
+class Outcome(StrEnum):
     ENTERED = "entered"         # the first figures (or a counter's own recount of them)
     AGREED = "agreed"           # a second counter's figures, the same: the count is final
     DISAGREED = "disagreed"     # a second counter's figures, not the same: they wait for a third

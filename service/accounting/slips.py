@@ -6,6 +6,7 @@ in its place. Every slip and step is an audit record on its table's chain."""
 from __future__ import annotations
 
 from datetime import date, timedelta
+from enum import StrEnum
 from typing import Any
 
 from ..refusals import Conflict, Forbidden, Invalid, NotFound
@@ -31,8 +32,8 @@ AT_THE_TABLE = (Capacity.DEALER, Capacity.SUPERVISOR)
 VOIDERS = (Capacity.SUPERVISOR, Capacity.CAGE)
 
 
-class SlipStatus:
-    """Where a slip stands, from its signatures (plain text, as the API and the console show it)."""
+class SlipStatus(StrEnum):
+    """Where a slip stands, from its signatures, as the API and the console show it."""
     AWAITING_SIGNATURE = "awaiting_signature"   # a tray's count: the dealer's or the supervisor's missing
     SIGNED = "signed"
     REQUESTED = "requested"                     # a fill or a credit the cage has not issued yet
@@ -71,7 +72,7 @@ def awaiting(slip: Slip) -> list[str]:
     return [capacity.value for capacity in AT_THE_TABLE if capacity not in received]
 
 
-def status_of(slip: Slip) -> str:
+def status_of(slip: Slip) -> SlipStatus:
     if is_voided(slip):
         return SlipStatus.VOIDED
     waiting = awaiting(slip)

@@ -115,6 +115,7 @@ def issue_statement(cmd: IssueStatement, uow: UnitOfWork, policy: AccountingPoli
     first, in the order of their names, so the figures recorded are those of the slips and counts
     chained before them."""
     _, ends_at = policy.window(cmd.gaming_day)
+    uow.accounting.lock_books(None)   # the floor's record's chain: every chain in the order appends take them
     for table_id, _game in uow.accounting.tables_before(ends_at):
         uow.accounting.lock_books(table_id)
     statement = table_games_statement(uow, policy, cmd.gaming_day)

@@ -46,7 +46,7 @@ CREATE TABLE slip_signatures (
     actor     text NOT NULL,                                -- staff:<username>, or an API key's id
     screen    text,                                         -- the dealer's screen it was signed at, if any
     reason    text,                                         -- a void's
-    at        timestamptz NOT NULL DEFAULT now(),
+    at        timestamptz NOT NULL DEFAULT clock_timestamp(),   -- two steps in one transaction keep their order
     PRIMARY KEY (slip_id, act, capacity)
 );
 

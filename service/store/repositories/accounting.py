@@ -172,10 +172,11 @@ class AccountingRepository:
     def __init__(self, db: Statements) -> None:
         self.db = db
 
-    def lock_books(self, table_id: str) -> None:
+    def lock_books(self, table_id: str | None) -> None:
         """Hold the table's books until the transaction ends: its chain's head, which every slip,
         signature, buy-in and count appends to, locked first, so that two steps on one table's
-        slips or box are taken one after the other and each sees the other's."""
+        slips or box are taken one after the other and each sees the other's. None: the system
+        chain (the floor's)."""
         self.db.execute(HEAD_LOCK, {"chain": chain_for(table_id), "genesis": GENESIS})
 
     # Slips

@@ -34,13 +34,13 @@ class FakeAccounting:
         self.finals: list[FinalCountRow] = []
         self.statement_rows: list[StatementRow] = []
         self.round_rows: list[RoundMoneyRow] = []      # what rounds_of_day gives: a test puts its rounds here
-        self.locked: list[str] = []
+        self.locked: list[str | None] = []
 
     def _now(self) -> datetime:
         now: datetime = self._uow.now()
         return now
 
-    def lock_books(self, table_id: str) -> None:
+    def lock_books(self, table_id: str | None) -> None:
         self.locked.append(table_id)
 
     def take_serial(self, kind: SlipKind) -> str:
