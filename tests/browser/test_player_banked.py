@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.support.api_client import ok
 
-from .console import sign_in, visit
+from .console import shot, sign_in, visit
 
 PLAYERS = [{"seat": 1, "stake": 500}, {"seat": 2, "stake": 300, "shoot": 200}]
 DEAL = ["8H", "2C", "7S", "8C", "3D", "TD"]
@@ -73,6 +73,7 @@ def test_the_pit_sees_the_banker_the_bank_and_the_games_own_figures(new_page, pe
     expect(live.locator(".figures")).not_to_contain_text("Drop")
     expect(live.locator(".figures")).not_to_contain_text("Hold")
 
+    visit(page, f"/console/tables/{table_id}", "table-player-banked")   # the guide's picture
     visit(page, "/console/floor")
     row = page.locator(f"#floor-{table_id}")
     expect(row).to_contain_text("stakes and buys $21.00")
@@ -99,6 +100,7 @@ def test_compliance_sees_the_bank_in_recall_and_the_table_apart_in_the_reports(n
     expect(recalled).not_to_contain_text("players net")
     expect(recalled.locator(".events")).to_contain_text("the banker: stay")
 
+    shot(page, "recall-player-banked")   # the guide's picture
     visit(page, f"/console/reports?table={table_id}")
     banked = page.locator("table.player-banked")
     expect(banked.locator(f'tr[data-table="{table_id}"] [data-stakes="2100"]')).to_have_text("$21.00")
