@@ -49,10 +49,13 @@ def pages_for(role: str, places: dict[str, str], key_id: str) -> list[str]:
                   f"/console/access/keys/{key_id}/revoke", "/console/reports"],
         "operator": ["/console/paytables/canberra-standard/draft", "/console/recall"],
         "supervisor": [f"/console/recall?table={table}&last=5", f"/console/tables/{table}/void?round={round_id}",
-                       "/console/audit"],
+                       "/console/audit", f"/console/tables/{table}/chips", f"/console/tables/{table}/screens"],
         "compliance": [f"/console/recall?table={table}&last=5", "/console/reports",
                        "/console/reports?period=month_to_date&by=day", "/console/reports?period=range&from=2026-01-02",
-                       "/console/audit", "/console/audit?kind=staff_created", "/console/audit?from=nonsense"],
+                       "/console/audit", "/console/audit?kind=staff_created", "/console/audit?from=nonsense",
+                       "/console/statement", f"/console/tables/{table}/chips"],
+        "cage": ["/console/cage", f"/console/tables/{table}/chips"],
+        "count": ["/console/count"],
     }
     return every + own[role]
 
