@@ -91,7 +91,7 @@ def test_a_draft_approved_by_a_second_operator_pays_from_the_next_round(new_page
 
     visit(second, f"/console/tables/{table_id}")
     second.get_by_label("Approved version for the next round").select_option(str(number))
-    second.get_by_label(re.compile(r"^Reason")).fill("summer promotion starts")
+    second.locator("#assign-reason").fill("summer promotion starts")
     second.get_by_role("button", name="Assign from the next round").click()
     expect(second.locator("section.paytable")).to_contain_text(f"version {number} applies from the next round")
 
