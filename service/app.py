@@ -8,6 +8,7 @@ import psycopg
 from flask import Flask, Response
 
 from . import console, dealer, metrics
+from .accounting.policy import AccountingPolicy
 from .api.errors import register_error_handlers
 from .api.install import install as install_api
 from .api.resources import health
@@ -36,6 +37,8 @@ def create_app(settings: Settings | None = None, *, connect: bool = True,
     # comes near it, and a worker is not held decoding a client's megabytes of JSON.
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.extensions["pontoon.settings"] = settings
+    # The chips, the float, the shifts and the variance threshold: refused at start when unusable.
+    app.extensions["pontoon.accounting"] = AccountingPolicy.from_settings(settings)
     if connect:
         app.extensions["pontoon.pool"] = open_pool(settings.database_url)
 

@@ -88,6 +88,20 @@ class Settings:
         "PONTOON_CONSOLE_SESSION_HOURS", 12.0, "hours after which a console session ends however busy")
     console_2fa_roles: tuple[str, ...] = _setting(
         "PONTOON_CONSOLE_2FA_ROLES", (), "roles, comma-separated, that must sign in with a second factor (TOTP)")
+    # Table games accounting: the chips a tray holds, what a table's tray is filled to at the start
+    # (its float), how many shifts a gaming day has, and how far a table's win from its tray and box
+    # may be from the game win of its rounds before it is flagged for review.
+    chip_denominations: tuple[str, ...] = _setting(
+        "PONTOON_CHIP_DENOMINATIONS", ("1", "5", "25", "100", "500", "1000"),
+        "the chips' values in dollars, comma-separated: what a tray, a fill and a credit are counted in")
+    table_float: tuple[str, ...] = _setting(
+        "PONTOON_TABLE_FLOAT", ("1:100", "5:100", "25:100", "100:50", "500:20", "1000:10"),
+        "a table's float: `dollars:chips` for each denomination its tray holds when it opens, comma-separated")
+    shifts_per_gaming_day: int = _setting(
+        "PONTOON_SHIFTS_PER_GAMING_DAY", 3, "shifts in a gaming day: the tray is counted at each change of shift")
+    variance_threshold: int = _setting(
+        "PONTOON_VARIANCE_THRESHOLD", 10000,
+        "cents a table's win may differ from its rounds' game win before the statement flags it for review")
     log_level: str = _setting("PONTOON_LOG_LEVEL", "INFO", "the API's, the worker's and the relay's logging level")
     metrics_token: str = _setting(
         "PONTOON_METRICS_TOKEN", "", "when set, `/metrics` needs `Authorization: Bearer <token>`", shown="unset")

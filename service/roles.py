@@ -11,6 +11,8 @@ class Role(StrEnum):
     COMPLIANCE = "compliance"
     TERMINAL = "terminal"       # a dealer terminal's key: it acts at its own table only
     DEALER = "dealer"           # a person who deals, signed in with a PIN at a table's enrolled screen
+    CAGE = "cage"               # a cashier at the cage: issues the chips of a fill and takes those of a credit
+    COUNT = "count"             # a member of the count team: counts the drop boxes' cash and markers
 
 
 # A person's roles: a terminal is a machine at a table, never someone who signs in.

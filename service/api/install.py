@@ -7,6 +7,7 @@ from .contract import ContractPlugin, register_shared
 from .errors import PontoonApi
 from .resources import (
     access,
+    accounting,
     audit_export,
     audit_verifications,
     bank,
@@ -16,11 +17,19 @@ from .resources import (
     reports,
     rounds,
     shoes,
+    table_games_statement,
     table_rules,
     tables,
     voids,
 )
-from .routing import PaytableNameConverter, TableIdConverter, paytable_name_param_schema, table_id_param_schema
+from .routing import (
+    PaytableNameConverter,
+    SerialConverter,
+    TableIdConverter,
+    paytable_name_param_schema,
+    serial_param_schema,
+    table_id_param_schema,
+)
 from .schemas.variants import read_catalog
 
 API_TITLE = "Pontoon back office: dealer terminal API"
@@ -61,7 +70,9 @@ def install(app: Flask) -> PontoonApi:
     api.register_converter(TableIdConverter, table_id_param_schema)
     app.url_map.converters["paytable_name"] = PaytableNameConverter
     api.register_converter(PaytableNameConverter, paytable_name_param_schema)
+    app.url_map.converters["serial"] = SerialConverter
+    api.register_converter(SerialConverter, serial_param_schema)
     for resource in (tables, shoes, rounds, bank, paytables, table_rules, audit_export, audit_verifications, recall,
-                     reports, voids, access, keys):
+                     reports, voids, access, keys, accounting, table_games_statement):
         api.register_blueprint(resource.blp)
     return api

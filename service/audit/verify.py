@@ -1,4 +1,5 @@
-"""Verifies the audit trail: the hash chains, the shoes' commitments, and settled rounds against the ledger."""
+"""Verifies the audit trail: the hash chains, the shoes' commitments, settled rounds against the ledger,
+and the tables' books (slips, buy-ins, counts) with each issued statement against its chain."""
 from __future__ import annotations
 
 import json
@@ -13,9 +14,11 @@ from ..engine.shoe import verify_commitment
 from ..games import family_of
 from ..rules import Ref, RulesError, load_rules
 from ..store.audit_hash import GENESIS, record_hash
+from ..store.repositories.accounting import AccountingRepository
 from ..store.repositories.audit import AuditRepository
 from ..store.repositories.paytables import PaytablesRepository
 from ..store.repositories.shoes import ShoesRepository
+from .books import BooksWalker, check_stored_books
 from .export import COLUMNS, iter_records
 from .report import Problem, Report
 from .rounds import MONEY_KINDS, ExportedRounds, check_money_records_without_round, check_rounds
@@ -162,6 +165,7 @@ def verify_export(lines: Iterable[str], hashes_at: dict[tuple[str, int], str | N
     `hashes_at`: (chain, seq) keys (checkpoints') whose records' hashes are filled in as read."""
     report = Report()
     walker = ChainWalker(report, partial_start_allowed=True)
+    books = BooksWalker(report)
     rounds = ExportedRounds()
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -180,6 +184,7 @@ def verify_export(lines: Iterable[str], hashes_at: dict[tuple[str, int], str | N
             hashes_at[(record["chain"], record["seq"])] = record["hash"]
         if record["chain"] not in walker.broken:
             rounds.add(record)
+            books.check(record)
     walker.finish()
     rounds.check(report)
     return report
@@ -198,9 +203,13 @@ def verify_database(conn: psycopg.Connection, *, rounds: bool = True, progress: 
         conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         heads = audit.chain_heads()
         walker = ChainWalker(report, partial_start_allowed=False)
+        books = BooksWalker(report)
         for record in _reporting(iter_records(audit, order_by="chain"), report, progress):
             walker.check(record)
+            if record["chain"] not in walker.broken:
+                books.check(record)
         walker.finish(heads)
+        check_stored_books(AccountingRepository(conn), books, report)
         check_shoes(conn, report, walker.commitments)
         check_state(conn, report)
         if rounds:

@@ -11,10 +11,26 @@ from werkzeug.wrappers import Response
 from ..web import browser as security
 from . import actors, fields
 from .auth import current_staff, error_page, nav_for, signed_in
-from .pages import access, account, audit, floor, login, paytables, recall, reports, screens, tables
+from .pages import (
+    access,
+    account,
+    audit,
+    cage,
+    count,
+    floor,
+    login,
+    paytables,
+    recall,
+    reports,
+    screens,
+    statement,
+    table_chips,
+    tables,
+)
 
 # Every page module's blueprint (each `blp`, its routes under /console).
-PAGES = (login, account, access, floor, tables, screens, reports, paytables, recall, audit)
+PAGES = (login, account, access, floor, tables, screens, table_chips, cage, count, statement, reports, paytables,
+         recall, audit)
 
 __all__ = ["install", "current_staff"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, redirect
 from werkzeug.wrappers import Response
 
-from . import identity, screen, words
+from . import buy_ins, identity, screen, slips, words
 
 __all__ = ["install"]
 
@@ -29,3 +29,6 @@ def install(app: Flask) -> None:
     words.install(app)
     identity.install(app)
     app.register_blueprint(screen.blp)
+    # The table's books at the screen: buy-ins, and the slips the dealer signs.
+    buy_ins.install(app)
+    app.register_blueprint(slips.blp)

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from .repositories.accounting import AccountingRepository
 from .repositories.audit import AuditRepository
 from .repositories.audit_search import AuditSearchRepository
 from .repositories.evaluations import EvaluationsRepository
@@ -63,6 +64,7 @@ class UnitOfWork:
         self.evaluations = EvaluationsRepository(conn)
         self.table_rules = TableRulesRepository(conn)
         self.screens = ScreensRepository(conn)
+        self.accounting = AccountingRepository(conn)
 
     @property
     def info(self) -> psycopg.ConnectionInfo:

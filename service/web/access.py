@@ -28,6 +28,17 @@ class Task(StrEnum):
     OWN_ACCOUNT = "own_account"             # one's own password and second factor
     ENROL_SCREENS = "enrol_screens"         # a table's dealer screens: enrol one, list them, revoke one
     ANSWER_CALLS = "answer_calls"           # a dealer's call for a supervisor: dismissed, or answered by a void
+    COUNT_TRAYS = "count_trays"             # a table's tray counted by denomination: opener, shift change, closer
+    SIGN_SLIPS = "sign_slips"               # at the table: sign a tray's count, receive a fill's or a credit's slip
+    REQUEST_CHIPS = "request_chips"         # ask the cage for a fill, or send it a credit
+    ISSUE_CHIPS = "issue_chips"             # at the cage: issue a fill's chips, take a credit's
+    VOID_SLIPS = "void_slips"               # void a mistaken slip with a reason (two people)
+    RECORD_BUY_INS = "record_buy_ins"       # a seat's cash or marker into the drop box, chips out of the tray
+    COUNT_DROP = "count_drop"               # the soft count: each drop box's cash and markers, verified by a second
+    SEE_SLIPS = "see_slips"                 # a table's slips and buy-ins
+    SEE_BOOKS = "see_books"                 # every table's slips and drop counts of a gaming day
+    READ_STATEMENT = "read_statement"       # the table games statement, as JSON, CSV or the console's page
+    ISSUE_STATEMENT = "issue_statement"     # record a gaming day's statement in the audit log
 
 
 WHO_MAY: Mapping[Task, frozenset[Role]] = MappingProxyType({
@@ -50,6 +61,19 @@ WHO_MAY: Mapping[Task, frozenset[Role]] = MappingProxyType({
     Task.OWN_ACCOUNT: frozenset(CONSOLE_ROLES),
     Task.ENROL_SCREENS: frozenset({Role.ADMIN, Role.SUPERVISOR}),
     Task.ANSWER_CALLS: frozenset({Role.SUPERVISOR}),
+    # The tray is counted by the supervisor (the console, a key) and signed by the dealer (at the
+    # screen, or the table's terminal key for them); a slip's two signatures are two people's.
+    Task.COUNT_TRAYS: frozenset({Role.SUPERVISOR, Role.TERMINAL}),
+    Task.SIGN_SLIPS: frozenset({Role.SUPERVISOR, Role.TERMINAL, Role.DEALER}),
+    Task.REQUEST_CHIPS: frozenset({Role.SUPERVISOR}),
+    Task.ISSUE_CHIPS: frozenset({Role.CAGE}),
+    Task.VOID_SLIPS: frozenset({Role.SUPERVISOR, Role.CAGE}),
+    Task.RECORD_BUY_INS: frozenset({Role.SUPERVISOR, Role.TERMINAL, Role.DEALER}),
+    Task.COUNT_DROP: frozenset({Role.COUNT}),
+    Task.SEE_SLIPS: frozenset({Role.SUPERVISOR, Role.COMPLIANCE, Role.CAGE, Role.COUNT, Role.TERMINAL}),
+    Task.SEE_BOOKS: frozenset({Role.SUPERVISOR, Role.COMPLIANCE, Role.CAGE, Role.COUNT}),
+    Task.READ_STATEMENT: frozenset({Role.OPERATOR, Role.SUPERVISOR, Role.COMPLIANCE}),
+    Task.ISSUE_STATEMENT: frozenset({Role.COMPLIANCE}),
 })
 
 

@@ -138,7 +138,7 @@ def make_person(live) -> object:
 @pytest.fixture(scope="package")
 def people(make_person) -> dict[str, Person]:
     """One account of each role for the tests that only need someone of that role."""
-    return {role: make_person(role) for role in ("admin", "operator", "supervisor", "compliance")}
+    return {role: make_person(role) for role in ("admin", "operator", "supervisor", "compliance", "cage", "count")}
 
 
 @pytest.fixture(scope="package")

@@ -10,7 +10,16 @@ import pytest
 from playwright.sync_api import expect
 
 from service.app import create_app
-from tests.support.console_access import CONSOLE_ACCESS, EVERY_ROLE, PARAMETER, PIT, PUBLIC, ROLES, console_routes
+from tests.support.console_access import (
+    CONSOLE_ACCESS,
+    EVERY_ROLE,
+    PARAMETER,
+    PIT,
+    PUBLIC,
+    ROLES,
+    STATEMENT,
+    console_routes,
+)
 from tests.support.scripted_rounds import SIMPLE_PUSH, play_script
 
 from .console import LOGIN, shot, sign_in, visit
@@ -19,7 +28,8 @@ from .console import LOGIN, shot, sign_in, visit
 # takes seconds); an account and a key that do not exist. An allowed POST carries an empty form and
 # stops at its checks (422 or 404), changing nothing.
 QUERIES = {"/console/audit/export": "?to=2000-01-01", "/console/reports.csv": "?period=day"}
-NAV = {"Floor": EVERY_ROLE, "Paytables": EVERY_ROLE, "Recall": PIT, "Reports": frozenset({"compliance"}),
+NAV = {"Floor": EVERY_ROLE, "Paytables": EVERY_ROLE, "Recall": PIT, "Cage": frozenset({"cage"}),
+       "Count": frozenset({"count"}), "Statement": STATEMENT, "Reports": frozenset({"compliance"}),
        "Audit": frozenset({"compliance"}), "Access": frozenset({"admin"})}
 
 

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.support.api_client import ok
 
-from .console import shot, shot_of, sign_in, visit
+from .console import shot, sign_in, visit
 
 PLAYERS = [{"seat": 1, "stake": 500}, {"seat": 2, "stake": 300, "shoot": 200}]
 DEAL = ["8H", "2C", "7S", "8C", "3D", "TD"]
@@ -62,7 +62,6 @@ def test_the_pit_sees_the_banker_the_bank_and_the_games_own_figures(new_page, pe
     expect(live.locator('.seats tr[data-seat="2"] [data-draws]')).to_have_text("bought $3.00, twisted ×2")
     expect(live.locator('.seats tr[data-seat="1"][data-hand="0"] [data-draws]')).to_have_text("bought $5.00")
     expect(live.locator(".decisions")).not_to_contain_text("Seat 0")
-    shot(page, "player-banked-table")
 
     ok(terminal.post(f"/v1/rounds/{round_id}/actions", {"seat": 0, "action": "stay"}), 200)
     last = live.locator(f'.last-rounds tr[data-round="{round_id}"]')
@@ -74,13 +73,13 @@ def test_the_pit_sees_the_banker_the_bank_and_the_games_own_figures(new_page, pe
     expect(live.locator(".figures")).not_to_contain_text("Drop")
     expect(live.locator(".figures")).not_to_contain_text("Hold")
 
+    visit(page, f"/console/tables/{table_id}", "table-player-banked")   # the guide's picture
     visit(page, "/console/floor")
     row = page.locator(f"#floor-{table_id}")
     expect(row).to_contain_text("stakes and buys $21.00")
     expect(row).to_contain_text("bank at chair 1, kitty $8.00")
     expect(page.locator('tfoot tr[data-totals="house"]')).to_contain_text("House-banked tables")
     expect(page.locator('tfoot tr[data-totals="player-banked"]')).to_contain_text("Player-banked tables")
-    shot_of(row, "player-banked-floor-row")
 
 
 def test_compliance_sees_the_bank_in_recall_and_the_table_apart_in_the_reports(new_page, people, admin_api, as_key,
@@ -100,13 +99,12 @@ def test_compliance_sees_the_bank_in_recall_and_the_table_apart_in_the_reports(n
     expect(recalled.locator('[data-party="kitty"]')).to_have_count(1)
     expect(recalled).not_to_contain_text("players net")
     expect(recalled.locator(".events")).to_contain_text("the banker: stay")
-    shot_of(recalled, "player-banked-recall")
 
+    shot(page, "recall-player-banked")   # the guide's picture
     visit(page, f"/console/reports?table={table_id}")
     banked = page.locator("table.player-banked")
     expect(banked.locator(f'tr[data-table="{table_id}"] [data-stakes="2100"]')).to_have_text("$21.00")
     expect(banked.locator(f'tr[data-table="{table_id}"] [data-banker-net="-2700"]')).to_have_text("-$27.00")
-    shot_of(banked, "player-banked-report")
 
 
 def test_two_operators_change_the_tables_rules_between_shoes(new_page, make_person, admin_api, as_key, make_key):
@@ -128,7 +126,6 @@ def test_two_operators_change_the_tables_rules_between_shoes(new_page, make_pers
     approver = sign_in(new_page(), second)
     visit(approver, f"/console/tables/{table_id}")
     box = approver.locator("#table-rules [data-waiting-change]")
-    shot_of(approver.locator("#table-rules"), "table-rules-change")
     box.get_by_label("Reason for the decision").fill("checked the file")
     box.get_by_role("button", name="Approve for the next shoe").click()
     expect(approver.locator("#table-rules [data-next-shoe-rules]")).to_have_text("british-royal-pontoon")

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import re
 
-ROLES = ("admin", "operator", "supervisor", "compliance")
+ROLES = ("admin", "operator", "supervisor", "compliance", "cage", "count")
 EVERY_ROLE = frozenset(ROLES)
 PIT = frozenset({"compliance", "supervisor"})
 SCREENS = frozenset({"admin", "supervisor"})      # who enrols and revokes a table's dealer screens
+# Table games accounting: who reads a table's slips and buy-ins, who voids a slip, who reads the statement.
+BOOKS = frozenset({"supervisor", "compliance", "cage", "count"})
+STATEMENT = frozenset({"operator", "supervisor", "compliance"})
 
 # (method, rule) -> the roles that may use it; anyone else is shown the 403 page.
 CONSOLE_ACCESS: dict[tuple[str, str], frozenset[str]] = {
@@ -60,6 +63,20 @@ CONSOLE_ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/console/tables/<table_id>/screens/<screen_id>/revoke"): SCREENS,
     ("GET", "/console/tables/<table_id>/calls/<call_id>/dismiss"): frozenset({"supervisor"}),
     ("POST", "/console/tables/<table_id>/calls/<call_id>/dismiss"): frozenset({"supervisor"}),
+    ("GET", "/console/tables/<table_id>/chips"): BOOKS,
+    ("POST", "/console/tables/<table_id>/chips/tray"): frozenset({"supervisor"}),
+    ("POST", "/console/tables/<table_id>/chips/request"): frozenset({"supervisor"}),
+    ("POST", "/console/tables/<table_id>/chips/sign"): frozenset({"supervisor"}),
+    ("POST", "/console/tables/<table_id>/chips/void"): frozenset({"supervisor", "cage"}),
+    ("POST", "/console/tables/<table_id>/buy-ins"): frozenset({"supervisor"}),
+    ("GET", "/console/cage"): frozenset({"cage"}),
+    ("POST", "/console/cage/issue"): frozenset({"cage"}),
+    ("POST", "/console/cage/void"): frozenset({"cage"}),
+    ("GET", "/console/count"): frozenset({"count"}),
+    ("POST", "/console/count"): frozenset({"count"}),
+    ("GET", "/console/statement"): STATEMENT,
+    ("GET", "/console/statement.csv"): STATEMENT,
+    ("POST", "/console/statement/issue"): frozenset({"compliance"}),
 }
 # Open to anyone: signing in and out, the way in, and the static files (htmx, the stylesheet).
 PUBLIC = {("GET", "/console/login"), ("POST", "/console/login"), ("POST", "/console/logout"), ("GET", "/console/"),

@@ -43,7 +43,7 @@ def _may() -> dict[str, bool]:
     change of the table's rules."""
     return {"can_void": may(Task.VOID_ROUNDS), "can_assign": may(Task.CHANGE_PAYTABLES),
             "can_answer_calls": may(Task.ANSWER_CALLS), "can_enrol_screens": may(Task.ENROL_SCREENS),
-            "can_change_rules": may(Task.CHANGE_TABLE_RULES)}
+            "can_change_rules": may(Task.CHANGE_TABLE_RULES), "can_see_chips": may(Task.SEE_SLIPS)}
 
 
 def _page(table_id: str, *, status: int = 200, assign_errors: Errors | None = None,

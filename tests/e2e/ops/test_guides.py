@@ -14,7 +14,8 @@ from .conftest import BIN, ROOT, make_key
 
 GUIDES = ROOT / "docs" / "guides"
 # The order a reader follows them: the admin's makes the keys and the table the others use.
-ORDER = ("admin.md", "operator.md", "supervisor.md", "compliance.md", "player-banked.md")
+ORDER = ("admin.md", "operator.md", "supervisor.md", "compliance.md", "player-banked.md", "shift-change.md", "cage.md",
+         "count.md")
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 pytestmark = pytest.mark.integration

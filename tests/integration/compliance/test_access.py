@@ -16,9 +16,15 @@ from tests.support.api_client import Api, flask_sender, ok
 from tests.support.app_fixtures import chained_key
 from tests.support.scripted_rounds import SIMPLE_PUSH, play_script
 
-ROLES = ("admin", "operator", "supervisor", "compliance", "terminal")
+ROLES = ("admin", "operator", "supervisor", "compliance", "terminal", "cage", "count")
 EVERYONE = frozenset(ROLES)
-STAFF = frozenset({"admin", "operator", "supervisor", "compliance"})
+STAFF = frozenset({"admin", "operator", "supervisor", "compliance", "cage", "count"})
+# Table games accounting: who counts a tray, signs a slip at the table, sees a table's slips, every
+# table's books. (A dealer holds no key: at the table's screen they sign and record buy-ins as
+# themselves, and the table's terminal key does it for them here.)
+AT_THE_TABLE = frozenset({"supervisor", "terminal"})
+TABLE_BOOKS = frozenset({"supervisor", "compliance", "cage", "count", "terminal"})
+BOOKS = frozenset({"supervisor", "compliance", "cage", "count"})
 
 # The explicit table: (method, rule) -> the roles that may call it. A terminal may act only on its
 # own table's resources (checked separately below).
@@ -59,10 +65,25 @@ ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("GET", "/v1/access"): frozenset({"admin", "compliance"}),
     ("POST", "/v1/keys"): frozenset({"admin"}),
     ("POST", "/v1/keys/<uuid:key_id>/revoke"): frozenset({"admin"}),
+    ("POST", "/v1/tables/<table_id:table_id>/tray-counts"): AT_THE_TABLE,
+    ("POST", "/v1/tables/<table_id:table_id>/fills"): frozenset({"supervisor"}),
+    ("POST", "/v1/tables/<table_id:table_id>/credits"): frozenset({"supervisor"}),
+    ("GET", "/v1/tables/<table_id:table_id>/slips"): TABLE_BOOKS,
+    ("GET", "/v1/slips"): BOOKS,
+    ("GET", "/v1/slips/<serial:serial>"): TABLE_BOOKS,
+    ("POST", "/v1/slips/<serial:serial>/issue"): frozenset({"cage"}),
+    ("POST", "/v1/slips/<serial:serial>/sign"): AT_THE_TABLE,
+    ("POST", "/v1/slips/<serial:serial>/void"): frozenset({"supervisor", "cage"}),
+    ("POST", "/v1/tables/<table_id:table_id>/buy-ins"): AT_THE_TABLE,
+    ("GET", "/v1/tables/<table_id:table_id>/buy-ins"): TABLE_BOOKS,
+    ("POST", "/v1/tables/<table_id:table_id>/drop-counts"): frozenset({"count"}),
+    ("GET", "/v1/drop-counts"): BOOKS,
+    ("GET", "/v1/reports/table-games-statement"): frozenset({"operator", "supervisor", "compliance"}),
+    ("POST", "/v1/reports/table-games-statement"): frozenset({"compliance"}),
 }
 # Outside the key scheme: liveness, readiness, the spec, static files, metrics (its own token).
 NO_KEY = {("GET", "/healthz"), ("GET", "/readyz"), ("GET", "/openapi.json"), ("GET", "/static/<path:filename>"),
-          ("GET", "/metrics")}
+          ("GET", "/metrics"), ("GET", "/assets/<path:filename>")}
 # Keeps the matrix cheap and side-effect free: the export of an empty range.
 QUERIES = {"/v1/audit/export": "?to=2000-01-01T00:00:00Z"}
 _PARAM = re.compile(r"<(?:[a-z_]+:)?([a-z_]+)>")
@@ -110,9 +131,11 @@ def world(app, database_url):
     state = play_script(terminal, tables[0], [{"seat": 1, "wager": 1000}], SIMPLE_PUSH, stop_after=2)
     callers = {role: as_key(_key(database_url, role)) for role in ROLES if role != "terminal"}
     callers["terminal"] = terminal
+    # A slip at the table, so that a stranger's terminal is refused at it as at the table itself.
+    slip = ok(callers["supervisor"].post(f"/v1/tables/{tables[0]}/fills", {"chips": {"10000": 1}}), 201)
     params = {"table_id": tables[0], "round_id": state["round_id"], "shoe_id": state["shoe_id"],
               "name": "canberra-standard", "version": "1", "key_id": str(uuid.uuid4()), "change_id": "1",
-              "verification_id": str(uuid.uuid4())}
+              "verification_id": str(uuid.uuid4()), "serial": slip["serial"]}
     return {"callers": callers, "stranger": as_key(_key(database_url, "terminal", tables[1])),
             "anonymous": as_key(None), "params": params}
 
@@ -152,7 +175,7 @@ def test_no_key_is_401(world, db, method, rule):
 
 
 @pytest.mark.parametrize("method, rule", sorted(key for key, roles in ACCESS.items() if "terminal" in roles
-                                                 and re.search(r"table_id|round_id|shoe_id", key[1])))
+                                                 and re.search(r"table_id|round_id|shoe_id|serial", key[1])))
 def test_a_terminal_acts_only_on_its_own_table(world, method, rule):
     reply = call(world["stranger"], method, rule, world["params"])
     assert reply.status == 403 and reply.body["code"] == "wrong_table", (method, rule, reply.status)
@@ -214,3 +237,21 @@ def test_denials_keep_bodies_and_secrets_out_of_logs_and_audit(as_key, make_key,
     assert stored == 0
     assert db.execute("SELECT count(*) FROM audit_log WHERE kind = 'access_denied' AND payload->>'path' = '/v1/keys' "
                       "AND payload->>'role' = 'compliance'").fetchone()[0] >= 1
+
+
+@pytest.mark.parametrize("method, rule", sorted(key for key, roles in ACCESS.items() if key[1].startswith(
+    ("/v1/slips", "/v1/drop-counts", "/v1/reports/table-games")) or key[1].endswith(
+    ("/tray-counts", "/fills", "/credits", "/slips", "/buy-ins", "/drop-counts"))))
+def test_no_key_acts_as_a_dealer_at_the_books(world, method, rule):
+    """A dealer signs and records buy-ins at the table's screen as themselves: no key is a dealer's,
+    so every accounting endpoint names only key roles as the ones that may call it."""
+    reply = call(world["callers"]["admin"], method, rule, world["params"])
+    assert "dealer" not in ACCESS[(method, rule)]
+    if reply.status == 403:
+        assert "dealer" not in reply.body["allowed"], (method, rule, reply.body)
+
+
+def test_a_key_is_never_a_dealers(world):
+    reply = call(world["callers"]["admin"], "POST", "/v1/keys", {})
+    refused = world["callers"]["admin"].post("/v1/keys", {"role": "dealer", "name": "a dealer"})
+    assert reply.status == 422 and refused.status == 422 and "role" in refused.body["errors"]

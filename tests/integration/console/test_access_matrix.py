@@ -10,6 +10,7 @@ import uuid
 import pytest
 
 from tests.support.console_access import CONSOLE_ACCESS, PARAMETER, PUBLIC, ROLES, console_routes
+from tests.support.dealer_screen import new_pin
 
 pytestmark = pytest.mark.integration
 
@@ -43,3 +44,14 @@ def test_each_role_opens_only_its_routes(signed_in, role):
         elif role not in allowed and not refused:
             wrong.append(f"{method} {rule}: {response.status_code}, expected 403")
     assert wrong == []
+
+
+def test_a_dealer_opens_no_console_page(make_staff, browser):
+    """A dealer signs in at a table's screen, never in the console: their sign-in here is refused, so
+    every route above, the accounting pages among them, stays closed to them."""
+    login = make_staff("dealer", password=new_pin())
+    console = browser()
+    assert console.sign_in(login.username, login.password, role="dealer").status_code != 302
+    for (method, rule) in sorted(CONSOLE_ACCESS):
+        if method == "GET" and rule.startswith(("/console/cage", "/console/count", "/console/statement")):
+            assert console.get(rule).status_code == 302, rule      # to the sign-in page

@@ -27,6 +27,7 @@ from service.store.repositories.tables import TableRow
 from service.store.repositories.traditional import RoundSetup
 from service.store.repositories.verifications import UNDER_WAY, Verification, VerificationStatus
 
+from .fake_accounting import FakeAccounting
 from .fake_screens import FakeScreens
 
 
@@ -441,6 +442,8 @@ class FakeUnitOfWork:
         self.table_rules = FakeTableRules()
         self.screens = FakeScreens(self)
         self.shuffle_source = None   # the house's
+        self.now = now
+        self.accounting = FakeAccounting(self)
         self.commits = 0
 
     @contextmanager

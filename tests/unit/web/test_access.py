@@ -12,8 +12,14 @@ def test_every_task_names_the_roles_that_may_do_it():
     assert all(WHO_MAY[task] for task in Task)
 
 
+# What a dealer does at the table besides dealing: sign the tray's counts and the chips received, and
+# record buy-ins; at the screen as themselves, over the API through the table's terminal.
+AT_THE_TABLE = {Task.SIGN_SLIPS, Task.RECORD_BUY_INS}
+
+
 def test_a_terminal_key_sees_and_plays_its_table_and_does_nothing_else():
-    assert {task for task in Task if may(Role.TERMINAL, task)} == {Task.SEE_TABLES, Task.DEAL}
+    assert {task for task in Task if may(Role.TERMINAL, task)} == {
+        Task.SEE_TABLES, Task.DEAL, Task.COUNT_TRAYS, Task.SEE_SLIPS, *AT_THE_TABLE}
 
 
 def test_only_a_terminal_deals_over_the_api_and_no_person_is_a_terminal():
@@ -23,11 +29,21 @@ def test_only_a_terminal_deals_over_the_api_and_no_person_is_a_terminal():
 
 
 def test_a_dealer_deals_at_a_screen_and_has_no_console_task_nor_any_key():
-    assert {task for task in Task if may(Role.DEALER, task)} == {Task.DEAL_AT_SCREEN}
+    assert {task for task in Task if may(Role.DEALER, task)} == {Task.DEAL_AT_SCREEN, *AT_THE_TABLE}
     assert roles_for(Task.DEAL_AT_SCREEN) == (Role.DEALER,)
     assert Role.DEALER in STAFF_ROLES and Role.DEALER not in CONSOLE_ROLES and Role.DEALER not in KEY_ROLES
     assert all(roles_for(task, CONSOLE_ROLES) == roles_for(task, STAFF_ROLES) for task in Task
-               if task is not Task.DEAL_AT_SCREEN)
+               if task is not Task.DEAL_AT_SCREEN and task not in AT_THE_TABLE)
+
+
+def test_the_cage_issues_chips_and_the_count_team_counts_and_neither_deals():
+    assert {task for task in Task if may(Role.CAGE, task)} == {
+        Task.SEE_TABLES, Task.SEE_PAYTABLES, Task.OWN_ACCOUNT, Task.ISSUE_CHIPS, Task.VOID_SLIPS, Task.SEE_SLIPS,
+        Task.SEE_BOOKS}
+    assert {task for task in Task if may(Role.COUNT, task)} == {
+        Task.SEE_TABLES, Task.SEE_PAYTABLES, Task.OWN_ACCOUNT, Task.COUNT_DROP, Task.SEE_SLIPS, Task.SEE_BOOKS}
+    assert Role.CAGE in CONSOLE_ROLES and Role.COUNT in KEY_ROLES
+    assert roles_for(Task.ISSUE_CHIPS) == (Role.CAGE,) and roles_for(Task.COUNT_DROP) == (Role.COUNT,)
 
 
 def test_admins_and_supervisors_enrol_screens_and_supervisors_answer_calls():
