@@ -64,7 +64,9 @@ class TrayCounts(MethodView):
     @blp.response(201, SlipSchema)
     @documented(blp, "countTray", 404, 409, 422, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
-        """Count the table's tray by denomination: `opener` as it opens for the gaming day,
+        """Count the table's tray.
+
+        Count the table's tray by denomination: `opener` as it opens for the gaming day,
         `shift_change` as one shift hands over to the next, `closer` as it closes. The slip is
         signed as it is written by whoever counted (a supervisor's key, or the table's terminal
         for its dealer); the other signs it at `/v1/slips/{serial}/sign`. One opener and one
@@ -87,7 +89,9 @@ class Fills(MethodView):
     @blp.response(201, SlipSchema)
     @documented(blp, "requestFill", 404, 409, 422, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
-        """A supervisor asks the cage for chips for the table, by denomination: a fill slip with
+        """Ask the cage for a fill.
+
+        A supervisor asks the cage for chips for the table, by denomination: a fill slip with
         its serial number. The cage issues it (`/v1/slips/{serial}/issue`), then the dealer and a
         supervisor receive it at the table (`/v1/slips/{serial}/sign`)."""
         return _request(SlipKind.FILL, body, table_id)
@@ -100,7 +104,9 @@ class Credits(MethodView):
     @blp.response(201, SlipSchema)
     @documented(blp, "requestCredit", 404, 409, 422, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
-        """A supervisor sends chips from the table back to the cage: a credit slip, issued by the
+        """Send the cage a credit.
+
+        A supervisor sends chips from the table back to the cage: a credit slip, issued by the
         cage as it takes the chips and received back at the table by the dealer and a supervisor."""
         return _request(SlipKind.CREDIT, body, table_id)
 
@@ -112,7 +118,9 @@ class TableSlips(MethodView):
     @blp.response(200, SlipListSchema)
     @documented(blp, "listTableSlips", 404)
     def get(self, query, table_id):
-        """The table's slips of a gaming day (default: the current one), voided ones included, in
+        """A table's slips of a gaming day.
+
+        The table's slips of a gaming day (default: the current one), voided ones included, in
         the order they were written."""
         day = day_asked(query, accounting_policy())
         return {"gaming_day": day, "slips": slips.slips_of_day(request_uow(), day, table_id)}
@@ -125,7 +133,9 @@ class Slips(MethodView):
     @blp.response(200, SlipListSchema)
     @documented(blp, "listSlips")
     def get(self, query):
-        """Every table's slips of a gaming day; with `awaiting`, those of the current and the last
+        """Every table's slips of a gaming day.
+
+        Every table's slips of a gaming day; with `awaiting`, those of the current and the last
         gaming day still waiting for that signature (`awaiting=cage`: the fills and credits the
         cage has to issue)."""
         policy = accounting_policy()
@@ -142,7 +152,9 @@ class OneSlip(MethodView):
     @blp.response(200, SlipSchema)
     @documented(blp, "getSlip", 404)
     def get(self, serial):
-        """A slip: its chips, its total, where it stands and every signature on it."""
+        """One slip.
+
+        A slip: its chips, its total, where it stands and every signature on it."""
         return slips.slip(request_uow(), serial)
 
 
@@ -152,7 +164,9 @@ class Issue(MethodView):
     @blp.response(200, SlipSchema)
     @documented(blp, "issueSlip", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, serial):
-        """The cage issues a fill's chips, or takes a credit's: the chips count at the table from
+        """Issue a fill or credit at the cage.
+
+        The cage issues a fill's chips, or takes a credit's: the chips count at the table from
         now on. Takes no body."""
         return slips.issue_chips(IssueChips(serial, principal().actor), request_uow())
 
@@ -163,7 +177,9 @@ class Sign(MethodView):
     @blp.response(200, SlipSchema)
     @documented(blp, "signSlip", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, serial):
-        """At the table: sign a tray's count, or receive an issued fill or credit. A supervisor's
+        """Sign a slip at the table.
+
+        At the table: sign a tray's count, or receive an issued fill or credit. A supervisor's
         key signs as a supervisor, the table's terminal key as its dealer; the two are two
         people's (403 same_person otherwise). Takes no body."""
         caller = principal()
@@ -178,7 +194,9 @@ class Void(MethodView):
     @blp.response(200, SlipSchema)
     @documented(blp, "voidSlip", 404, 409, 422, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, serial):
-        """Void a mistaken slip, with a reason: the first call asks for the void (`void_asked`),
+        """Void a mistaken slip.
+
+        Void a mistaken slip, with a reason: the first call asks for the void (`void_asked`),
         a second person's call confirms it (403 same_person if it is the same). A voided slip
         counts no more; write it again with `replaces` naming it."""
         caller = principal()
@@ -193,7 +211,9 @@ class BuyIns(MethodView):
     @blp.response(201, BuyInRecordSchema)
     @documented(blp, "recordBuyIn", 404, 422, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
-        """A seat's buy-in: cash (or a marker) into the drop box, chips of the same value out of the
+        """Record a seat's buy-in.
+
+        A seat's buy-in: cash (or a marker) into the drop box, chips of the same value out of the
         tray, on the current gaming day."""
         return buy_ins.record_buy_in(RecordBuyIn(table_id, body["seat"], body["amount"], body["method"],
                                                  principal().actor), request_uow(), accounting_policy())
@@ -203,7 +223,9 @@ class BuyIns(MethodView):
     @blp.response(200, BuyInListSchema)
     @documented(blp, "listBuyIns", 404)
     def get(self, query, table_id):
-        """The table's buy-ins of a gaming day (default: the current one)."""
+        """A table's buy-ins of a gaming day.
+
+        The table's buy-ins of a gaming day (default: the current one)."""
         day = day_asked(query, accounting_policy())
         return {"gaming_day": day, "buy_ins": buy_ins.buy_ins_of_day(request_uow(), day, table_id)}
 
@@ -215,7 +237,9 @@ class DropCount(MethodView):
     @blp.response(201, DropCountSchema)
     @documented(blp, "enterDropCount", 404, 409, 422, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, table_id):
-        """A counter's figures for the table's drop box of a gaming day: cash and markers, in
+        """Enter a drop box's count.
+
+        A counter's figures for the table's drop box of a gaming day: cash and markers, in
         cents. The first figures wait for a second counter (`awaiting_second_count`); a second
         counter's that agree make the count `final` (then it never changes: 409), ones that do
         not agree wait for another counter in turn. The figures are shown once final."""
@@ -230,7 +254,9 @@ class DropCounts(MethodView):
     @blp.response(200, DropCountListSchema)
     @documented(blp, "listDropCounts")
     def get(self, query):
-        """Every table's drop box of a gaming day (default: the current one) and where its count
+        """Every drop box's count of a gaming day.
+
+        Every table's drop box of a gaming day (default: the current one) and where its count
         stands."""
         policy = accounting_policy()
         day = day_asked(query, policy)

@@ -33,7 +33,9 @@ class Statement(MethodView):
                       description="format=csv: each table's day, then its shifts, then a FLOOR line; cents")
     @documented(blp, "getTableGamesStatement")
     def get(self, query):
-        """The gaming day's statement (default: the current one), per table and per shift, and for
+        """The table games statement of a gaming day.
+
+        The gaming day's statement (default: the current one), per table and per shift, and for
         the floor: opener, closer, fills, credits, drop (the box's final count), win = drop +
         credits - fills + (closer - opener), hold % = win / drop; beside them the handle and game
         win of the day's settled rounds, the buy-ins recorded, and the variance (win - game win),
@@ -53,7 +55,9 @@ class Statement(MethodView):
     @blp.response(201, StatementSchema)
     @documented(blp, "issueTableGamesStatement", 422, headers=(IDEMPOTENCY_KEY,))
     def post(self, body):
-        """Issue the gaming day's statement (default: the current one) as it stands: kept whole,
+        """Issue the table games statement into the audit log.
+
+        Issue the gaming day's statement (default: the current one) as it stands: kept whole,
         and each table's figures recorded on its chain, where `pontoon audit verify` holds them to
         the slips and counts chained before. A later issue stands in its place."""
         policy = accounting_policy()

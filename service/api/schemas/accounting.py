@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 
 from ...web.schemas.accounting import CAPACITIES
+from .variants import component
 
 SLIP_KINDS = ("opener", "shift_change", "closer", "fill", "credit")
 SLIP_STATUSES = ("awaiting_signature", "signed", "requested", "issued", "received", "voided")
@@ -29,8 +30,8 @@ class SlipSchema(ma.Schema):
     kind = ma.fields.String(required=True, validate=ma.validate.OneOf(SLIP_KINDS))
     table_id = ma.fields.String(required=True)
     gaming_day = ma.fields.Date(required=True)
-    chips = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(), required=True,
-                           metadata={"description": "chips by denomination in cents"})
+    chips = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(), required=True, metadata=component(
+        "Chips", "chips by denomination: the denomination's cents as text, then how many"))
     total = _cents("the chips' value")
     status = ma.fields.String(required=True, validate=ma.validate.OneOf(SLIP_STATUSES))
     awaiting = ma.fields.List(ma.fields.String(validate=ma.validate.OneOf(CAPACITIES)), required=True,

@@ -20,7 +20,9 @@ def chips_field(**kwargs) -> ma.fields.Dict:
     return ma.fields.Dict(
         keys=ma.fields.String(),
         values=ma.fields.Integer(strict=True, validate=ma.validate.Range(min=0, max=1_000_000)),
-        metadata={"description": "chips by denomination: the denomination in cents (one of the configured "
+        # "component": the OpenAPI document names the shape once (service.api.schemas.variants.component).
+        metadata={"component": "ChipCounts",
+                  "description": "chips by denomination: the denomination in cents (one of the configured "
                                  "PONTOON_CHIP_DENOMINATIONS) to a number of chips, e.g. {\"2500\": 40, \"10000\": 5}"},
         **kwargs)
 
