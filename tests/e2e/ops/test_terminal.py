@@ -59,10 +59,10 @@ def test_a_physical_shoe_terminal_with_its_own_key(stack, admin_key, dump_logs_o
 
 
 def terminal_keys(database_url: str, tables: list[str]) -> list[tuple[str, bool]]:
-    """(table, revoked?) of every terminal key issued for these tables."""
+    """(table, revoked?) of every terminal key issued for these tables, in the order they were issued."""
     with psycopg.connect(database_url) as conn:
         return conn.execute("SELECT table_id, revoked_at IS NOT NULL FROM api_keys WHERE role = 'terminal' "
-                            "AND table_id = ANY(%s) ORDER BY table_id", (tables,)).fetchall()
+                            "AND table_id = ANY(%s) ORDER BY table_id, created_at", (tables,)).fetchall()
 
 
 def test_the_keys_a_run_issues_are_revoked_when_it_ends(stack, admin_key):
