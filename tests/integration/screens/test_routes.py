@@ -30,6 +30,8 @@ ROUTES = {
     ("POST", "/dealer/kitty"): DEALER,
     ("GET", "/dealer/call-supervisor"): DEALER,
     ("POST", "/dealer/call-supervisor"): DEALER,
+    ("POST", "/dealer/buy-ins"): DEALER,
+    ("POST", "/dealer/slips/sign"): DEALER,
 }
 BROWSER_ONLY = ("/dealer", "/assets/")
 
