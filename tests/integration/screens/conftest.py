@@ -5,19 +5,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import secrets
 import uuid
 
 import pytest
 
 from bench.processes import scratch_database
 from service.config import Settings
-from service.staff.accounts import create_staff
-from service.staff.commands import CreateStaff
-from service.store.uow import unit_of_work
-from tests.integration.console.console_client import ConsoleClient, StaffLogin
 from tests.support.api_client import ok
 from tests.support.app_fixtures import admin, app, as_key, client, db, make_key  # noqa: F401  (shared fixtures)
+from tests.support.console_fixtures import browser, make_staff, signed_in  # noqa: F401  (shared fixtures)
 from tests.support.dealer_screen import dealer_at, make_dealer, screen_at  # noqa: F401  (shared fixtures)
 
 pytestmark = pytest.mark.integration
@@ -34,26 +30,6 @@ def settings(database_url) -> Settings:
     return Settings.from_env({**os.environ, "DATABASE_URL": database_url})
 
 
-@pytest.fixture
-def make_staff(app):
-    """make_staff(role) -> StaffLogin of a new active console account."""
-    def make(role: str) -> StaffLogin:
-        username, password = f"{role[:4]}{secrets.token_hex(4)}", f"pw-{secrets.token_urlsafe(12)}"
-        with unit_of_work(app.extensions["pontoon.pool"]) as uow, uow.transaction():
-            create_staff(CreateStaff(username, role, actor="test", password=password), uow)
-        return StaffLogin(username, password, role)
-    return make
-
-
-@pytest.fixture
-def signed_in(app, make_staff):
-    """signed_in(role) -> a ConsoleClient signed in as a new account of that role."""
-    def sign(role: str) -> ConsoleClient:
-        login = make_staff(role)
-        console = ConsoleClient(app.test_client())
-        assert console.sign_in(login.username, login.password, role=role).status_code == 302
-        return console
-    return sign
 
 
 @pytest.fixture
