@@ -76,3 +76,16 @@ def test_a_stale_form_at_the_screen_is_refused_on_the_screens_own_page(dealer_at
     assert answer.status_code == 400
     page = answer.get_data(as_text=True)
     assert "That touch was not taken" in page and 'href="/dealer/table"' in page and "/console" not in page
+
+
+def test_a_bet_that_is_no_amount_is_refused_beside_its_seats_field(dealer_at, table):
+    screen, _ = dealer_at(table)
+    assert screen.post("/dealer/shoe", {"mode": "physical", "action_key": "a" * 32}).status_code == 200
+    form = {"action_key": "b" * 32, "entries_as": "wagers", "entry_fields": "wager,side_bets.pair",
+            "seat": ["1", "2"], "wager": ["ten", "25"], "side_bets.pair": ["", ""]}
+    answer = screen.post("/dealer/rounds", form)
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 422
+    seat_1 = page[page.index('name="wager" data-seat="1"'):page.index('name="wager" data-seat="2"')]
+    assert 'aria-invalid="true"' in seat_1 and 'value="ten"' in seat_1 and "write dollars" in seat_1
+    assert 'data-awaiting="wagers"' in page
