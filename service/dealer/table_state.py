@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from ..catalog import resolve
+from ..catalog import GameRules, resolve
 from ..games import family_of
-from ..rounds import queries
+from ..rounds import queries, views
 from ..rounds.state import load_game
 from ..store.repositories.ledger import NO_HAND, LedgerRow
 from ..store.repositories.rounds import RoundRow, RoundStatus
@@ -111,22 +111,23 @@ def screen_state(uow: UnitOfWork, table_id: str, *, moving_on: bool = False) -> 
     last_bets = {entry["seat"]: entry for entry in last_row.wagers} if last_row is not None else {}
     if last_row is not None and (last_row.status == RoundStatus.OPEN or
                                  (last_row.status in ENDED and not moving_on)):
-        state = queries.round_state(uow, last_row.round_id)
+        # The round replayed once: its state, and for an ended round the bets its settlement pays.
+        game_rules, game, _ = load_game(uow, last_row)
+        state = views.round_state(last_row, game)
         if last_row.status == RoundStatus.OPEN:
             awaiting = Awaiting.CARD if state["awaiting"] == "card" else Awaiting.DECISION
             just_dealt = _dealt_since_last_decision(uow, last_row.round_id) if last_row.shoe_mode == "virtual" else []
             return ScreenState(table, awaiting, state, just_dealt=just_dealt, last_bets=last_bets, **shape)
-        bets = _bets_paid(uow, last_row) if last_row.status != RoundStatus.VOID else []
+        bets = _bets_paid(last_row, game_rules, game) if last_row.status != RoundStatus.VOID else []
         return ScreenState(table, Awaiting.COMPLETE, state, result=last_row.result, void_reason=void_reason,
                            last_bets=last_bets, bets=bets, **shape)
     awaiting = Awaiting.WAGERS if table.get("current_shoe") else Awaiting.SHOE
     return ScreenState(table, awaiting, last_bets=last_bets, **shape)
 
 
-def _bets_paid(uow: UnitOfWork, row: RoundRow) -> list[ShownBet]:
-    """The ended round's bets as its settlement pays them (the same replay the worker settles it by,
-    so the screen shows the chips the ledger will hold, envy and side bets included)."""
-    game_rules, game, _ = load_game(uow, row)
+def _bets_paid(row: RoundRow, game_rules: GameRules, game: Any) -> list[ShownBet]:
+    """The ended round's bets as its settlement pays them (from the same replay the worker settles
+    it by, so the screen shows the chips the ledger will hold, envy and side bets included)."""
     ended = _EndedRound(str(row.round_id), row.table_id, str(row.shoe_id) if row.shoe_id else None, row.rules_ref,
                         row.paytable_ref, row.result)
     rows, _ = family_of(game_rules.rules).settle(ended, game, game.result())
