@@ -44,6 +44,9 @@ def run_command(uow: UnitOfWork, work: Callable[[], T], *,
             return first
         if isinstance(exc, CommandRefused) and exc.audit is not None:
             keep_record(uow, exc.audit)
+        if isinstance(exc, CommandRefused) and exc.keep is not None:
+            with uow.transaction():
+                exc.keep(uow)
         raise
 
 

@@ -21,3 +21,6 @@ STAFF_ROLES: tuple[Role, ...] = tuple(role for role in Role if role is not Role.
 CONSOLE_ROLES: tuple[Role, ...] = tuple(role for role in STAFF_ROLES if role is not Role.DEALER)
 # The roles an API key may have: a dealer is a person at a screen, never a key.
 KEY_ROLES: tuple[Role, ...] = tuple(role for role in Role if role is not Role.DEALER)
+# The keys that draft, approve, void or manage access: each belongs to a person (a staff account of
+# its role), whose actions its requests are.
+PERSONAL_KEY_ROLES: tuple[Role, ...] = (Role.ADMIN, Role.OPERATOR, Role.SUPERVISOR)

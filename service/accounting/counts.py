@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..refusals import Conflict, Invalid, NotFound
+from ..staff.people import one_pair_of_eyes
 from ..store.repositories.accounting import CountEntryRow, FinalCountRow
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.uow import UnitOfWork
@@ -70,7 +71,7 @@ def enter_count(cmd: EnterCount, uow: UnitOfWork, policy: AccountingPolicy) -> d
                        "is final", code="count_final")
     entries = uow.accounting.count_entries(gaming_day=cmd.gaming_day, table_id=cmd.table_id)
     standing = entries[-1] if entries else None
-    if standing is None or standing.counted_by == cmd.actor:
+    if standing is None or one_pair_of_eyes(uow, standing.counted_by, cmd.actor):   # a count is two people's
         outcome = Outcome.ENTERED
     elif (standing.cash, standing.markers) == (cmd.cash, cmd.markers):
         outcome = Outcome.AGREED

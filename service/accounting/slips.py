@@ -11,6 +11,7 @@ from typing import Any
 
 from ..refusals import Conflict, Forbidden, Invalid, NotFound
 from ..staff.accounts import UNPRINTABLE
+from ..staff.people import one_pair_of_eyes
 from ..store.repositories.accounting import (
     CHIP_MOVES,
     TRAY_COUNTS,
@@ -297,8 +298,9 @@ def sign_slip(cmd: SignSlip, uow: UnitOfWork) -> dict[str, Any]:
     signed = _signed(slip, act)
     if cmd.capacity in signed:
         raise Conflict(f"slip {cmd.serial} is {act.value} by the {cmd.capacity.value} already", code="signed_already")
-    if any(signature.actor == cmd.actor for signature in signed.values()):
-        raise Forbidden(f"slip {cmd.serial} needs two people's signatures: you signed it already",
+    if any(one_pair_of_eyes(uow, signature.actor, cmd.actor) for signature in signed.values()):
+        raise Forbidden(f"slip {cmd.serial} needs two people's signatures: you signed it already (as yourself or "
+                        "with a key of yours)",
                         code="same_person")
     return _sign(uow, slip, act, cmd.capacity, cmd.actor, cmd.screen)
 
@@ -313,7 +315,7 @@ def void_slip(cmd: VoidSlip, uow: UnitOfWork) -> dict[str, Any]:
     asked = _signed(slip, Act.VOID_ASKED)
     if not asked:
         return _sign(uow, slip, Act.VOID_ASKED, cmd.capacity, cmd.actor, reason=reason)
-    if any(signature.actor == cmd.actor for signature in asked.values()):
+    if any(one_pair_of_eyes(uow, signature.actor, cmd.actor) for signature in asked.values()):
         raise Forbidden(f"a second person confirms the void of slip {cmd.serial}: you asked for it",
                         code="same_person")
     return _sign(uow, slip, Act.VOIDED, cmd.capacity, cmd.actor, reason=reason)

@@ -55,6 +55,7 @@ class Principal:
     key_id: uuid.UUID
     role: str
     table_id: str | None           # a terminal's table
+    owner_id: uuid.UUID | None     # the person the key belongs to (none: a terminal's)
 
     @property
     def actor(self) -> str:
@@ -82,7 +83,15 @@ def authenticate(uow: UnitOfWork, rule: Access, view_args: dict[str, Any]) -> Pr
     key = found.key
     if key.revoked_at is not None:
         _deny(uow, 401, "key_revoked", "this key has been revoked", key)
-    g.principal = Principal(key.key_id, key.role, key.table_id)
+    owner = found.owner
+    if owner is not None and not owner.active:
+        # A key is its person's: it stops with their account.
+        _deny(uow, 401, "key_owner_deactivated", f"this key belongs to {owner.username}, whose account is "
+              "deactivated", key)
+    if owner is not None and owner.role != key.role:
+        _deny(uow, 401, "key_owner_role_changed", f"this {key.role} key belongs to {owner.username}, who is "
+              f"{owner.role} now: an admin issues them a key of their new role", key)
+    g.principal = Principal(key.key_id, key.role, key.table_id, key.owner_id)
     if key.role not in rule.roles:
         article = "an" if key.role[0] in "aeiou" else "a"
         allowed = list(dict.fromkeys(rule.roles))

@@ -24,12 +24,20 @@ __all__ = ["command", "request_uow"]
 _IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
 
 
+# Secrets a body may carry to confirm who sends it: left out of the request's stored hash, which
+# would otherwise be a way to test guesses at a password offline.
+CONFIRMATION_FIELDS = ("password", "totp")
+
+
 def _request_hash() -> str:
-    """What makes two requests the same: method, path and body (JSON compared by content)."""
+    """What makes two requests the same: method, path and body (JSON compared by content, without
+    its confirmation secrets)."""
     try:
         data = request.get_json(silent=True)
     except RecursionError:   # nested too deeply to decode: hashed as bytes, refused by the parser
         data = None
+    if isinstance(data, dict) and any(name in data for name in CONFIRMATION_FIELDS):
+        data = {name: value for name, value in data.items() if name not in CONFIRMATION_FIELDS}
     content = (json.dumps(data, sort_keys=True, separators=(",", ":")).encode() if data is not None
                else request.get_data(cache=True))
     return hashlib.sha256(f"{request.method} {request.path}\n".encode() + content).hexdigest()

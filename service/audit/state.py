@@ -1,6 +1,7 @@
 """Checks what the money and access depend on (paytable versions, tables' paytables, staff roles,
-API keys' roles, the paytable each round opened under) against the last chained record of each:
-a row written or changed without its record shows as a problem naming it."""
+API keys' roles and owners, the paytable each round opened under) against the last chained record
+of each: a row written or changed without its record shows as a problem naming it. Four eyes is
+checked between people: a person's console name and each key chained as theirs are one person."""
 from __future__ import annotations
 
 import hashlib
@@ -28,7 +29,11 @@ _VERSIONS = "SELECT name, version, content, status, author, decided_by FROM payt
 _TABLES = ("SELECT table_id, paytable, coalesce(paytable_version, 1) AS current, pending_paytable_version AS pending "
            "FROM tables WHERE paytable IS NOT NULL ORDER BY table_id")
 _STAFF = "SELECT user_id::text AS user_id, username, role, active FROM staff_users ORDER BY username"
-_KEYS = "SELECT key_id::text AS key_id, role, revoked_at IS NOT NULL AS revoked FROM api_keys ORDER BY key_id"
+_KEYS = ("SELECT key_id::text AS key_id, role, revoked_at IS NOT NULL AS revoked, owner_id::text AS owner_id "
+         "FROM api_keys ORDER BY key_id")
+# The roles whose keys belong to a person (service.roles.PERSONAL_KEY_ROLES).
+PERSONAL_ROLES = ("admin", "operator", "supervisor")
+STAFF_PREFIX = "staff:"
 # Each round under a paytable with the time its round_opened record was chained.
 _ROUNDS_OPENED = ("SELECT r.round_id::text AS round_id, r.paytable_ref, "
                   "(SELECT min(a.at) FROM audit_log a WHERE a.round_id = r.round_id AND a.kind = 'round_opened') "
@@ -77,6 +82,7 @@ class StoredKey:
     key_id: str
     role: str
     revoked: bool
+    owner_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +109,27 @@ class ChainedState:
     assigned: dict[str, list[tuple[Any, Any]]] = field(default_factory=dict)  # table -> (current, pending)
     staff: dict[str, tuple[str, bool]] = field(default_factory=dict)          # user_id -> (role, active)
     keys: dict[str, tuple[str, bool]] = field(default_factory=dict)           # key_id -> (role, revoked)
+    people: dict[str, str] = field(default_factory=dict)                      # username -> user_id
+    key_owners: dict[str, str | None] = field(default_factory=dict)           # key_id -> owner's user_id
+
+    def person(self, actor: str | None) -> str | None:
+        """Who an actor is, by the chained records alone: a person (by their account's id) for a
+        console name or a key chained as theirs; otherwise the actor itself."""
+        if actor is None:
+            return None
+        if actor.startswith(STAFF_PREFIX) and actor[len(STAFF_PREFIX):] in self.people:
+            return "person:" + self.people[actor[len(STAFF_PREFIX):]]
+        owner = self.key_owners.get(actor)
+        return "person:" + owner if owner else actor
+
+    def person_named(self, actor: str | None) -> str:
+        """The person an actor is, as a problem names them."""
+        person = self.person(actor)
+        if person is None or not person.startswith("person:"):
+            return repr(actor)
+        user_id = person.removeprefix("person:")
+        username = next((name for name, known in self.people.items() if known == user_id), user_id)
+        return f"{username} ({actor})" if actor != STAFF_PREFIX + username else username
 
     def add(self, kind: str, actor: str | None, table_id: str | None, payload: dict[str, Any], at: datetime) -> None:
         if kind in ("paytable_version_seeded", "paytable_version_submitted"):
@@ -118,6 +145,7 @@ class ChainedState:
             self.assigned.setdefault(table_id, []).append((after.get("paytable_version"), after.get("pending_version")))
         elif kind == "staff_created":
             self.staff[str(payload.get("user_id"))] = (str(payload.get("role")), True)
+            self.people[str(payload.get("username"))] = str(payload.get("user_id"))
         elif kind == "staff_role_changed":
             _, active = self.staff.get(str(payload.get("user_id")), ("", True))
             self.staff[str(payload.get("user_id"))] = (str(payload.get("to")), active)
@@ -126,6 +154,8 @@ class ChainedState:
             self.staff[str(payload.get("user_id"))] = (role, False)
         elif kind == "key_created":
             self.keys[str(payload.get("key_id"))] = (str(payload.get("role")), False)
+            owner = payload.get("owner_id")
+            self.key_owners[str(payload.get("key_id"))] = str(owner) if owner else None
         elif kind == "key_revoked":
             role, _ = self.keys.get(str(payload.get("key_id")), (str(payload.get("role")), False))
             self.keys[str(payload.get("key_id"))] = (role, True)
@@ -179,8 +209,13 @@ def check_versions(rows: Iterable[StoredVersion], state: ChainedState, report: R
         if (status, decided_by) != (chained_status, approver):
             report.problems.append(Problem(where, f"{status} by {decided_by!r}, but the chained decision is "
                                                   f"{chained_status} by {approver!r}"))
-        if chained_status == "approved" and approver == submitter and submitter != SYSTEM_AUTHOR:
-            report.problems.append(Problem(where, f"approved by its own submitter {approver!r}"))
+        if chained_status == "approved" and submitter != SYSTEM_AUTHOR:
+            if approver == submitter:
+                report.problems.append(Problem(where, f"approved by its own submitter {approver!r}"))
+            elif state.person(approver) == state.person(submitter):
+                report.problems.append(Problem(where, f"approved by its own submitter's person: "
+                                                      f"{state.person_named(submitter)} submitted it and "
+                                                      f"{state.person_named(approver)} approved it"))
 
 
 def check_tables(rows: Iterable[StoredTable], state: ChainedState, report: Report) -> None:
@@ -216,7 +251,8 @@ def check_staff(rows: Iterable[StoredStaff], state: ChainedState, report: Report
 
 
 def check_keys(rows: Iterable[StoredKey], state: ChainedState, report: Report) -> None:
-    """A key's role is the one chained when it was created; a key chained as revoked stays revoked."""
+    """A key's role and owner are the ones chained when it was created; a key chained as revoked
+    stays revoked; a live key of a role that acts for a person belongs to one."""
     for row in rows:
         key_id, role, revoked = row.key_id, row.role, row.revoked
         where = f"API key {key_id}"
@@ -229,6 +265,20 @@ def check_keys(rows: Iterable[StoredKey], state: ChainedState, report: Report) -
                                                   f"{chained[0]}"))
         if chained[1] and not revoked:
             report.problems.append(Problem(where, "was chained as revoked, but is live again"))
+        chained_owner = state.key_owners.get(key_id)
+        if row.owner_id != chained_owner:
+            report.problems.append(Problem(where, f"belongs to {_account(state, row.owner_id)}, but was chained as "
+                                                  f"created for {_account(state, chained_owner)}"))
+        elif role in PERSONAL_ROLES and chained_owner is None and not revoked:
+            report.problems.append(Problem(where, f"is a live {role} key that belongs to no person: its actions "
+                                                  "are nobody's"))
+
+
+def _account(state: ChainedState, user_id: str | None) -> str:
+    if user_id is None:
+        return "nobody"
+    username = next((name for name, known in state.people.items() if known == user_id), None)
+    return f"staff account {username} ({user_id})" if username else f"account {user_id}"
 
 
 def check_rounds_opened_approved(rows: Iterable[OpenedRound], state: ChainedState, report: Report) -> None:

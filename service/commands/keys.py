@@ -11,9 +11,10 @@ from typing import Any
 import psycopg
 
 from ..config import Settings
-from ..roles import KEY_ROLES, Role
+from ..roles import KEY_ROLES, PERSONAL_KEY_ROLES, Role
 from ..store.repositories.audit import AuditRecord, AuditRepository, chain_for
 from ..store.repositories.keys import KeysRepository
+from ..store.repositories.staff import StaffRepository
 from ..store.repositories.tables import TablesRepository
 from .owner_database import run_reporting_database
 
@@ -40,21 +41,37 @@ def create(args: argparse.Namespace) -> int:
     if args.role != Role.TERMINAL and args.table:
         print("pontoon keys create: only terminal keys are bound to a table", file=sys.stderr)
         return 2
+    if args.role == Role.TERMINAL and args.owner:
+        print("pontoon keys create: a terminal key belongs to its table, never to a person", file=sys.stderr)
+        return 2
+    if args.role in PERSONAL_KEY_ROLES and not args.owner:
+        print(f"pontoon keys create: a {args.role} key belongs to a person: --owner USERNAME (their staff account, "
+              "of the same role)", file=sys.stderr)
+        return 2
     with _connect() as conn:
         keys = KeysRepository(conn)
         if args.if_none and keys.any_live(args.role):
             return 0  # a first-start helper: there is one already, so print nothing
+        owner = StaffRepository(conn).get(args.owner.strip().lower()) if args.owner else None
+        if args.owner and (owner is None or not owner.active or owner.role != args.role):
+            told = ("no such account" if owner is None else "deactivated" if not owner.active
+                    else f"{owner.role}, not {args.role}")
+            print(f"pontoon keys create: --owner {args.owner!r}: {told}", file=sys.stderr)
+            return 1
         if args.table and TablesRepository(conn).get(args.table) is None:
             # As the API refuses it (404): a key for a table nobody made opens nothing, and a
             # mistyped table name would hand a terminal a key that never works.
             print(f"pontoon keys create: no table {args.table!r}: create the table first", file=sys.stderr)
             return 1
         with conn.transaction():
-            key, secret = keys.create(role=args.role, table_id=args.table, name=args.name, created_by=_ACTOR)
+            key, secret = keys.create(role=args.role, table_id=args.table, name=args.name, created_by=_ACTOR,
+                                      owner_id=owner.user_id if owner else None)
             AuditRepository(conn).append(chain_for(None), [AuditRecord("key_created", {
-                "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name},
+                "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name,
+                "owner_id": str(owner.user_id) if owner else None, "owner": owner.username if owner else None},
                 actor=_ACTOR)])
-    print(f"key {key.key_id} role {key.role}" + (f" table {key.table_id}" if key.table_id else ""))
+    print(f"key {key.key_id} role {key.role}" + (f" table {key.table_id}" if key.table_id else "")
+          + (f" owner {owner.username}" if owner else ""))
     print(secret)
     return 0
 
@@ -99,6 +116,8 @@ def add_parser(subparsers: Any) -> None:
     made.add_argument("--role", required=True, choices=[role.value for role in KEY_ROLES])
     made.add_argument("--table", help="the table a terminal key is bound to")
     made.add_argument("--name", help="who or what holds the key")
+    made.add_argument("--owner", help="the username of the staff account the key belongs to (required for "
+                                      "admin, operator and supervisor keys; of the key's role)")
     made.add_argument("--if-none", action="store_true",
                       help="create it only when no live key has this role (first start); else print nothing")
     made.set_defaults(action=create)

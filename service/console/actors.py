@@ -1,5 +1,6 @@
-"""Who did something, as a reader knows them: a person by their name, an API key by its name (or
-its role and table), the service's own processes in words; the stored actor stays one hover away."""
+"""Who did something, as a reader knows them: a person by their name, a person's API key by its
+person's name, any other key by its name (or its role and table), the service's own processes in
+words; the stored actor stays one hover away."""
 from __future__ import annotations
 
 import uuid
@@ -22,7 +23,9 @@ class Names:
     keys: dict[str, str]        # key id -> how the key is named
 
 
-def _key_name(name: str | None, role: str, table_id: str | None) -> str:
+def _key_name(name: str | None, role: str, table_id: str | None, owner: str | None = None) -> str:
+    if owner:   # a person's key: what it did, they did
+        return f"{owner} ({role} key{' ' + repr(name) if name else ''})"
     if name:
         return f"{name} ({role} key)"
     return f"{role} key of table {table_id}" if table_id else f"an unnamed {role} key"
@@ -31,8 +34,11 @@ def _key_name(name: str | None, role: str, table_id: str | None) -> str:
 def _names() -> Names:
     if "console_names" not in g:
         uow = request_uow()
-        g.console_names = Names({row.username: row.display_name for row in uow.staff.all()},
-                                {str(row.key_id): _key_name(row.name, row.role, row.table_id)
+        staff = uow.staff.all()
+        by_id = {row.user_id: row.display_name for row in staff}
+        g.console_names = Names({row.username: row.display_name for row in staff},
+                                {str(row.key_id): _key_name(row.name, row.role, row.table_id,
+                                                            by_id.get(row.owner_id) if row.owner_id else None)
                                  for row in uow.keys.all()})
     names: Names = g.console_names
     return names

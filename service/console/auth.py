@@ -58,6 +58,7 @@ class CurrentStaff:
     session_id: uuid.UUID
     totp_enrolled: bool
     must_enrol_totp: bool       # their role needs a second factor they have not enrolled yet
+    must_change_password: bool = False   # an admin set their password: they set their own before anything else
 
 
 def policy() -> StaffPolicy:
@@ -83,7 +84,8 @@ def signed_in() -> CurrentStaff | None:
         if holder is not None:
             staff = CurrentStaff(holder.user_id, holder.username, holder.display_name, holder.role,
                                  staff_actor(holder.username), holder.session_id, holder.totp_enrolled,
-                                 holder.role in policy().totp_roles and not holder.totp_enrolled)
+                                 holder.role in policy().totp_roles and not holder.totp_enrolled,
+                                 holder.password_not_own)
     g.console_staff = staff
     return staff
 
@@ -100,8 +102,9 @@ def staff_required(task: Task, *, second_factor_pending: bool = False
                    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator for a console view doing `task`: nobody signed in goes to the sign-in page (and
     back here after); a person whose role may not do it gets the 403 page. A person whose role
-    needs a second factor they have not enrolled is sent to their account page, unless the view
-    is one that lets them enrol (`second_factor_pending`)."""
+    needs a second factor they have not enrolled, or whose password an admin set (they set their
+    own first), is sent to their account page, unless the view is one that lets them enrol or
+    change it (`second_factor_pending`)."""
     allowed = roles_for(task, CONSOLE_ROLES)
 
     def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -110,7 +113,7 @@ def staff_required(task: Task, *, second_factor_pending: bool = False
             staff = signed_in()
             if staff is None:
                 return to_sign_in()
-            if staff.must_enrol_totp and not second_factor_pending:
+            if (staff.must_enrol_totp or staff.must_change_password) and not second_factor_pending:
                 return redirect(ACCOUNT_PATH)
             if staff.role not in allowed:
                 record_refusal(staff, allowed)

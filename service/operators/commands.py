@@ -5,6 +5,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from ..staff.confirmation import Confirmation
 from ..store.repositories.paytables import VersionStatus
 from ..store.repositories.table_rules import RulesChangeStatus
 
@@ -25,6 +26,7 @@ class DecidePaytableVersion:
     decision: VersionStatus             # approved or rejected
     reason: str
     actor: str
+    confirmation: Confirmation | None = None   # the approver's password (and TOTP code) again
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,7 @@ class CreateKey:
     table_id: str | None
     name: str | None
     actor: str
+    owner: str | None = None            # the username of the person the key belongs to
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,13 @@ from typing import Any
 
 from ..refusals import Conflict, Forbidden, Invalid, NotFound
 from ..rules import Ref, parse_paytable
+from ..staff.confirmation import Confirmation, confirm
+from ..staff.people import person_of, who
+from ..staff.policy import StaffPolicy
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.evaluations import EvaluationRow, EvaluationStatus
 from ..store.repositories.paytables import AssignmentRow, VersionRow, VersionStatus
+from ..store.repositories.staff import StaffRow
 from ..store.uow import UnitOfWork
 from .commands import AssignPaytable, DecidePaytableVersion, SubmitPaytableVersion
 from .documents import NAME, changes, read_submitted
@@ -44,9 +48,10 @@ def submit_version(cmd: SubmitPaytableVersion, uow: UnitOfWork) -> dict:
     return version_view(uow, row)
 
 
-def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
-    """Approve (not one's own draft, and once its evaluation is done: its figures are kept with
-    the version) or reject a draft."""
+def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork, policy: StaffPolicy | None = None) -> dict:
+    """Approve (not one's own draft, by no identity of its author's; by a person who set their own
+    password and confirms it now; and once its evaluation is done: its figures are kept with the
+    version) or reject a draft. `policy` checks the confirmation (the default policy's when none)."""
     store = uow.paytables
     _known_name(cmd.name)
     draft = store.get(cmd.name, cmd.version)
@@ -55,11 +60,8 @@ def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
     if draft.status != VersionStatus.DRAFT:
         raise Conflict(f"{Ref(cmd.name, cmd.version)} is {draft.status} already: versions are never changed",
                        code="not_a_draft")
-    if cmd.decision == VersionStatus.APPROVED and draft.author == cmd.actor:
-        raise Forbidden("four eyes: a different operator must approve this draft, not its author",
-                        code="own_draft", audit=AuditRecord("paytable_approval_refused", {
-                            "paytable": cmd.name, "version": cmd.version, "reason": "own_draft",
-                            "author": draft.author}, actor=cmd.actor))
+    if cmd.decision == VersionStatus.APPROVED:
+        _may_approve(uow, cmd, draft.author, policy)
     evaluation = _finished_evaluation(uow, cmd.name, cmd.version) if cmd.decision == VersionStatus.APPROVED else None
     decided = store.decide(name=cmd.name, version=cmd.version, status=cmd.decision, decided_by=cmd.actor,
                            reason=cmd.reason,
@@ -76,6 +78,39 @@ def decide_version(cmd: DecidePaytableVersion, uow: UnitOfWork) -> dict:
         "paytable": cmd.name, "version": cmd.version, "reason": cmd.reason, "author": draft.author,
         "before": before, "after": after, "changes": changes(before, after)}, actor=cmd.actor)])
     return version_view(uow, decided)
+
+
+def _may_approve(uow: UnitOfWork, cmd: DecidePaytableVersion, author: str, policy: StaffPolicy | None) -> None:
+    """Four eyes between people: the approver is not the author through any identity of theirs
+    (their console session or any key of theirs), has set their own password, and confirms it."""
+    approver, drafter = person_of(uow, cmd.actor), person_of(uow, author)
+    same = approver is not None and drafter is not None and approver.user_id == drafter.user_id
+    if author == cmd.actor or same:
+        raise Forbidden(f"four eyes: a different person must approve this draft, not its author "
+                        f"{who(drafter, author)}" + (" (through another identity of theirs)" if same and
+                                                    author != cmd.actor else ""),
+                        code="own_draft", audit=AuditRecord("paytable_approval_refused", {
+                            "paytable": cmd.name, "version": cmd.version, "reason": "own_draft",
+                            "author": author, "person": drafter.username if drafter else None},
+                            actor=cmd.actor))
+    if approver is not None:
+        _approver_confirms(uow, approver, cmd.confirmation, policy, f"approving {Ref(cmd.name, cmd.version)}",
+                           AuditRecord("paytable_approval_refused", {
+                               "paytable": cmd.name, "version": cmd.version, "reason": "password_not_own",
+                               "person": approver.username}, actor=cmd.actor))
+
+
+def _approver_confirms(uow: UnitOfWork, approver: StaffRow, confirmation: Confirmation | None,
+                       policy: StaffPolicy | None, what: str, refused: AuditRecord) -> None:
+    """An approver whose password an admin set approves nothing until they set their own; and an
+    approval asks for their password (and TOTP code) again."""
+    if approver.password_set_by is not None:
+        raise Forbidden(f"{approver.username}'s password was set by an admin: they set their own (at the console's "
+                        "Your account) before they approve anything", code="password_not_own", audit=refused)
+    if confirmation is None or not confirmation.password:
+        raise Invalid(f"{what} asks for the approver's password again (and their TOTP code when enrolled)",
+                      code="confirmation_required", errors={"password": ["your password, to confirm it is you"]})
+    confirm(uow, approver, confirmation, policy or StaffPolicy(), what)
 
 
 def _finished_evaluation(uow: UnitOfWork, name: str, version: int) -> EvaluationRow:

@@ -11,6 +11,7 @@ from ..games.table_rules import rules_choices, rules_for_table
 from ..refusals import Conflict, Forbidden, NotFound
 from ..rules import Ref, RulesError
 from ..rules.registry import rules_dir, rules_document
+from ..staff.people import one_pair_of_eyes, person_of
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.table_rules import WAITING, RulesChangeRow, RulesChangeStatus
 from ..store.repositories.tables import TableRow
@@ -56,11 +57,16 @@ def decide_rules(cmd: DecideTableRules, uow: UnitOfWork) -> dict:
         raise Conflict(f"rules change {cmd.change_id} is {change.status}: only a "
                        + ("proposed" if approving else "waiting") + " change can be "
                        + ("approved" if approving else "rejected"), code="not_waiting")
-    if approving and change.proposed_by == cmd.actor:
-        raise Forbidden("four eyes: a different operator must approve this change, not its proposer",
-                        code="own_proposal", audit=AuditRecord("table_rules_approval_refused", {
+    approver = person_of(uow, cmd.actor) if approving else None
+    if approving and one_pair_of_eyes(uow, change.proposed_by, cmd.actor):
+        raise Forbidden("four eyes: a different person must approve this change, not its proposer "
+                        "(through any identity of theirs)", code="own_proposal",
+                        audit=AuditRecord("table_rules_approval_refused", {
                             "change_id": change.change_id, "to_rules": change.to_rules, "reason": "own_proposal",
                             "proposed_by": change.proposed_by}, actor=cmd.actor, table_id=cmd.table_id))
+    if approver is not None and approver.password_set_by is not None:
+        raise Forbidden(f"{approver.username}'s password was set by an admin: they set their own (at the console's "
+                        "Your account) before they approve anything", code="password_not_own")
     knobs = knob_changes(change.from_rules, change.to_rules)
     if approving:
         rules_for_table(table, change.to_rules)   # still a file the table can play, limits and all

@@ -50,6 +50,13 @@ def _new_secret(role: str) -> str:
     return generate_pin() if role == Role.DEALER else generate_password()
 
 
+def set_by(role: str, actor: str) -> str | None:
+    """Who a password set for someone else is marked as set by: its person must set their own at
+    their next console sign-in, and approves nothing before. A dealer's PIN is always handed to
+    them, and a dealer approves nothing: it is not marked."""
+    return None if role == Role.DEALER else actor
+
+
 def normal_username(username: str) -> str:
     return username.strip().lower()
 
@@ -59,6 +66,7 @@ def staff_view(row: StaffRow) -> dict[str, Any]:
     return {"user_id": row.user_id, "username": row.username, "display_name": row.display_name,
             "role": row.role, "active": row.active, "totp_enrolled": row.totp_secret is not None,
             "locked_until": row.locked_until, "created_by": row.created_by, "created_at": row.created_at,
+            "password_set_by": row.password_set_by,
             "last_sign_in_at": row.last_sign_in_at, "deactivated_at": row.deactivated_at}
 
 
@@ -82,7 +90,8 @@ def create_staff(cmd: CreateStaff, uow: UnitOfWork, policy: StaffPolicy | None =
         raise Invalid("the account cannot be created as asked", code="invalid_account", errors=errors)
     password = cmd.password if cmd.password is not None else _new_secret(cmd.role)
     row = uow.staff.add(username=username, display_name=display_name, role=cmd.role,
-                        password_hash=(policy or StaffPolicy()).passwords.hash(password), created_by=cmd.actor)
+                        password_hash=(policy or StaffPolicy()).passwords.hash(password), created_by=cmd.actor,
+                        password_set_by=set_by(cmd.role, cmd.actor))
     if row is None:
         raise Conflict(f"the username {username!r} is taken", code="username_taken",
                        errors={"username": ["taken: choose another"]})
@@ -160,7 +169,8 @@ def reset_password(cmd: ResetPassword, uow: UnitOfWork, policy: StaffPolicy | No
         raise Invalid(f"the {'PIN' if what == 'pin' else what} cannot be used", code=f"invalid_{what}",
                       errors={what: problems})
     password = cmd.password if cmd.password is not None else _new_secret(row.role)
-    uow.staff.set_password(row.user_id, (policy or StaffPolicy()).passwords.hash(password))
+    uow.staff.set_password(row.user_id, (policy or StaffPolicy()).passwords.hash(password),
+                           set_by=set_by(row.role, cmd.actor))
     reason = "pin_reset" if row.role == Role.DEALER else "password_reset"
     _end_every_session(uow, row, reason, "staff_password_reset",
                        {"user_id": str(row.user_id), "username": row.username, **_reason(cmd.reason)}, cmd.actor)

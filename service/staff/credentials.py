@@ -36,7 +36,7 @@ def change_password(cmd: ChangePassword, uow: UnitOfWork, policy: StaffPolicy | 
         errors["new_password"] = ["must differ from the current password"]
     if errors:
         raise Invalid("the password was not changed", code="invalid_password", errors=errors)
-    uow.staff.set_password(row.user_id, passwords.hash(cmd.new_password))
+    uow.staff.set_password(row.user_id, passwords.hash(cmd.new_password), set_by=None)   # their own now
     ended = uow.staff.end_sessions(row.user_id, "password_changed", keep=cmd.session_id)
     uow.audit.append(chain_for(None), [AuditRecord("staff_password_changed", {
         "user_id": str(row.user_id), "username": row.username, "other_sessions_ended": ended},

@@ -2,6 +2,7 @@
 and the terminal's loop that drives a round from a transcript."""
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,6 +44,12 @@ def http_sender(base_url: str, timeout: float = 10.0) -> Send:
     return send
 
 
+def owner_password(secret: str) -> str:
+    """The password of the person a test's key belongs to (tests/support/app_fixtures.chained_key
+    made them with it): derived from the key's secret, so whoever holds the key can confirm."""
+    return "pw-" + hashlib.sha256(secret.encode()).hexdigest()[:24]
+
+
 class Api:
     """Calls as one key; every POST carries a fresh Idempotency-Key unless one is given."""
 
@@ -61,6 +68,10 @@ class Api:
     def post(self, path: str, body: Any, headers: dict | None = None, idempotency_key: str | None = None) -> Reply:
         extra = {"Idempotency-Key": idempotency_key or str(uuid.uuid4()), **(headers or {})}
         return self.send("POST", path, body, self.headers(extra))
+
+    def confirmed(self, body: dict) -> dict:
+        """`body` with the key's person's password, as an approval asks for it again."""
+        return {**body, "password": owner_password(self.secret or "")}
 
 
 def ok(reply: Reply, *statuses: int) -> Any:

@@ -4,26 +4,55 @@ and `admin` call the API in-process with a key; `app_with` builds an app whose u
 the collaborators a test gives them."""
 from __future__ import annotations
 
+import secrets as tokens
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import psycopg
 import pytest
+from argon2 import PasswordHasher
 from flask import Flask
 
 from service.app import create_app
+from service.roles import PERSONAL_KEY_ROLES
+from service.staff.passwords import PasswordHashing
 from service.store.repositories.audit import AuditRecord, AuditRepository, chain_for
 from service.store.repositories.keys import KeysRepository
+from service.store.repositories.staff import StaffRepository
 from service.store.uow import ShuffleSource, UnitOfWork
-from tests.support.api_client import Api, flask_sender
+from tests.support.api_client import Api, flask_sender, owner_password
 
 
-def chained_key(conn: psycopg.Connection, role: str, table: str | None, name: str) -> str:
+def chained_person(conn: psycopg.Connection, role: str, password: str, username: str | None = None) -> uuid.UUID:
+    """A new staff account of `role` with `password` as its own (as if its person had set it at
+    their first sign-in), its creation chained as the service chains it."""
+    # The cheapest argon2 parameters: these tests are about keys, not the hash's cost.
+    hashing = PasswordHashing(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    row = StaffRepository(conn).add(username=username or f"{role[:4]}-{tokens.token_hex(4)}",
+                                    display_name=f"test {role}", role=role, password_hash=hashing.hash(password),
+                                    created_by="test")
+    assert row is not None
+    AuditRepository(conn).append(chain_for(None), [AuditRecord("staff_created", {
+        "user_id": str(row.user_id), "username": row.username, "display_name": row.display_name,
+        "role": row.role}, actor="test")])
+    return row.user_id
+
+
+def chained_key(conn: psycopg.Connection, role: str, table: str | None, name: str,
+                owner_id: uuid.UUID | None = None) -> str:
     """A new key's secret, its creation chained as `pontoon keys create` chains it: audit verify
-    holds every key's role against its chained record."""
-    key, secret = KeysRepository(conn).create(role=role, table_id=table, name=name, created_by="test")
+    holds every key's role and owner against its chained record. A key of a role that acts for a
+    person belongs to one: `owner_id`'s, else a new account's whose password is the key's
+    owner_password."""
+    secret = KeysRepository.new_secret()
+    if owner_id is None and role in PERSONAL_KEY_ROLES:
+        owner_id = chained_person(conn, role, owner_password(secret))
+    key, secret = KeysRepository(conn).create(role=role, table_id=table, name=name, created_by="test",
+                                              owner_id=owner_id, secret=secret)
     AuditRepository(conn).append(chain_for(None), [AuditRecord("key_created", {
-        "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name}, actor="test")])
+        "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name,
+        "owner_id": str(owner_id) if owner_id else None}, actor="test")])
     return secret
 
 

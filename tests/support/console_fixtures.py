@@ -7,19 +7,26 @@ import secrets
 import pytest
 
 from service.staff.accounts import create_staff
-from service.staff.commands import CreateStaff
+from service.staff.commands import ChangePassword, CreateStaff
+from service.staff.credentials import change_password
 from service.store.uow import unit_of_work
 from tests.integration.console.console_client import ConsoleClient, StaffLogin
 
 
 @pytest.fixture
 def make_staff(app):
-    """make_staff(role, username=None, password=None) -> StaffLogin of a new active account."""
-    def make(role: str, username: str | None = None, password: str | None = None) -> StaffLogin:
+    """make_staff(role, username=None, password=None, own_password=True) -> StaffLogin of a new
+    active account. An admin sets its first password; unless not `own_password`, its person has set
+    their own since (as the console makes them at their first sign-in)."""
+    def make(role: str, username: str | None = None, password: str | None = None,
+             own_password: bool = True) -> StaffLogin:
         username = username or f"{role[:4]}{secrets.token_hex(4)}"
         password = password or f"pw-{secrets.token_urlsafe(12)}"
+        first = f"first-{secrets.token_urlsafe(12)}" if own_password and role != "dealer" else password
         with unit_of_work(app.extensions["pontoon.pool"]) as uow, uow.transaction():
-            create_staff(CreateStaff(username, role, actor="test", password=password), uow)
+            issued = create_staff(CreateStaff(username, role, actor="test", password=first), uow)
+            if first != password:
+                change_password(ChangePassword(issued.account["user_id"], first, password, None), uow)
         return StaffLogin(username, password, role)
     return make
 

@@ -31,7 +31,7 @@ class Keys(MethodView):
         a retry creates another key (revoke the spare)."""
         uow = request_uow()
         return run_command(uow, lambda: create_key(
-            CreateKey(body["role"], body["table_id"], body["name"], principal().actor), uow))
+            CreateKey(body["role"], body["table_id"], body["name"], principal().actor, body["owner"]), uow))
 
 
 @blp.route("/<uuid:key_id>/revoke")

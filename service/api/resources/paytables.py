@@ -2,6 +2,7 @@
 (drafts, four-eyes approval, assignment to a table from its next round)."""
 from __future__ import annotations
 
+from flask import current_app, request
 from flask.views import MethodView
 
 from ...operators import evaluation_jobs, paytables
@@ -11,9 +12,10 @@ from ...operators.commands import (
     EvaluatePaytableVersion,
     SubmitPaytableVersion,
 )
+from ...staff.confirmation import Confirmation
 from ...store.repositories.paytables import VersionStatus
 from ...web.access import Task, roles_for
-from ...web.schemas.paytables import AssignPaytableSchema, DecisionSchema
+from ...web.schemas.paytables import ApprovalSchema, AssignPaytableSchema, DecisionSchema
 from ..auth import access, principal, require, table_in_path
 from ..blueprint import Blueprint
 from ..docs import IDEMPOTENCY_KEY, documented
@@ -109,22 +111,29 @@ class Evaluation(MethodView):
 
 
 def _decide(decision: VersionStatus, body: dict, name: str, version: int) -> dict:
-    return paytables.decide_version(DecidePaytableVersion(name, version, decision, body["reason"], principal().actor),
-                                    request_uow())
+    confirmation = (Confirmation(body["password"], body.get("totp", ""), request.remote_addr)
+                    if "password" in body else None)
+    return paytables.decide_version(DecidePaytableVersion(name, version, decision, body["reason"], principal().actor,
+                                                          confirmation),
+                                    request_uow(), current_app.extensions["pontoon.staff_policy"])
 
 
 @blp.route("/paytables/<paytable_name:name>/versions/<int:version>/approve")
 class Approve(MethodView):
     @command(access(*roles_for(Task.CHANGE_PAYTABLES)))
-    @blp.arguments(DecisionSchema())
+    @blp.arguments(ApprovalSchema())
     @blp.response(200, VersionSchema)
     @documented(blp, "approvePaytableVersion", 404, 409, headers=(IDEMPOTENCY_KEY,))
     def post(self, body, name, version):
         """Approve a paytable draft.
 
-        Never its own author's (403 own_draft), and only once its evaluation is
-        done (409 evaluation_under_way, evaluation_failed or not_evaluated, in words): the house
-        edge and RTP it measured are kept with the approval."""
+        By the person the key belongs to, who confirms it is them: their password (and their
+        TOTP code when enrolled) again, in the body (403 not_confirmed when wrong; each failure
+        counts toward their sign-in lock). Never by its author through any identity of theirs,
+        console or key (403 own_draft); never by a person whose password an admin set until they
+        set their own (403 password_not_own); and only once its evaluation is done (409
+        evaluation_under_way, evaluation_failed or not_evaluated, in words): the house edge and
+        RTP it measured are kept with the approval."""
         return _decide(VersionStatus.APPROVED, body, name, version)
 
 

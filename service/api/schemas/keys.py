@@ -24,6 +24,11 @@ class CreateKeySchema(RequestSchema):
     name = ma.fields.String(load_default=None, allow_none=True, validate=[ma.validate.Length(min=1, max=128),
                                                                           storable_text, one_line_text()],
                             metadata={"description": "who or what holds the key"})
+    owner = ma.fields.String(load_default=None, allow_none=True, validate=ma.validate.Length(min=1, max=64),
+                             metadata={"description": "the username of the staff account the key belongs to, "
+                                                      "whose role it has: required for admin, operator and "
+                                                      "supervisor keys (their actions are that person's), "
+                                                      "never given for a terminal's"})
 
     @classmethod
     def openapi_variants(cls, _catalog: Catalog) -> list[Variant]:
@@ -52,6 +57,11 @@ class KeySchema(ma.Schema):
     created_at = ma.fields.DateTime(required=True)
     last_used_at = ma.fields.DateTime(allow_none=True, required=True)
     revoked_at = ma.fields.DateTime(allow_none=True, required=True)
+    revoke_reason = ma.fields.String(allow_none=True, required=True)
+    owner_id = ma.fields.UUID(allow_none=True, required=True, metadata={"description": "the staff account the key "
+                                                                                       "belongs to"})
+    owner = ma.fields.String(allow_none=True, required=True, metadata={"description": "that account's username: "
+                                                                                      "the key's actions are theirs"})
 
 
 class CreatedKeySchema(KeySchema):

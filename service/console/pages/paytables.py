@@ -16,13 +16,15 @@ from ...operators import evaluation_jobs
 from ...operators import paytables as handlers
 from ...operators.commands import DecidePaytableVersion, EvaluatePaytableVersion, SubmitPaytableVersion
 from ...refusals import CommandRefused, Invalid, NotFound
+from ...staff.confirmation import Confirmation
+from ...staff.people import one_pair_of_eyes
 from ...store.repositories.evaluations import UNDER_WAY
 from ...store.repositories.paytables import VersionRow, VersionStatus
 from ...store.uow import UnitOfWork
 from ...web.access import Task
 from ...web.request_scope import request_uow
 from ...web.schemas.paytables import DecisionSchema, SubmitVersionSchema
-from ..auth import current_staff, error_page, is_htmx, may, staff_required
+from ..auth import current_staff, error_page, is_htmx, may, policy, staff_required
 from ..commands import carry_out
 from ..fields import Most, one_each, reason_problem, too_long
 
@@ -143,9 +145,15 @@ def decide(name: str, version: int) -> Response | tuple[str, int]:
     if decision is None or refused:
         return _version_page(uow, name, version, field_errors=_field_errors(refused), reason=reason,
                              status=HTTPStatus.UNPROCESSABLE_ENTITY)
+    if decision == VersionStatus.APPROVED and not request.form.get("password", ""):
+        return _version_page(uow, name, version, reason=reason, status=HTTPStatus.UNPROCESSABLE_ENTITY,
+                             field_errors=[FieldError("password", "Your password, to confirm it is you approving.")])
+    confirmation = (Confirmation(request.form.get("password", "")[:1024], request.form.get("totp", "")[:16],
+                                 request.remote_addr) if decision == VersionStatus.APPROVED else None)
     try:
         carry_out(handlers.decide_version,
-                  DecidePaytableVersion(name, version, decision, reason, current_staff().actor))
+                  DecidePaytableVersion(name, version, decision, reason, current_staff().actor, confirmation),
+                  policy())
     except CommandRefused as exc:
         return _version_page(uow, name, version, refusal=exc.message, reason=reason, status=exc.status,
                              field_errors=_field_errors(exc.errors or {}))
@@ -173,7 +181,8 @@ def _version_page(uow: UnitOfWork, name: str, version: int, *, field_errors: lis
         diff=line_diff(version_text(compared), version_text(row)) if compared else [],
         evaluation=evaluation, measurement=None if evaluation else _measurement(uow, row),
         may_ask=may(Task.CHANGE_PAYTABLES), may_decide=may(Task.CHANGE_PAYTABLES) and row.status == VersionStatus.DRAFT,
-        own_draft=row.author == staff.actor, field_errors={e.field: e.message for e in field_errors or []},
+        own_draft=one_pair_of_eyes(uow, row.author, staff.actor),
+        field_errors={e.field: e.message for e in field_errors or []},
         refusal=refusal, reason=reason), status
 
 

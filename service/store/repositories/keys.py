@@ -30,17 +30,36 @@ class KeyRow:
     created_at: datetime
     revoked_at: datetime | None
     last_used_at: datetime | None
+    owner_id: uuid.UUID | None = None       # the staff account it belongs to (none: a terminal's)
+    revoke_reason: str | None = None
+
+
+_COLUMNS = "key_id, role, table_id, name, created_by, created_at, revoked_at, last_used_at, owner_id, revoke_reason"
+
+
+@dataclass(frozen=True, slots=True)
+class KeyOwner:
+    """The person a key belongs to, as a request finds them: a key works only while its person is
+    active in the key's role."""
+    username: str
+    role: str
+    active: bool
 
 
 @dataclass(frozen=True, slots=True)
 class FoundKey:
-    """The key holding a request's secret, with the table the request is about (when asked for)."""
+    """The key holding a request's secret, with its owner and the table the request is about
+    (when asked for)."""
     key: KeyRow
     request_table_id: str | None
+    owner: KeyOwner | None = None
 
 
-def _found_key(*, request_table_id: str | None, **columns: Any) -> FoundKey:
-    return FoundKey(KeyRow(**columns), request_table_id)
+def _found_key(*, request_table_id: str | None, owner_username: str | None, owner_role: str | None,
+               owner_active: bool | None, **columns: Any) -> FoundKey:
+    owner = (KeyOwner(owner_username, owner_role or "", bool(owner_active))
+             if owner_username is not None else None)
+    return FoundKey(KeyRow(**columns), request_table_id, owner)
 
 
 # The key holding a secret (revoked ones too, so a refusal can name them), its last use marked when
@@ -50,7 +69,7 @@ def _found_key(*, request_table_id: str | None, **columns: Any) -> FoundKey:
 # %(subject)s: the id the request names).
 _AUTHENTICATE = sql.SQL("""
 WITH k AS (
-    SELECT key_id, role, table_id, name, created_by, created_at, revoked_at, last_used_at
+    SELECT key_id, role, table_id, name, created_by, created_at, revoked_at, last_used_at, owner_id, revoke_reason
     FROM api_keys WHERE key_hash = %(key_hash)s
 ), touched AS (
     UPDATE api_keys SET last_used_at = now()
@@ -59,9 +78,10 @@ WITH k AS (
     RETURNING last_used_at
 )
 SELECT k.key_id, k.role, k.table_id, k.name, k.created_by, k.created_at, k.revoked_at,
-       coalesce((SELECT last_used_at FROM touched), k.last_used_at) AS last_used_at,
+       coalesce((SELECT last_used_at FROM touched), k.last_used_at) AS last_used_at, k.owner_id, k.revoke_reason,
+       u.username AS owner_username, u.role AS owner_role, u.active AS owner_active,
        ({table_of}) AS request_table_id
-FROM k""")
+FROM k LEFT JOIN staff_users u ON u.user_id = k.owner_id""")
 _NO_TABLE = sql.SQL("SELECT NULL::text")
 
 
@@ -69,17 +89,25 @@ class KeysRepository:
     def __init__(self, db: Statements) -> None:
         self.db = db
 
-    def create(self, *, role: str, table_id: str | None, name: str | None,
-               created_by: str | None) -> tuple[KeyRow, str]:
-        """The new key's row and its secret: the only time the secret exists outside its holder."""
-        secret = SECRET_PREFIX + secrets.token_urlsafe(32)
+    @staticmethod
+    def new_secret() -> str:
+        return SECRET_PREFIX + secrets.token_urlsafe(32)
+
+    def create(self, *, role: str, table_id: str | None, name: str | None, created_by: str | None,
+               owner_id: uuid.UUID | None = None, secret: str | None = None) -> tuple[KeyRow, str]:
+        """The new key's row and its secret (a new one, unless given): the only time the secret
+        exists outside its holder."""
+        secret = secret or self.new_secret()
         with self.db.cursor(row_factory=class_row(KeyRow)) as cur:
             row = cur.execute(
-                "INSERT INTO api_keys (key_id, key_hash, role, table_id, name, created_by) "
-                "VALUES (%s, %s, %s, %s, %s, %s) "
-                "RETURNING key_id, role, table_id, name, created_by, created_at, revoked_at, last_used_at",
-                (uuid.uuid4(), hash_secret(secret), role, table_id, name, created_by)).fetchone()
+                "INSERT INTO api_keys (key_id, key_hash, role, table_id, name, created_by, owner_id) "
+                f"VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING {_COLUMNS}",
+                (uuid.uuid4(), hash_secret(secret), role, table_id, name, created_by, owner_id)).fetchone()
         return returned(row), secret
+
+    def get(self, key_id: uuid.UUID) -> KeyRow | None:
+        with self.db.cursor(row_factory=class_row(KeyRow)) as cur:
+            return cur.execute(f"SELECT {_COLUMNS} FROM api_keys WHERE key_id = %s", (key_id,)).fetchone()
 
     def authenticate(self, secret: str, table_of: sql.Composable | None = None, subject: Any = None
                      ) -> FoundKey | None:
@@ -95,13 +123,12 @@ class KeysRepository:
         with self.db.cursor(row_factory=dict_row) as cur:
             return cur.execute("SELECT key_id FROM api_keys WHERE key_id = %s", (key_id,)).fetchone() is not None
 
-    def revoke(self, key_id: uuid.UUID) -> KeyRow | None:
+    def revoke(self, key_id: uuid.UUID, reason: str | None = None) -> KeyRow | None:
         """The revoked key, or None when no live key has this id."""
         with self.db.cursor(row_factory=class_row(KeyRow)) as cur:
             return cur.execute(
-                "UPDATE api_keys SET revoked_at = now() WHERE key_id = %s AND revoked_at IS NULL "
-                "RETURNING key_id, role, table_id, name, created_by, created_at, revoked_at, last_used_at",
-                (key_id,)).fetchone()
+                "UPDATE api_keys SET revoked_at = now(), revoke_reason = %s WHERE key_id = %s AND revoked_at IS NULL "
+                f"RETURNING {_COLUMNS}", (reason, key_id)).fetchone()
 
     def lock_live(self, role: str) -> list[uuid.UUID]:
         """The ids of the live keys with this role, locked (in id order, as every caller takes
@@ -113,8 +140,7 @@ class KeysRepository:
 
     def all(self) -> list[KeyRow]:
         with self.db.cursor(row_factory=class_row(KeyRow)) as cur:
-            return cur.execute("SELECT key_id, role, table_id, name, created_by, created_at, revoked_at, last_used_at "
-                               "FROM api_keys ORDER BY created_at").fetchall()
+            return cur.execute(f"SELECT {_COLUMNS} FROM api_keys ORDER BY created_at").fetchall()
 
     def any_live(self, role: str) -> bool:
         with self.db.cursor(row_factory=dict_row) as cur:

@@ -28,6 +28,12 @@ class StaffRow:
     updated_at: datetime
     last_sign_in_at: datetime | None
     deactivated_at: datetime | None
+    password_set_by: str | None     # who set the password when not its person (an admin); None: their own
+
+
+_COLUMNS = ("user_id, username, display_name, role, active, password_hash, failed_attempts, locked_until, "
+            "totp_secret, totp_last_step, created_by, created_at, updated_at, last_sign_in_at, deactivated_at, "
+            "password_set_by")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +59,7 @@ class SessionHolder:
     display_name: str
     role: str
     totp_enrolled: bool
+    password_not_own: bool = False      # set by an admin: they must set their own before anything else
 
 
 class StaffRepository:
@@ -62,53 +69,42 @@ class StaffRepository:
     # Accounts
 
     def add(self, *, username: str, display_name: str, role: str, password_hash: str,
-            created_by: str | None) -> StaffRow | None:
+            created_by: str | None, password_set_by: str | None = None) -> StaffRow | None:
         """The new account, or None when the username is taken."""
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
             return cur.execute(
-                "INSERT INTO staff_users (user_id, username, display_name, role, password_hash, created_by) "
-                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (username) DO NOTHING RETURNING user_id, username, "
-                "display_name, role, active, password_hash, failed_attempts, locked_until, totp_secret, "
-                "totp_last_step, created_by, created_at, updated_at, last_sign_in_at, deactivated_at",
-                (uuid.uuid4(), username, display_name, role, password_hash, created_by)).fetchone()
+                "INSERT INTO staff_users (user_id, username, display_name, role, password_hash, created_by, "
+                "password_set_by) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (username) DO NOTHING "
+                f"RETURNING {_COLUMNS}",
+                (uuid.uuid4(), username, display_name, role, password_hash, created_by, password_set_by)).fetchone()
 
     def get(self, username: str) -> StaffRow | None:
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
-                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
-                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users WHERE username = %s",
+            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE username = %s",
                                (username,)).fetchone()
 
     def get_by_id(self, user_id: uuid.UUID) -> StaffRow | None:
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
-                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
-                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users WHERE user_id = %s",
+            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE user_id = %s",
                                (user_id,)).fetchone()
 
     def lock(self, username: str) -> StaffRow | None:
         """The account, its row locked to the end of the transaction (sign-in counts its failures
         under it, so attempts made together are all counted)."""
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
-                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
-                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users WHERE username = %s "
+            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE username = %s "
                                "FOR UPDATE",
                                (username,)).fetchone()
 
     def lock_by_id(self, user_id: uuid.UUID) -> StaffRow | None:
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
-                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
-                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users WHERE user_id = %s "
+            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users WHERE user_id = %s "
                                "FOR UPDATE",
                                (user_id,)).fetchone()
 
     def all(self) -> list[StaffRow]:
         with self.db.cursor(row_factory=class_row(StaffRow)) as cur:
-            return cur.execute("SELECT user_id, username, display_name, role, active, password_hash, "
-                               "failed_attempts, locked_until, totp_secret, totp_last_step, created_by, created_at, "
-                               "updated_at, last_sign_in_at, deactivated_at FROM staff_users ORDER BY username"
+            return cur.execute(f"SELECT {_COLUMNS} FROM staff_users ORDER BY username"
                                ).fetchall()
 
     def any_active(self, role: str) -> bool:
@@ -153,10 +149,11 @@ class StaffRepository:
                         "totp_last_step = coalesce(%s, totp_last_step), updated_at = now() WHERE user_id = %s",
                         (password_hash, totp_step, user_id))
 
-    def set_password(self, user_id: uuid.UUID, password_hash: str) -> None:
-        """A new password; the failure counts and any locks go with the old one."""
-        self.db.execute("UPDATE staff_users SET password_hash = %s, failed_attempts = 0, locked_until = NULL, "
-                        "updated_at = now() WHERE user_id = %s", (password_hash, user_id))
+    def set_password(self, user_id: uuid.UUID, password_hash: str, *, set_by: str | None) -> None:
+        """A new password, set by its person (`set_by` None) or by someone else (an admin, who
+        is named); the failure counts and any locks go with the old one."""
+        self.db.execute("UPDATE staff_users SET password_hash = %s, password_set_by = %s, failed_attempts = 0, "
+                        "locked_until = NULL, updated_at = now() WHERE user_id = %s", (password_hash, set_by, user_id))
         self.clear_failures(user_id)
 
     def set_role(self, user_id: uuid.UUID, role: str) -> None:
@@ -193,7 +190,8 @@ class StaffRepository:
                 "AND created_at > now() - %s "
                 "AND user_id IN (SELECT user_id FROM staff_users WHERE active) RETURNING session_id, user_id) "
                 "SELECT s.session_id, u.user_id, u.username, u.display_name, u.role, "
-                "u.totp_secret IS NOT NULL AS totp_enrolled FROM s JOIN staff_users u USING (user_id)",
+                "u.totp_secret IS NOT NULL AS totp_enrolled, u.password_set_by IS NOT NULL AS password_not_own "
+                "FROM s JOIN staff_users u USING (user_id)",
                 (seen, token_hash, idle, absolute)).fetchone()
 
     def session_of(self, token_hash: str) -> SessionOwner | None:

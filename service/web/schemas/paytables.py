@@ -39,6 +39,15 @@ class DecisionSchema(RequestSchema):
     reason = reason_field(required=True)
 
 
+class ApprovalSchema(DecisionSchema):
+    """An approval: the approver confirms it is them, whichever way they call."""
+    password = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=1024),
+                                metadata={"description": "the approver's own password (the person the key belongs "
+                                                         "to), asked again for every approval; never stored"})
+    totp = ma.fields.String(load_default="", validate=ma.validate.Length(max=16),
+                            metadata={"description": "the approver's authenticator code, when they enrolled one"})
+
+
 class AssignPaytableSchema(RequestSchema):
     version = ma.fields.Integer(strict=True, required=True, validate=ma.validate.Range(min=1, max=10**6),
                                 metadata={"description": "an approved version of the table's paytable"})

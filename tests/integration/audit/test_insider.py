@@ -2,6 +2,8 @@
 (pontoon_app) and as the database's owner: each is refused, or named by `audit verify`."""
 from __future__ import annotations
 
+import uuid
+
 import psycopg
 import pytest
 
@@ -162,11 +164,70 @@ def test_a_staff_account_inserted_without_its_record_is_named(db_url, app_conn):
 
 
 def test_an_api_keys_role_raised_by_the_app_is_named(db_url, app_conn):
+    casey = _staff(app_conn, "casey", "compliance")
     with app_conn.transaction():
-        key, _ = KeysRepository(app_conn).create(role="compliance", table_id=None, name="reader", created_by="admin")
+        key, _ = KeysRepository(app_conn).create(role="compliance", table_id=None, name="reader", created_by="admin",
+                                                 owner_id=uuid.UUID(casey))
         AuditRepository(app_conn).append(chain_for(None), [AuditRecord("key_created", {
-            "key_id": str(key.key_id), "role": key.role}, actor="admin")])
+            "key_id": str(key.key_id), "role": key.role, "owner_id": casey}, actor="admin")])
     assert problems(db_url) == []
     app_conn.execute("UPDATE api_keys SET role = 'admin' WHERE key_id = %s", (key.key_id,))
     found = problems(db_url)
     assert any(f"API key {key.key_id}" in p and "has role admin" in p for p in found), found
+
+
+def _key_of(conn: psycopg.Connection, user_id: str | None, role: str = "operator") -> str:
+    """A key of `role` chained as created for the account `user_id`: its id."""
+    with conn.transaction():
+        key, _ = KeysRepository(conn).create(role=role, table_id=None, name="key", created_by="admin",
+                                             owner_id=uuid.UUID(user_id) if user_id else None)
+        AuditRepository(conn).append(chain_for(None), [AuditRecord("key_created", {
+            "key_id": str(key.key_id), "role": key.role, "owner_id": user_id}, actor="admin")])
+    return str(key.key_id)
+
+
+@pytest.mark.parametrize("as_owner", [False, True])
+def test_a_draft_approved_by_its_authors_other_key_is_named(db_url, admin, app_conn, as_owner):
+    # One person, two keys: what four eyes compared as two strings is one pair of eyes.
+    olly = _staff(app_conn, "olly", "operator")
+    first, second = _key_of(app_conn, olly), _key_of(app_conn, olly)
+    submit_draft(app_conn, author=first)
+    if as_owner:
+        admin.execute("SET session_replication_role = replica")
+    approve(admin if as_owner else app_conn, approver=second)   # its chained record and all: the trigger passes
+    found = problems(db_url)
+    assert any(f"paytable version {PAYTABLE}@2" in p and "approved by its own submitter's person" in p
+               and "olly" in p for p in found), found
+
+
+def test_a_console_draft_approved_with_its_authors_key_is_named(db_url, app_conn):
+    olly = _staff(app_conn, "olly", "operator")
+    submit_draft(app_conn, author="staff:olly")
+    approve(app_conn, approver=_key_of(app_conn, olly))
+    found = problems(db_url)
+    assert any(f"paytable version {PAYTABLE}@2" in p and "approved by its own submitter's person" in p
+               for p in found), found
+
+
+@pytest.mark.parametrize("as_owner", [False, True])
+def test_a_keys_owner_changed_without_its_record_is_named(db_url, admin, app_conn, as_owner):
+    # Handing one's key to another account afterwards would make its approvals look like theirs.
+    olly, otto = _staff(app_conn, "olly", "operator"), _staff(app_conn, "otto", "operator")
+    key_id = _key_of(app_conn, olly)
+    assert problems(db_url) == []
+    (admin if as_owner else app_conn).execute("UPDATE api_keys SET owner_id = %s WHERE key_id = %s", (otto, key_id))
+    found = problems(db_url)
+    assert any(f"API key {key_id}" in p and "staff account otto" in p and "created for staff account olly" in p
+               for p in found), found
+
+
+def test_the_app_cannot_store_an_operator_key_that_belongs_to_nobody(app_conn):
+    with pytest.raises(psycopg.errors.CheckViolation, match="api_keys_people_own_them"):
+        _key_of(app_conn, None)
+
+
+def test_an_operator_key_that_belongs_to_nobody_stored_by_the_owner_is_named(db_url, admin, app_conn):
+    admin.execute("ALTER TABLE api_keys DROP CONSTRAINT api_keys_people_own_them")
+    key_id = _key_of(admin, None)
+    found = problems(db_url)
+    assert any(f"API key {key_id}" in p and "belongs to no person" in p for p in found), found

@@ -181,7 +181,8 @@ def test_the_author_cannot_approve_and_a_second_operator_does_once_it_is_measure
 
     own = author.get(version_path).get_data(as_text=True)
     assert 'value="reject"' in own and 'value="approve"' not in own, "no approve button for the author"
-    refused = author.post(f"{version_path}/decision", {"decision": "approve", "reason": "looks right to me"})
+    refused = author.post(f"{version_path}/decision", {"decision": "approve", "reason": "looks right to me",
+                                                        "password": author.login.password})
     assert refused.status_code == 403
     assert "four eyes" in refused.get_data(as_text=True)
     assert db.execute("SELECT status FROM paytable_versions WHERE name = %s AND version = %s",
@@ -193,11 +194,13 @@ def test_the_author_cannot_approve_and_a_second_operator_does_once_it_is_measure
     approver = signed_in("operator")
     before = approver.get(version_path).get_data(as_text=True)
     assert 'value="approve"' in before and "data-awaiting-evaluation" in before
-    early = approver.post(f"{version_path}/decision", {"decision": "approve", "reason": "checked the sheet"})
+    early = approver.post(f"{version_path}/decision", {"decision": "approve", "reason": "checked the sheet",
+                                                         "password": approver.login.password})
     assert early.status_code == 409 and "still being measured" in early.get_data(as_text=True)
     assert evaluate(NAME, number) == "done"
     assert "data-awaiting-evaluation" not in approver.get(version_path).get_data(as_text=True)
-    approved = approver.post(f"{version_path}/decision", {"decision": "approve", "reason": "checked the sheet"})
+    approved = approver.post(f"{version_path}/decision", {"decision": "approve", "reason": "checked the sheet",
+                                                         "password": approver.login.password})
     assert approved.status_code == 303
     page = approver.get(version_path).get_data(as_text=True)
     assert 'data-status="approved"' in page and f'data-approver="staff:{approver.login.username}"' in page
@@ -302,7 +305,8 @@ def test_the_players_edge_asks_for_a_check_on_a_draft_and_is_flagged_once_approv
     assert evaluate(NAME, number) == "done"
     draft = fragment(author, path)
     assert "data-player-edge" in draft and "Check that this is meant before it is approved." in draft
-    assert approver.post(f"{path}/decision", {"decision": "approve", "reason": "a promotion"}).status_code == 303
+    assert approver.post(f"{path}/decision", {"decision": "approve", "reason": "a promotion",
+                                                 "password": approver.login.password}).status_code == 303
     approved = fragment(approver, path)
     assert "data-player-edge" in approved and "Check that this is meant" not in approved
     assert "It is approved" in approved

@@ -29,6 +29,7 @@ from service.store.repositories.verifications import UNDER_WAY, Verification, Ve
 
 from .fake_accounting import FakeAccounting
 from .fake_screens import FakeScreens
+from .fake_staff import FakeStaff
 
 
 class FakeTables:
@@ -340,20 +341,23 @@ class FakeKeys:
     def __init__(self) -> None:
         self.rows: dict[uuid.UUID, KeyRow] = {}
 
-    def create(self, *, role: str, table_id: str | None, name: str | None,
-               created_by: str | None) -> tuple[KeyRow, str]:
-        row = KeyRow(uuid.uuid4(), role, table_id, name, created_by, datetime.now(UTC), None, None)
+    def create(self, *, role: str, table_id: str | None, name: str | None, created_by: str | None,
+               owner_id: uuid.UUID | None = None, secret: str | None = None) -> tuple[KeyRow, str]:
+        row = KeyRow(uuid.uuid4(), role, table_id, name, created_by, datetime.now(UTC), None, None, owner_id)
         self.rows[row.key_id] = row
-        return row, f"pnt_secret-{row.key_id}"
+        return row, secret or f"pnt_secret-{row.key_id}"
+
+    def get(self, key_id: uuid.UUID) -> KeyRow | None:
+        return self.rows.get(key_id)
 
     def exists(self, key_id: uuid.UUID) -> bool:
         return key_id in self.rows
 
-    def revoke(self, key_id: uuid.UUID) -> KeyRow | None:
+    def revoke(self, key_id: uuid.UUID, reason: str | None = None) -> KeyRow | None:
         row = self.rows.get(key_id)
         if row is None or row.revoked_at is not None:
             return None
-        self.rows[key_id] = dataclasses.replace(row, revoked_at=datetime.now(UTC))
+        self.rows[key_id] = dataclasses.replace(row, revoked_at=datetime.now(UTC), revoke_reason=reason)
         return self.rows[key_id]
 
     def lock_live(self, role: str) -> list[uuid.UUID]:
@@ -441,6 +445,7 @@ class FakeUnitOfWork:
         self.evaluations = FakeEvaluations()
         self.table_rules = FakeTableRules()
         self.screens = FakeScreens(self)
+        self.staff = FakeStaff()
         self.shuffle_source = None   # the house's
         self.now = now
         self.accounting = FakeAccounting(self)
