@@ -64,7 +64,9 @@ done
 grep -q "^API on" "$RUN_DIR/stack.out" || { echo "the stack did not become ready" >&2; exit 1; }
 
 # A key for this demo only (revoked when it ends): the first-start admin key is the operator's.
-created=$("$BIN/pontoon" keys create --role admin --name demo)
+# An admin key is a person's: the demo's belongs to the first active admin account.
+owner=$("$BIN/pontoon" users list | awk '$2 == "admin" && $3 == "active" {print $1; exit}')
+created=$("$BIN/pontoon" keys create --role admin --name demo --owner "$owner")
 admin_key_id=$(echo "$created" | head -n1 | awk '{print $2}')
 admin_key=$(echo "$created" | tail -n1)
 

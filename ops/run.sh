@@ -14,10 +14,19 @@ PROMETHEUS_MULTIPROC_DIR="$(cd "$PROMETHEUS_MULTIPROC_DIR" && pwd)"   # absolute
 
 .venv/bin/pontoon migrate
 
-# First start (no admin key yet): make one and show it; it is never shown again.
-first_admin=$(.venv/bin/pontoon keys create --role admin --name first-admin --if-none)
+# First start (no admin key yet): make one and show it; it is never shown again. An admin key is a
+# person's: it belongs to the first active admin account, made here first when there is none.
+FIRST_ADMIN="${PONTOON_FIRST_ADMIN:-admin-$(.venv/bin/python -c 'import secrets; print(secrets.token_hex(3))')}"
+account=$(.venv/bin/pontoon users create --username "$FIRST_ADMIN" --role admin --name "First admin" --if-none)
+if [ -n "$account" ]; then
+  echo "First start: the console's admin account (sign in, then set your own password on Your account):"
+  echo "  username  $FIRST_ADMIN"
+  echo "  password  $(echo "$account" | tail -n 1)"
+fi
+owner=$(.venv/bin/pontoon users list | awk '$2 == "admin" && $3 == "active" {print $1; exit}')
+first_admin=$(.venv/bin/pontoon keys create --role admin --name first-admin --owner "$owner" --if-none)
 if [ -n "$first_admin" ]; then
-  echo "First start: the admin key (keep it; it is not shown again):"
+  echo "First start: the admin key of $owner's (keep it; it is not shown again):"
   echo "$first_admin" | tail -n 1
 fi
 

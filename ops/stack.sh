@@ -97,11 +97,12 @@ with psycopg.connect(Settings.from_env().database_url) as conn:
     sys.exit(0 if KeysRepository(conn).any_live("admin") else 1)
 PY
 then
-  echo "First start: an admin key (keep it; it is not shown again):"
-  "$BIN/pontoon" keys create --role admin --name first-admin | tail -n 1
+  need_admin_key=1
+else
+  need_admin_key=""
 fi
-# The console's first admin account, likewise (nothing is printed once an active admin exists). Its
-# name is PONTOON_FIRST_ADMIN, else one made up here: never a name a stranger would guess first.
+# The console's first admin account (nothing is printed once an active admin exists). Its name is
+# PONTOON_FIRST_ADMIN, else one made up here: never a name a stranger would guess first.
 FIRST_ADMIN="${PONTOON_FIRST_ADMIN:-admin-$("$BIN/python" -c 'import secrets; print(secrets.token_hex(3))')}"
 first_admin=$("$BIN/pontoon" users create --username "$FIRST_ADMIN" --role admin --name "First admin" --if-none) \
   || { echo "could not create the console's first admin account (see above)" >&2; first_admin=""; }
@@ -109,6 +110,12 @@ if [ -n "$first_admin" ]; then
   echo "First start: the console's admin account (sign in, then change the password on Your account):"
   echo "  username  $FIRST_ADMIN"
   echo "  password  $(echo "$first_admin" | tail -n 1)"
+fi
+# An admin key is a person's: the first one belongs to the first active admin account.
+if [ -n "$need_admin_key" ]; then
+  owner=$("$BIN/pontoon" users list | awk '$2 == "admin" && $3 == "active" {print $1; exit}')
+  echo "First start: an admin key of $owner's (keep it; it is not shown again):"
+  "$BIN/pontoon" keys create --role admin --name first-admin --owner "$owner" | tail -n 1
 fi
 
 # Each process in its own process group (job control on while they start), so stopping one takes

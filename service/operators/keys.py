@@ -49,15 +49,15 @@ def _owner(uow: UnitOfWork, cmd: CreateKey) -> StaffRow:
     """The active account the key is for, in the key's role: a key does what its person may."""
     username = normal_username(cmd.owner or "")
     row = uow.staff.get(username)
-    if row is None:
-        raise Invalid(f"no staff account {username!r}", code="invalid_key",
-                      errors={"owner": [f"no staff account {username!r}"]})
+    if row is None:   # a well-formed name nobody has: the person is what is missing
+        raise NotFound(f"no staff account {username!r}", code="owner_not_found",
+                       errors={"owner": [f"no staff account {username!r}"]})
     if not row.active:
-        raise Invalid(f"{username} is deactivated", code="invalid_key",
-                      errors={"owner": [f"{username} is deactivated"]})
+        raise Conflict(f"{username} is deactivated", code="owner_deactivated",
+                       errors={"owner": [f"{username} is deactivated"]})
     if row.role != cmd.role:
-        raise Invalid(f"{username} is {row.role}, not {cmd.role}", code="invalid_key",
-                      errors={"owner": [f"{username} is {row.role}: a key has its person's role"]})
+        raise Conflict(f"{username} is {row.role}, not {cmd.role}: a key has its person's role",
+                       code="owner_role", errors={"owner": [f"{username} is {row.role}: a key has its person's role"]})
     return row
 
 

@@ -82,15 +82,15 @@ def tour(base_url: str, admin_key: str, tables: list[str], out: TextIO = sys.std
         print(metrics_digest(metric_samples(text, tables), tables), file=out)
         print(f"  (everything: curl -s {base}/metrics | grep ^pontoon_)", file=out)
         try:
-            reader = issue_key(admin, "supervisor")
+            reader = issue_key(admin, "compliance")   # a reader belonging to no person: compliance reads
         except SetupError as exc:
-            print(f"\n(no supervisor key for the recall and report: {exc})", file=out)
+            print(f"\n(no compliance key for the recall and report: {exc})", file=out)
             return 0
         try:
             _show_recall_and_report(base_url, base, reader.secret, tables, out)
         finally:
             if revoke_keys(admin, [reader], "the tour is over"):
-                print(f"\n(the tour's supervisor key {reader.key_id} could not be revoked: revoke it by hand)",
+                print(f"\n(the tour's compliance key {reader.key_id} could not be revoked: revoke it by hand)",
                       file=out)
     return 0
 

@@ -14,6 +14,9 @@ import psycopg
 import pytest
 
 from bench.processes import Processes, scratch_database
+from service.staff.commands import ChangePassword
+from service.staff.credentials import change_password
+from service.store.uow import UnitOfWork
 from tests.support.api_client import Api, http_sender, ok
 from tests.support.app_fixtures import chained_key
 
@@ -127,10 +130,17 @@ def make_person(live) -> object:
     def make(role: str, name: str | None = None) -> Person:
         username = f"{role[:4]}{secrets.token_hex(3)}"
         password = f"pit-{secrets.token_urlsafe(12)}"
+        first = f"first-{secrets.token_urlsafe(12)}"
         display = name or f"{role.title()} {username[-4:].upper()}"
         done = pontoon(live.env, "users", "create", "--username", username, "--role", role, "--name", display,
-                       "--password-stdin", stdin=password + "\n")
+                       "--password-stdin", stdin=first + "\n")
         assert done.returncode == 0, done.stdout + done.stderr
+        # The person has set their own password since (as the console makes them at first sign-in).
+        with psycopg.connect(live.env["DATABASE_URL"]) as conn, conn.transaction():
+            uow = UnitOfWork(conn)
+            row = uow.staff.get(username)
+            assert row is not None
+            change_password(ChangePassword(row.user_id, first, password, None), uow)
         return Person(username, password, role, display)
     return make
 

@@ -75,7 +75,8 @@ def test_a_draft_approved_by_a_second_operator_pays_from_the_next_round(new_page
     # The button is absent, and the server refuses the author's approval anyway.
     token = page.locator("#decision input[name=csrf_token]").input_value()
     refused = page.request.post(f"/console/paytables/{NAME}/{number}/decision",
-                                form={"csrf_token": token, "decision": "approve", "reason": "my own"})
+                                form={"csrf_token": token, "decision": "approve", "reason": "my own",
+                                      "password": author.password})
     assert refused.status == 403, refused.status
     assert db.execute("SELECT status FROM paytable_versions WHERE name = %s AND version = %s",
                       (NAME, number)).fetchone()[0] == "draft"
@@ -83,6 +84,10 @@ def test_a_draft_approved_by_a_second_operator_pays_from_the_next_round(new_page
     second = sign_in(new_page(), approver)
     visit(second, f"/console/paytables/{NAME}/{number}")
     second.locator("#decision").get_by_label("Reason").fill("checked against the promotion's terms")
+    # Approving asks for the approver's password again.
+    second.get_by_role("button", name="Approve").click()
+    expect(second.locator('#decision [data-field="password"]')).to_be_visible()
+    second.locator("#decision").get_by_label("Your password").fill(approver.password)
     second.get_by_role("button", name="Approve").click()
     expect(second.locator("h1 [data-status]")).to_have_text("approved", timeout=MEASURING)
     expect(second.locator(f'[data-approver="staff:{approver.username}"]')).to_have_text(approver.display_name)

@@ -45,6 +45,12 @@ def chained_key(conn: psycopg.Connection, role: str, table: str | None, name: st
     holds every key's role and owner against its chained record. A key of a role that acts for a
     person belongs to one: `owner_id`'s, else a new account's whose password is the key's
     owner_password."""
+    return chained_key_with_id(conn, role, table, name, owner_id)[1]
+
+
+def chained_key_with_id(conn: psycopg.Connection, role: str, table: str | None, name: str,
+                        owner_id: uuid.UUID | None = None) -> tuple[str, str]:
+    """chained_key's key: (its id, its secret)."""
     secret = KeysRepository.new_secret()
     if owner_id is None and role in PERSONAL_KEY_ROLES:
         owner_id = chained_person(conn, role, owner_password(secret))
@@ -53,7 +59,7 @@ def chained_key(conn: psycopg.Connection, role: str, table: str | None, name: st
     AuditRepository(conn).append(chain_for(None), [AuditRecord("key_created", {
         "key_id": str(key.key_id), "role": key.role, "table_id": key.table_id, "name": key.name,
         "owner_id": str(owner_id) if owner_id else None}, actor="test")])
-    return secret
+    return str(key.key_id), secret
 
 
 @pytest.fixture(scope="session")

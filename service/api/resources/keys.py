@@ -21,12 +21,15 @@ class Keys(MethodView):
     @require(*roles_for(Task.MANAGE_ACCESS))
     @blp.arguments(CreateKeySchema())
     @blp.response(201, CreatedKeySchema)
-    @documented(blp, "createKey", 404)
+    @documented(blp, "createKey", 404, 409)
     def post(self, body):
         """Create an API key.
 
         The answer carries its secret, the only time it is shown (only its hash is
-        kept). A terminal's key names its table, which must exist (404 otherwise). Not replayed
+        kept). A terminal's key names its table, which must exist (404 otherwise). An admin's,
+        operator's or supervisor's key names the person it belongs to (`owner`, a staff account of
+        the key's role: 404 owner_not_found, 409 owner_deactivated or owner_role): its requests
+        are that person's. Not replayed
         by Idempotency-Key: a stored response would be a stored secret, so
         a retry creates another key (revoke the spare)."""
         uow = request_uow()

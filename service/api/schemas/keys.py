@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import marshmallow as ma
 
-from ...roles import CONSOLE_ROLES, KEY_ROLES, Role
+from ...roles import CONSOLE_ROLES, KEY_ROLES, PERSONAL_KEY_ROLES, Role
+from ...staff.accounts import USERNAME
 from ...web.schemas.base import (
     RequestSchema,
     one_line_text,
@@ -24,7 +25,8 @@ class CreateKeySchema(RequestSchema):
     name = ma.fields.String(load_default=None, allow_none=True, validate=[ma.validate.Length(min=1, max=128),
                                                                           storable_text, one_line_text()],
                             metadata={"description": "who or what holds the key"})
-    owner = ma.fields.String(load_default=None, allow_none=True, validate=ma.validate.Length(min=1, max=64),
+    owner = ma.fields.String(load_default=None, allow_none=True,
+                             validate=[ma.validate.Length(min=2, max=32), ma.validate.Regexp(USERNAME)],
                              metadata={"description": "the username of the staff account the key belongs to, "
                                                       "whose role it has: required for admin, operator and "
                                                       "supervisor keys (their actions are that person's), "
@@ -32,12 +34,19 @@ class CreateKeySchema(RequestSchema):
 
     @classmethod
     def openapi_variants(cls, _catalog: Catalog) -> list[Variant]:
-        """A terminal key is bound to one table; no other key is."""
+        """A terminal key is bound to one table and belongs to nobody; an admin's, operator's or
+        supervisor's key belongs to a person; any other may name one."""
         return [
             Variant("CreateTerminalKey", "a dealer terminal's key, bound to its table", required=("role", "table_id"),
-                    narrowed={"role": {"type": "string", "enum": [Role.TERMINAL.value]}}),
-            Variant("CreateStaffKey", "a person's key, bound to no table", required=("role",),
-                    narrowed={"role": {"type": "string", "enum": [role.value for role in CONSOLE_ROLES]}},
+                    narrowed={"role": {"type": "string", "enum": [Role.TERMINAL.value]}}, null=("owner",)),
+            Variant("CreatePersonalKey", "an admin's, operator's or supervisor's key: it belongs to the person "
+                                         "named, whose role it has", required=("role", "owner"),
+                    narrowed={"role": {"type": "string", "enum": [role.value for role in PERSONAL_KEY_ROLES]}},
+                    null=("table_id",)),
+            Variant("CreateStaffKey", "another role's key, bound to no table (it may name its person)",
+                    required=("role",),
+                    narrowed={"role": {"type": "string", "enum": [role.value for role in CONSOLE_ROLES
+                                                                  if role not in PERSONAL_KEY_ROLES]}},
                     null=("table_id",)),
         ]
 

@@ -23,8 +23,18 @@ def test_migrate_is_idempotent(database_url):
 
 
 def test_a_created_key_works_until_revoked(database_url, client, db):
-    created = pontoon(database_url, "keys", "create", "--role", "supervisor", "--name", "night shift")
+    username = f"night-{uuid.uuid4().hex[:6]}"
+    nobodys = pontoon(database_url, "keys", "create", "--role", "supervisor", "--name", "night shift")
+    assert nobodys.returncode == 2 and "--owner" in nobodys.stderr, "a supervisor's key belongs to a person"
+    assert pontoon(database_url, "users", "create", "--username", username, "--role", "supervisor").returncode == 0
+    wrong_role = pontoon(database_url, "keys", "create", "--role", "operator", "--owner", username)
+    assert wrong_role.returncode == 1 and "supervisor, not operator" in wrong_role.stderr
+    created = pontoon(database_url, "keys", "create", "--role", "supervisor", "--name", "night shift",
+                      "--owner", username)
     assert created.returncode == 0, created.stderr
+    assert f"owner {username}" in created.stdout.splitlines()[0]
+    assert db.execute("SELECT u.username FROM api_keys k JOIN staff_users u ON u.user_id = k.owner_id "
+                      "WHERE k.key_id = %s", (created.stdout.split()[1],)).fetchone() == (username,)
     secret = created.stdout.strip().splitlines()[-1]
     assert secret.startswith("pnt_") and " " not in secret
     key_id = created.stdout.split()[1]

@@ -153,11 +153,11 @@ def test_json_nested_past_the_recursion_limit_is_malformed_not_a_500(client, adm
 @pytest.mark.parametrize("text", ["a\u0000b", "\ud800", "ok\udfff"])
 def test_text_no_column_can_hold_is_named_not_a_500(client, admin, db, text):
     before = db.execute("SELECT count(*) FROM api_keys").fetchone()[0]
-    raw = json.dumps({"role": "operator", "name": text})    # JSON's \u escapes carry both
+    raw = json.dumps({"role": "compliance", "name": text})    # JSON's \u escapes carry both
     response = client.post("/v1/keys", data=raw, headers={**admin.headers(), "Content-Type": "application/json"})
     assert response.status_code == 422, response.get_data(as_text=True)
     assert set(response.get_json()["errors"]) == {"name"}
-    key_id = ok(admin.post("/v1/keys", {"role": "operator", "name": "to revoke"}), 201)["key_id"]
+    key_id = ok(admin.post("/v1/keys", {"role": "compliance", "name": "to revoke"}), 201)["key_id"]
     response = client.post(f"/v1/keys/{key_id}/revoke", data=json.dumps({"reason": text}),
                            headers={**admin.headers(), "Content-Type": "application/json"})
     assert response.status_code == 422, response.get_data(as_text=True)

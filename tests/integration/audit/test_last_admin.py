@@ -6,7 +6,7 @@ import threading
 import psycopg
 import pytest
 
-from service.store.repositories.keys import KeysRepository
+from tests.support.app_fixtures import chained_key_with_id
 
 pytestmark = pytest.mark.integration
 
@@ -15,8 +15,7 @@ pytestmark = pytest.mark.integration
 def make_key(db_url):
     def make(role: str, table: str | None = None) -> tuple[str, str]:
         with psycopg.connect(db_url) as conn:
-            key, secret = KeysRepository(conn).create(role=role, table_id=table, name=f"test {role}", created_by="test")
-        return str(key.key_id), secret
+            return chained_key_with_id(conn, role, table, f"test {role}")
     return make
 
 

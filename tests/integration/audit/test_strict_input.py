@@ -7,6 +7,7 @@ import psycopg
 import pytest
 
 from service.store.repositories.keys import KeysRepository
+from tests.support.app_fixtures import chained_key
 
 pytestmark = pytest.mark.integration
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.integration
 def key(db_url):
     def make(role: str, table: str | None = None) -> dict[str, str]:
         with psycopg.connect(db_url) as conn:
-            _, secret = KeysRepository(conn).create(role=role, table_id=table, name="test", created_by="test")
+            secret = chained_key(conn, role, table, "test")
         return {"Authorization": f"Bearer {secret}"}
     return make
 
@@ -104,9 +105,9 @@ def app_routes(client):
                                   "mark \u200f", "del \x7f"])
 def test_key_names_and_reasons_are_one_line_of_plain_text(client, key, text):
     admin = key("admin")
-    reply = client.post("/v1/keys", json={"role": "operator", "name": text}, headers=admin)
+    reply = client.post("/v1/keys", json={"role": "compliance", "name": text}, headers=admin)
     assert reply.status_code == 422 and "name" in reply.get_json()["errors"], reply.get_json()
-    created = client.post("/v1/keys", json={"role": "operator", "name": "plain ünïcode ✓"}, headers=admin)
+    created = client.post("/v1/keys", json={"role": "compliance", "name": "plain ünïcode ✓"}, headers=admin)
     assert created.status_code == 201
     reply = client.post(f"/v1/keys/{created.get_json()['key_id']}/revoke", json={"reason": text},
                         headers={**admin, "Idempotency-Key": "r1"})
@@ -115,7 +116,7 @@ def test_key_names_and_reasons_are_one_line_of_plain_text(client, key, text):
 
 def test_keys_list_stays_one_line_a_key_for_names_stored_before(admin, db_url, pontoon):
     with psycopg.connect(db_url) as conn:   # as a name stored before names were refused such text
-        KeysRepository(conn).create(role="operator", table_id=None, name="two\nlines \u202eevil", created_by="test")
+        KeysRepository(conn).create(role="compliance", table_id=None, name="two\nlines \u202eevil", created_by="test")
     listed = pontoon("keys", "list")
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()

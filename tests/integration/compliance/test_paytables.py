@@ -50,11 +50,16 @@ def settled_under_pair_odds(odds: str, operator, second_operator, new_table, set
     table_id, terminal = new_table()
     version = submit(operator, with_pair_odds(odds))["version"]
     evaluate(NAME, version)
-    ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", second_operator.confirmed({"reason": "ok"})), 200)
+    ok(approve(second_operator, version, "ok"), 200)
     ok(operator.post(f"/v1/tables/{table_id}/paytable", {"version": version, "reason": "promotion"}), 200)
     state = play_script(terminal, table_id, [{"seat": 1, "wager": 1000, "pair_bet": 500}], PAIR_AND_EIGHTEEN)
     settle([state["round_id"]])
     return table_id, terminal, version, state
+
+
+def approve(api, version: int, reason: str, name: str = NAME):
+    """The key's person approves the version, confirming it with their password."""
+    return api.post(f"/v1/paytables/{name}/versions/{version}/approve", api.confirmed({"reason": reason}))
 
 
 def audit_of(db, kind: str, version: int) -> list[tuple]:
@@ -160,20 +165,19 @@ def test_four_eyes_approval_and_the_trail(operator, second_operator, db, evaluat
                                  "after": "12:1"},
                                 {"path": "version", "change": "changed", "before": 1, "after": draft["version"]}]
     version = draft["version"]
-    own = operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", operator.confirmed({"reason": "looks right"}))
+    own = approve(operator, version, "looks right")
     assert own.status == 403 and own.body["code"] == "own_draft"
     assert audit_of(db, "paytable_approval_refused", version), "the refusal is audited"
     assert ok(operator.get(f"/v1/paytables/{NAME}/versions/{version}"), 200)["status"] == "draft"
 
-    early = second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", second_operator.confirmed({"reason": "too soon"}))
+    early = approve(second_operator, version, "too soon")
     assert early.status == 409 and early.body["code"] == "evaluation_under_way", early.body
     assert "still being measured" in early.body["message"]
     assert evaluate(NAME, version) == "done"
     measured = ok(operator.get(f"/v1/paytables/{NAME}/versions/{version}/evaluation"), 200)
     assert measured["status"] == "done" and measured["method"] == "exact" and measured["attempts"] == 1
 
-    approved = ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve",
-                                       second_operator.confirmed({"reason": "checked against the promotion sheet"})), 200)
+    approved = ok(approve(second_operator, version, "checked against the promotion sheet"), 200)
     assert approved["status"] == "approved"
     assert approved["house_edge_percent"] is not None and approved["rtp_percent"] is not None
     assert approved["house_edge_percent"] + approved["rtp_percent"] == pytest.approx(100)
@@ -183,7 +187,7 @@ def test_four_eyes_approval_and_the_trail(operator, second_operator, db, evaluat
     assert approved["evaluation"]["side_bets"]["pair"]["house_edge"] == "-4/191"
     assert [step["step"] for step in approved["trail"]] == ["submitted", "approved"]
     assert approved["trail"][1]["reason"] == "checked against the promotion sheet"
-    again = second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", second_operator.confirmed({"reason": "twice"}))
+    again = approve(second_operator, version, "twice")
     assert again.status == 409 and again.body["code"] == "not_a_draft"
 
     [(author, submitted)] = audit_of(db, "paytable_version_submitted", version)
@@ -222,7 +226,7 @@ def test_an_assignment_waits_for_the_next_round(operator, second_operator, new_t
     table_id, terminal = new_table()
     version = submit(operator, with_pair_odds("12:1"), reason="pair promotion")["version"]
     evaluate(NAME, version)
-    ok(second_operator.post(f"/v1/paytables/{NAME}/versions/{version}/approve", second_operator.confirmed({"reason": "ok"})), 200)
+    ok(approve(second_operator, version, "ok"), 200)
     wagers = [{"seat": 1, "wager": 1000, "pair_bet": 500}]
     pair_round = PAIR_AND_EIGHTEEN
 
@@ -333,8 +337,7 @@ def test_a_draft_whose_house_edge_no_game_could_have_is_not_approved(operator, s
     document["odds"]["pontoon"] = "10000:1"
     draft = submit(operator, document, reason="every pontoon pays ten thousand to one")
     assert evaluate(NAME, draft["version"]) == "done"
-    reply = second_operator.post(f"/v1/paytables/{NAME}/versions/{draft['version']}/approve",
-                                 second_operator.confirmed({"reason": "looks fine"}))
+    reply = approve(second_operator, draft['version'], "looks fine")
     assert reply.status == 422 and reply.body["code"] == "paytable_out_of_bounds", reply.body
     assert ok(operator.get(f"/v1/paytables/{NAME}/versions/{draft['version']}"), 200)["status"] == "draft"
 
@@ -353,8 +356,7 @@ def test_a_paytable_is_measured_under_the_rules_it_is_dealt_under(operator, seco
     (where a 6:5 blackjack would be measured against another shoe, dealer and set of bonuses)."""
     draft = _blackjack_draft(operator)
     evaluate("blackjack", draft["version"])
-    approved = ok(second_operator.post(f"/v1/paytables/blackjack/versions/{draft['version']}/approve",
-                                       second_operator.confirmed({"reason": "checked"})), 200)
+    approved = ok(approve(second_operator, draft['version'], "checked", name="blackjack"), 200)
     assert approved["evaluation"]["rules"] == "blackjack-enhc"
 
 

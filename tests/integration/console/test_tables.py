@@ -155,8 +155,8 @@ def approved_version(api, evaluate):
     draft = ok(author.post("/v1/paytables/canberra-standard/versions", {"reason": "console test", "content": document}),
                201)
     evaluate("canberra-standard", draft["version"])
-    ok(approver.post(f"/v1/paytables/canberra-standard/versions/{draft['version']}/approve", approver.confirmed({"reason": "checked"})),
-       200)
+    ok(approver.post(f"/v1/paytables/canberra-standard/versions/{draft['version']}/approve",
+                     approver.confirmed({"reason": "checked"})), 200)
     return draft["version"]
 
 
