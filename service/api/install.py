@@ -7,6 +7,7 @@ from .contract import ContractPlugin, register_shared
 from .errors import PontoonApi
 from .resources import (
     access,
+    account,
     accounting,
     audit_export,
     audit_verifications,
@@ -73,6 +74,6 @@ def install(app: Flask) -> PontoonApi:
     app.url_map.converters["serial"] = SerialConverter
     api.register_converter(SerialConverter, serial_param_schema)
     for resource in (tables, shoes, rounds, bank, paytables, table_rules, audit_export, audit_verifications, recall,
-                     reports, voids, access, keys, accounting, table_games_statement):
+                     reports, voids, access, account, keys, accounting, table_games_statement):
         api.register_blueprint(resource.blp)
     return api

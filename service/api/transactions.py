@@ -26,7 +26,7 @@ _IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
 
 # Secrets a body may carry to confirm who sends it: left out of the request's stored hash, which
 # would otherwise be a way to test guesses at a password offline.
-CONFIRMATION_FIELDS = ("password", "totp")
+CONFIRMATION_FIELDS = ("password", "totp", "current_password", "new_password")
 
 
 def _request_hash() -> str:

@@ -76,3 +76,15 @@ class EnrolTotp:
 class RemoveTotp:
     user_id: uuid.UUID
     password: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetOwnPassword:
+    """A person setting their own password with a key of theirs (as the console's Your account
+    does): the password they were given, and their authenticator's code when enrolled."""
+    owner_id: uuid.UUID | None          # the key's person (none: a key of nobody's)
+    key_id: uuid.UUID
+    current_password: str
+    new_password: str
+    totp: str = ""
+    address: str | None = None

@@ -8,7 +8,8 @@ from ..refusals import Conflict, Invalid, NotFound
 from ..store.repositories.audit import AuditRecord, chain_for
 from ..store.repositories.staff import StaffRow
 from ..store.uow import UnitOfWork
-from .commands import ChangePassword, EnrolTotp, RemoveTotp
+from .commands import ChangePassword, EnrolTotp, RemoveTotp, SetOwnPassword
+from .confirmation import Confirmation, confirm
 from .keys import StaffKeys, is_sealed
 from .passwords import is_totp_code, is_totp_secret, password_problems, totp_step
 from .policy import StaffPolicy
@@ -41,6 +42,29 @@ def change_password(cmd: ChangePassword, uow: UnitOfWork, policy: StaffPolicy | 
     uow.audit.append(chain_for(None), [AuditRecord("staff_password_changed", {
         "user_id": str(row.user_id), "username": row.username, "other_sessions_ended": ended},
         actor=staff_actor(row.username))])
+
+
+def set_own_password(cmd: SetOwnPassword, uow: UnitOfWork, policy: StaffPolicy) -> dict:
+    """The key's person sets their own password, confirming the current one (and their TOTP code):
+    a wrong one counts toward their sign-in lock, as at the console's sign-in. Their console
+    sessions end; from now on the password is theirs (an admin's no longer)."""
+    if cmd.owner_id is None:
+        raise Conflict("this key belongs to no person: a password is a person's", code="key_of_nobody")
+    row = uow.staff.lock_by_id(cmd.owner_id)
+    if row is None or not row.active:
+        raise NotFound("no such active account")
+    if problems := password_problems(cmd.new_password, row.username):
+        raise Invalid("the password was not changed", code="invalid_password", errors={"new_password": problems})
+    if cmd.new_password == cmd.current_password:
+        raise Invalid("the password was not changed", code="invalid_password",
+                      errors={"new_password": ["must differ from the current password"]})
+    confirm(uow, row, Confirmation(cmd.current_password, cmd.totp, cmd.address), policy, "setting your own password")
+    uow.staff.set_password(row.user_id, policy.passwords.hash(cmd.new_password), set_by=None)
+    ended = uow.staff.end_sessions(row.user_id, "password_changed")
+    uow.audit.append(chain_for(None), [AuditRecord("staff_password_changed", {
+        "user_id": str(row.user_id), "username": row.username, "other_sessions_ended": ended,
+        "key_id": str(cmd.key_id)}, actor=str(cmd.key_id))])
+    return {"username": row.username, "password_own": True, "sessions_ended": ended}
 
 
 def enrol_totp(cmd: EnrolTotp, uow: UnitOfWork, policy: StaffPolicy) -> None:

@@ -64,6 +64,7 @@ ACCESS: dict[tuple[str, str], frozenset[str]] = {
     ("POST", "/v1/rounds/<uuid:round_id>/void"): frozenset({"supervisor"}),
     ("GET", "/v1/access"): frozenset({"admin", "compliance"}),
     ("POST", "/v1/keys"): frozenset({"admin"}),
+    ("POST", "/v1/account/password"): STAFF,
     ("POST", "/v1/keys/<uuid:key_id>/revoke"): frozenset({"admin"}),
     ("POST", "/v1/tables/<table_id:table_id>/tray-counts"): AT_THE_TABLE,
     ("POST", "/v1/tables/<table_id:table_id>/fills"): frozenset({"supervisor"}),

@@ -12,8 +12,7 @@ import yaml
 
 from service.rules.registry import paytables_dir
 from service.staff.accounts import create_staff, deactivate_staff
-from service.staff.commands import ChangePassword, CreateStaff, DeactivateStaff
-from service.staff.credentials import change_password
+from service.staff.commands import CreateStaff, DeactivateStaff
 from service.store.uow import unit_of_work
 from tests.integration.console.console_client import ConsoleClient
 from tests.support.api_client import Api, ok
@@ -144,10 +143,15 @@ def test_no_approval_before_the_person_sets_their_own_password(app, admin, as_ke
     console.sign_in(newbie, given, role="operator")
     assert console.get("/console/paytables").headers["Location"].endswith("/console/account")
     assert "data-must-change-password" in console.get("/console/account").get_data(as_text=True)
-    with unit_of_work(app.extensions["pontoon.pool"]) as uow, uow.transaction():
-        change_password(ChangePassword(user_id, given, PASSWORD, None), uow)
+    # With their key, the person sets their own (the one they were given confirms it is them).
+    wrong = key.post("/v1/account/password", {"current_password": "a guess", "new_password": PASSWORD})
+    assert wrong.status == 403 and wrong.body["code"] == "not_confirmed"
+    own = ok(key.post("/v1/account/password", {"current_password": given, "new_password": PASSWORD}), 200)
+    assert own == {"username": newbie, "password_own": True, "sessions_ended": 1}
+    assert db.execute("SELECT password_set_by FROM staff_users WHERE user_id = %s", (user_id,)).fetchone() == (None,)
     assert ok(approve(key, version), 200)["status"] == "approved"
-    assert console.get("/console/paytables").status_code in (200, 302)
+    assert console.get("/console/paytables").headers.get("Location", "").startswith("/console/login"), \
+        "setting one's password ends one's console sessions"
 
 
 @pytest.mark.parametrize("role", ["admin", "operator", "supervisor"])
