@@ -298,3 +298,29 @@ def test_the_statement_as_csv_has_each_tables_day_its_shifts_and_the_floor(books
                                                                 ("T2", "day"), ("FLOOR", "day")]
     assert rows[0]["opener"] == "10000" and rows[0]["closer"] == "" and rows[0]["flagged"] == "yes"
     assert "no closer" in rows[0]["reasons"]
+
+
+def _persons_key(uow, username: str, role: str) -> str:
+    """A key of `role` belonging to a new account `username`: its id, the actor its requests are."""
+    person = uow.staff.add(username=username, display_name=username.title(), role=role, password_hash="x",
+                           created_by="staff:root")
+    key, _ = uow.keys.create(role=role, table_id=None, name=None, created_by="staff:root", owner_id=person.user_id)
+    return str(key.key_id)
+
+
+def test_one_person_never_confirms_their_own_void_with_a_key_of_theirs(books):
+    uow, policy, _ = books
+    sues_key = _persons_key(uow, "sue", "supervisor")
+    fill = request_chips(RequestChips("T1", "fill", {"10000": 2}, "staff:sue"), uow, policy)
+    void_slip(VoidSlip(fill["serial"], "wrong table", "staff:sue", SUPERVISOR), uow)
+    with pytest.raises(Forbidden) as refused:
+        void_slip(VoidSlip(fill["serial"], "agreed", sues_key, SUPERVISOR), uow)
+    assert refused.value.code == "same_person"
+
+
+def test_two_counts_by_one_persons_console_and_key_are_one_count(books):
+    uow, policy, _ = books
+    kims_key = _persons_key(uow, "kim", "count")
+    enter_count(EnterCount("T1", DAY, 120000, 50000, "staff:kim"), uow, policy)
+    again = enter_count(EnterCount("T1", DAY, 120000, 50000, kims_key), uow, policy)
+    assert again["outcome"] == "entered" and again["status"] == "awaiting_second_count"
