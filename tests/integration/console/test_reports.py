@@ -1,12 +1,13 @@
 """The reports page: the REST table report by table or by gaming day for a day, month or year to
-date, "no activity" rows, the daily win and hold chart, and the CSV of what is shown; compliance only."""
+date, "no activity" rows, the daily game win and game win % of handle chart, and the CSV of what is
+shown; compliance only."""
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from service.web.format import hold, money
+from service.web.format import money, percent
 from tests.support.api_client import ok
 from tests.support.scripted_rounds import SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play
 
@@ -37,8 +38,8 @@ def test_the_days_report_shows_each_table_and_no_activity_rows(signed_in, played
     html = page.get_data(as_text=True)
     played = report_row(html, table_id)
     row = expected[table_id]
-    assert "active" in played and money(row["drop"]) in played and money(row["paid_out"]) in played
-    assert money(row["win"]) in played and hold(row["hold_percent"]) in played
+    assert "active" in played and money(row["handle"]) in played and money(row["paid_out"]) in played
+    assert money(row["game_win"]) in played and percent(row["game_win_percent"]) in played
     idle = report_row(html, idle_id)
     assert "no activity" in idle and "$0.00" in idle and "\u2014" in idle
     assert "Gaming day" in text_of(html) and "the gaming day starts at 06:00 Australia/Sydney" in text_of(html)
@@ -78,7 +79,7 @@ def test_a_range_of_gaming_days_is_reported_as_the_rest_api_reports_it(signed_in
     rest = ok(api("compliance").get(f"/v1/reports/tables?gaming_day_from={today}&gaming_day_to={today}"), 200)
     html = signed_in("compliance").get(f"/console/reports?period=range&from={today}&to={today}").get_data(as_text=True)
     expected = next(row for row in rest["rows"] if row["table_id"] == table_id)
-    assert money(expected["drop"]) in report_row(html, table_id) and "Gaming days from" in text_of(html)
+    assert money(expected["handle"]) in report_row(html, table_id) and "Gaming days from" in text_of(html)
 
 
 def test_a_bad_query_is_shown_at_its_field(signed_in):
