@@ -44,8 +44,20 @@ def test_the_days_report_shows_each_table_and_no_activity_rows(signed_in, played
     assert "no activity" in idle and "$0.00" in idle and "\u2014" in idle
     assert "Gaming day" in text_of(html) and "the gaming day starts at 06:00 Australia/Sydney" in text_of(html)
     # The chart is drawn on the server: an SVG with a bar per gaming day, and no script of its own.
-    assert "<svg" in html and html.count('class="win-bar"') == 1
+    assert "<svg" in html and html.count('class="game-win-bar"') == 1
     assert "<script>" not in html and html.count("<script") == 1   # the layout's htmx file only
+
+
+def test_the_rounds_figures_are_headed_handle_and_game_win_never_drop_win_or_hold(signed_in, played_table):
+    html = signed_in("compliance").get("/console/reports").get_data(as_text=True)
+    headings = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', html)
+    assert ["Handle", "Paid out", "Game win", "Game win % of handle"] == \
+        headings[headings.index("Handle"):headings.index("Handle") + 4]
+    assert not {"Drop", "Win", "Hold"} & set(headings)
+    floor = signed_in("compliance").get("/console/floor").get_data(as_text=True)
+    floor_headings = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', floor)
+    assert {"Handle", "Game win", "Game win % of handle"} <= set(floor_headings)
+    assert not {"Drop", "Win", "Hold"} & set(floor_headings)
 
 
 def test_the_csv_is_what_the_page_shows(signed_in, played_table, api):
@@ -68,7 +80,7 @@ def test_month_to_date_by_day_has_a_row_per_table_and_day_and_a_bar_per_day(sign
     report = ok(api("compliance").get("/v1/reports/tables?period=month_to_date&by=day"), 200)
     days = sorted({row["gaming_day"] for row in report["rows"]})
     html = signed_in("compliance").get("/console/reports?period=month_to_date&by=day").get_data(as_text=True)
-    assert html.count('class="win-bar"') == len(days)
+    assert html.count('class="game-win-bar"') == len(days)
     assert html.count(f'href="/console/tables/{table_id}"') == len(days)
     assert "Month to date" in text_of(html)
 
