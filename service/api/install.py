@@ -35,8 +35,9 @@ from .schemas.variants import read_catalog
 
 API_TITLE = "Pontoon back office: dealer terminal API"
 # 2: the round's concurrency counter is `revision`; 3: one shape of `errors`; 4: the table report's
-# `handle`, `game_win` and `game_win_percent`, once `drop`, `win` and `hold_percent` (docs/decisions.md).
-API_VERSION = "4"
+# `handle`, `game_win` and `game_win_percent`, once `drop`, `win` and `hold_percent` (docs/decisions.md); 5:
+# keys of admins, operators and supervisors name their person, and an approval sends the approver's password.
+API_VERSION = "5"
 
 _SPEC_OPTIONS = {
     "info": {"description": "Tables, shoes and rounds of Pontoon, banked by the house (Casino Canberra's game) or "
@@ -48,8 +49,9 @@ _SPEC_OPTIONS = {
                             "carries `X-Request-Id` (the request's own, when it sent a well-formed one), which "
                             "the service's logs name. A terminal vendor's guide: docs/api.md. `info.version` goes up "
                             "whenever a client must change; what changed in each version, and how a client of "
-                            "the one before moves on: docs/changes.md (version 4 renamed the table report's "
-                            "`drop`, `win` and `hold_percent` to `handle`, `game_win` and `game_win_percent`)."},
+                            "the one before moves on: docs/changes.md (version 5: a key of an admin, an operator or a "
+                            "supervisor names the person it belongs to, and approving a paytable sends the "
+                            "approver's password again)."},
     "servers": [{"url": "{scheme}://{host}:{port}",
                  "description": "the service as `make run` serves it; a casino gives its terminals the address "
                                 "it serves it at",
