@@ -53,12 +53,13 @@ def set_own_password(cmd: SetOwnPassword, uow: UnitOfWork, policy: StaffPolicy) 
     row = uow.staff.lock_by_id(cmd.owner_id)
     if row is None or not row.active:
         raise NotFound("no such active account")
+    # Who it is first: a stranger holding the key learns nothing of the rules from the answers.
+    confirm(uow, row, Confirmation(cmd.current_password, cmd.totp, cmd.address), policy, "setting your own password")
     if problems := password_problems(cmd.new_password, row.username):
         raise Invalid("the password was not changed", code="invalid_password", errors={"new_password": problems})
     if cmd.new_password == cmd.current_password:
         raise Invalid("the password was not changed", code="invalid_password",
                       errors={"new_password": ["must differ from the current password"]})
-    confirm(uow, row, Confirmation(cmd.current_password, cmd.totp, cmd.address), policy, "setting your own password")
     uow.staff.set_password(row.user_id, policy.passwords.hash(cmd.new_password), set_by=None)
     ended = uow.staff.end_sessions(row.user_id, "password_changed")
     uow.audit.append(chain_for(None), [AuditRecord("staff_password_changed", {

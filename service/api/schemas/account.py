@@ -9,7 +9,7 @@ from ...web.schemas.base import RequestSchema
 class OwnPasswordSchema(RequestSchema):
     current_password = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=1024),
                                         metadata={"description": "the password now (an admin's, at first)"})
-    new_password = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=1024),
+    new_password = ma.fields.String(required=True, validate=ma.validate.Length(min=12, max=1024),
                                     metadata={"description": "the person's own: at least 12 characters, not the "
                                                              "username"})
     totp = ma.fields.String(load_default="", validate=ma.validate.Length(max=16),

@@ -168,3 +168,16 @@ def test_a_key_stops_with_its_persons_account(app, admin, as_key, database_url):
         deactivate_staff(DeactivateStaff(olly, "staff:root", "left the casino"), uow)
     refused = key.get(f"/v1/paytables/{NAME}/versions")
     assert refused.status == 401 and refused.body["code"] == "key_owner_deactivated"
+
+
+def test_wrong_passwords_at_approval_lock_the_person_as_failed_sign_ins_do(app, admin, as_key, database_url, settings,
+                                                                           evaluate):
+    author, approver_name = mint(admin, as_key, person(database_url)), person(database_url)
+    approver = mint(admin, as_key, approver_name)
+    version = draft(author, evaluate)
+    for _ in range(settings.console_max_failures):
+        assert approve(approver, version, password="a guess").status == 403
+    locked = approve(approver, version)   # the right password, from the address that guessed
+    assert locked.status == 403 and "locked" in locked.body["message"], locked.body
+    assert ConsoleClient(app.test_client()).sign_in(approver_name, PASSWORD).status_code != 302, \
+        "the console's sign-in from that address is locked too"
