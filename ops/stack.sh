@@ -2,8 +2,9 @@
 # The whole stack in the foreground (`make run`): migrates, prints an admin key on the first start,
 # then runs the API under gunicorn (workers from the cores), a Celery settlement worker and the
 # outbox relay (which also sweeps stale rounds and asks for each gaming day's verification of the
-# audit log), with Prometheus multiprocess metrics and JSON logs. Ctrl-C (or SIGTERM) stops every
-# process it started and waits for them.
+# audit log), with Prometheus multiprocess metrics and JSON logs. A worker or relay that dies is
+# started again (0.5 s doubling to 5 s between tries). Ctrl-C (or SIGTERM) stops every process it
+# started and waits for them.
 #
 # Environment: PORT (8000), PONTOON_HEALTH_PORT (liveness; PORT + 1), DATABASE_URL, PONTOON_OWNER_DATABASE_URL, BROKER_URL, WEB_CONCURRENCY (gunicorn workers; default
 # from the cores), CELERY_CONCURRENCY (default: the cores, at least 2), SETTLEMENT_NICE (the worker's and the
