@@ -24,16 +24,13 @@ STATE_KINDS = ("paytable_version_seeded", "paytable_version_submitted", "paytabl
                "staff_deactivated", "key_created", "key_revoked", "table_created")
 # The records that set a table's own betting limits (only its creation, so far).
 LIMITS_KINDS = ("table_created",)
-# The bets a player-banked table limits, and its stake's old name: migration 0023 renamed a stored
-# `main` limit to `stake` and dropped the rest; a record chained before it is read the same way.
-_PLAYER_BANKED_LIMITS = ("stake", "buy", "shoot", "kitty")
 
 _STATE_RECORDS = ("SELECT kind, actor, table_id, payload, at FROM audit_log WHERE kind = ANY(%s) "
                   "ORDER BY chain, seq")
 _VERSIONS = "SELECT name, version, content, status, author, decided_by FROM paytable_versions ORDER BY name, version"
 _TABLES = ("SELECT table_id, paytable, coalesce(paytable_version, 1) AS current, pending_paytable_version AS pending "
            "FROM tables WHERE paytable IS NOT NULL ORDER BY table_id")
-_LIMITS = "SELECT table_id, game, limits FROM tables ORDER BY table_id"
+_LIMITS = "SELECT table_id, limits FROM tables ORDER BY table_id"
 _STAFF = "SELECT user_id::text AS user_id, username, role, active FROM staff_users ORDER BY username"
 _KEYS = "SELECT key_id::text AS key_id, role, revoked_at IS NOT NULL AS revoked FROM api_keys ORDER BY key_id"
 # Each round under a paytable with the time its round_opened record was chained.
@@ -75,7 +72,6 @@ class StoredTable:
 class StoredLimits:
     """A table's own betting limits: bet -> {"min", "max"} in cents ({}: its game's apply)."""
     table_id: str
-    game: str
     limits: Any
 
 
@@ -227,9 +223,8 @@ def check_limits(rows: Iterable[StoredLimits], state: ChainedState, report: Repo
     record setting them gave (its `table_created`), or none if no record did."""
     for row in rows:
         kind, chained = state.limits.get(row.table_id, (None, {}))
-        if row.game == "traditional":
-            chained = _as_migrated(chained)
         stored = row.limits if isinstance(row.limits, dict) else {}
+        chained = _first_bet_renamed(chained, stored)
         for bet in sorted(set(stored) | set(chained)):
             mine, theirs = stored.get(bet), chained.get(bet)
             if mine == theirs:
@@ -245,10 +240,13 @@ def check_limits(rows: Iterable[StoredLimits], state: ChainedState, report: Repo
                                                    f"{field_name} is {_shown(have)}, but {chained_as}"))
 
 
-def _as_migrated(limits: dict[str, Any]) -> dict[str, Any]:
-    """A player-banked table's chained limits as migration 0023 left its stored ones."""
-    return {("stake" if bet == "main" else bet): value for bet, value in limits.items()
-            if bet in ("main", *_PLAYER_BANKED_LIMITS) and not (bet == "main" and "stake" in limits)}
+def _first_bet_renamed(chained: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
+    """`main` is every game's name for a round's first bet; a table whose game calls it the stake
+    has stored it as `stake` since migration 0023 renamed it, while a record chained before then
+    still says `main`: read as the same bet."""
+    if "main" in chained and "stake" not in chained and "stake" in stored and "main" not in stored:
+        return {("stake" if bet == "main" else bet): value for bet, value in chained.items()}
+    return chained
 
 
 def _bounds(mine: Any, theirs: Any) -> tuple[str, ...]:

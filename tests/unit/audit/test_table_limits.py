@@ -20,28 +20,28 @@ def _problems(stored: StoredLimits, created: dict | None) -> list[str]:
 
 def test_limits_as_created_are_in_order():
     limits = {"main": {"min": 500, "max": 50000}, "pair": {"min": 100, "max": 2500}}
-    assert _problems(StoredLimits("T1", "canberra", limits), limits) == []
-    assert _problems(StoredLimits("T1", "canberra", {}), {}) == []
-    assert _problems(StoredLimits("T1", "canberra", {}), None) == []     # no record, no limits of its own
+    assert _problems(StoredLimits("T1", limits), limits) == []
+    assert _problems(StoredLimits("T1", {}), {}) == []
+    assert _problems(StoredLimits("T1", {}), None) == []     # no record, no limits of its own
 
 
 def test_each_limit_that_differs_is_named_with_the_table():
     created = {"main": {"min": 500, "max": 50000}}
-    assert _problems(StoredLimits("T1", "canberra", {"main": {"min": 500, "max": 5000000}}), created) == [
+    assert _problems(StoredLimits("T1", {"main": {"min": 500, "max": 5000000}}), created) == [
         "table T1: limits.main.max is 5000000 cents, but its chained table_created record sets 50000 cents"]
-    assert _problems(StoredLimits("T1", "canberra", {}), created) == [
+    assert _problems(StoredLimits("T1", {}), created) == [
         "table T1: limits.main.min is none, but its chained table_created record sets 500 cents",
         "table T1: limits.main.max is none, but its chained table_created record sets 50000 cents"]
-    assert _problems(StoredLimits("T2", "canberra", {"main": {"min": 1, "max": 500}}), None) == [
+    assert _problems(StoredLimits("T2", {"main": {"min": 1, "max": 500}}), None) == [
         "table T2: limits.main.min is 1 cents, but no chained record set the table's limits",
         "table T2: limits.main.max is 500 cents, but no chained record set the table's limits"]
 
 
 def test_a_player_banked_tables_record_from_before_its_stake_was_renamed_reads_as_migrated():
-    """Migration 0023 renamed a stored `main` limit `stake` and dropped the bets the game has not."""
-    created = {"main": {"min": 100, "max": 900}, "pair": {"min": 1, "max": 2}}
-    stored = StoredLimits("P1", "traditional", {"stake": {"min": 100, "max": 900}})
+    """Migration 0023 renamed a player-banked table's stored `main` limit `stake`."""
+    created = {"main": {"min": 100, "max": 900}, "buy": {"min": 100, "max": 500}}
+    stored = StoredLimits("P1", {"stake": {"min": 100, "max": 900}, "buy": {"min": 100, "max": 500}})
     assert _problems(stored, created) == []
-    raised = StoredLimits("P1", "traditional", {"stake": {"min": 100, "max": 90000}})
+    raised = StoredLimits("P1", {"stake": {"min": 100, "max": 90000}, "buy": {"min": 100, "max": 500}})
     assert _problems(raised, created) == [
         "table P1: limits.stake.max is 90000 cents, but its chained table_created record sets 900 cents"]
