@@ -33,7 +33,9 @@ from .routing import (
 from .schemas.variants import read_catalog
 
 API_TITLE = "Pontoon back office: dealer terminal API"
-API_VERSION = "3"   # 2: the round's concurrency counter is `revision`; 3: one shape of `errors` (docs/decisions.md)
+# 2: the round's concurrency counter is `revision`; 3: one shape of `errors`; 4: the table report's
+# `handle`, `game_win` and `game_win_percent`, once `drop`, `win` and `hold_percent` (docs/decisions.md).
+API_VERSION = "4"
 
 _SPEC_OPTIONS = {
     "info": {"description": "Tables, shoes and rounds of Pontoon, banked by the house (Casino Canberra's game) or "
@@ -43,7 +45,10 @@ _SPEC_OPTIONS = {
                             "secret, is never stored) takes an `Idempotency-Key`: a retry with it changes "
                             "nothing and gets the first answer back. Money is integer cents. Every answer "
                             "carries `X-Request-Id` (the request's own, when it sent a well-formed one), which "
-                            "the service's logs name. A terminal vendor's guide: docs/api.md."},
+                            "the service's logs name. A terminal vendor's guide: docs/api.md. `info.version` goes up "
+                            "whenever a client must change; what changed in each version, and how a client of "
+                            "the one before moves on: docs/changes.md (version 4 renamed the table report's "
+                            "`drop`, `win` and `hold_percent` to `handle`, `game_win` and `game_win_percent`)."},
     "servers": [{"url": "{scheme}://{host}:{port}",
                  "description": "the service as `make run` serves it; a casino gives its terminals the address "
                                 "it serves it at",

@@ -127,7 +127,7 @@ class GameFamily(Protocol[RulesT, RoundT]):
     game: str                       # tables.game and the rules' `game`
     display_name: str               # how staff see the game named (the console's floor)
     needs_paytable: bool            # a table of the game is created with a paytable (and takes none otherwise)
-    house_banked: bool              # the house banks its rounds: its tables have a drop, a win and a hold
+    house_banked: bool              # the house banks its rounds: its tables have a handle and a game win
     virtual_shoe_deals: bool        # a virtual shoe deals to its rounds directly, so a decision locks it
     evaluates_paytables: bool       # paytables measured under its rules get a house-edge evaluation
     decisions: tuple[str, ...]      # every decision a hand (or a seat) of the game may take, by name

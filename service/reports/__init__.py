@@ -1,1 +1,2 @@
-"""Reports from the ledger: drop, paid out, win and hold per table and gaming day."""
+"""Reports from the ledger: handle, paid out, game win and its percentage of handle per table and
+gaming day; the table games statement from a table's books: drop, win and hold."""

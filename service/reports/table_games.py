@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .tables import hold_percent
+from .tables import percent_of
 
 OPENER, SHIFT_CHANGE, CLOSER, FILL, CREDIT = "opener", "shift_change", "closer", "fill", "credit"
 CASH, MARKER = "cash", "marker"
@@ -148,9 +148,9 @@ def day_figures(books: TableBooks, threshold: int) -> dict[str, Any]:
             "drop": drop, "drop_cash": books.drop.cash if books.drop else None,
             "drop_markers": books.drop.markers if books.drop else None,
             "tray_result": tray_result, "win": win,
-            "hold_percent": hold_percent(win, drop) if win is not None and drop else None,
+            "hold_percent": percent_of(win, drop) if win is not None and drop else None,
             "handle": money["handle"], "game_win": money["game_win"],
-            "game_win_percent": hold_percent(money["game_win"], money["handle"]),
+            "game_win_percent": percent_of(money["game_win"], money["handle"]),
             "buy_ins": money["buy_ins"], "buy_ins_cash": money["buy_ins_cash"],
             "buy_ins_markers": money["buy_ins_markers"], "variance": variance, "flagged": flagged,
             "reasons": reasons, "rounds": money["rounds"], "unsettled_rounds": books.unsettled_rounds,
@@ -195,9 +195,9 @@ def floor_figures(tables: list[dict[str, Any]], threshold: int) -> dict[str, Any
     for name in SUMMED:
         known = [table[name] for table in tables if table[name] is not None]
         totals[name] = sum(known) if known else None
-    totals["hold_percent"] = (hold_percent(totals["win"], totals["drop"])
+    totals["hold_percent"] = (percent_of(totals["win"], totals["drop"])
                               if totals["win"] is not None and totals["drop"] else None)
-    totals["game_win_percent"] = hold_percent(totals["game_win"] or 0, totals["handle"] or 0)
+    totals["game_win_percent"] = percent_of(totals["game_win"] or 0, totals["handle"] or 0)
     totals["flagged_tables"] = sum(1 for table in tables if table["flagged"])
     totals["flagged"] = totals["flagged_tables"] > 0
     totals["variance_threshold"] = threshold

@@ -1,17 +1,22 @@
 """The table report: per table (or per table and gaming day) over a day, month to date or year to
-date: rounds, drop, paid out, win, hold %, bonus and super bonus counts, from the ledger.
+date: rounds, handle, paid out, game win, game win % of handle, bonus and super bonus counts, from
+the ledger.
 
 A player-banked table is no house's game: the house neither stakes nor wins there, so its row has
-no drop, paid out, win, hold or bonuses (null), and it stays out of the totals of those. It has
-its own figures instead: the players' stakes (buys included) and buys, their shoot bets, the
-bankers' net, the kitty before the period's first round and after its last, and how many times
-a Pontoon passed the bank; `player_banked_totals` adds them up.
+no handle, paid out, game win, game win % or bonuses (null), and it stays out of the totals of
+those. It has its own figures instead: the players' stakes (buys included) and buys, their shoot
+bets, the bankers' net, the kitty before the period's first round and after its last, and how many
+times a Pontoon passed the bank; `player_banked_totals` adds them up.
 
-Money is the ledger's: drop is every stake of the settled rounds opened in the period, paid out
-every return (super bonus and envy prizes included), win is drop less paid out. A voided round's
-refunds are stake handed back, neither won nor lost: they stay out of drop and paid out and are
-shown beside them (void_refunds), so drop + void_refunds is every stake the ledger holds. A round
-belongs to the gaming day it opened in; rounds not settled yet carry no money and are counted."""
+Money is the ledger's: handle is every stake of the settled rounds opened in the period, paid out
+every return (super bonus and envy prizes included), game win is handle less paid out. A voided
+round's refunds are stake handed back, neither won nor lost: they stay out of handle and paid out
+and are shown beside them (void_refunds), so handle + void_refunds is every stake the ledger holds.
+A round belongs to the gaming day it opened in; rounds not settled yet carry no money and are
+counted.
+
+Drop, win and hold are the trade's words for a table's books (its drop box, its chips), which the
+table games statement (`table_games.py`) works out; the rounds' figures here are never called so."""
 from __future__ import annotations
 
 import csv
@@ -28,14 +33,14 @@ from .gaming_day import RANGE, Period, check_day_start, day_range, parse_day_sta
 # 678_suited, 777_spades): a winning 21 paid better than even money.
 BONUS_OUTCOME = r"^([0-9]_(plus_)?card_21|[A2-9TJQK]{2,7}_(mixed|suited|spades))$"
 NO_ACTIVITY, ACTIVE = "no activity", "active"
-MONEY_COLUMNS = ("rounds", "voided_rounds", "unsettled_rounds", "drop", "paid_out", "win", "bonuses",
+MONEY_COLUMNS = ("rounds", "voided_rounds", "unsettled_rounds", "handle", "paid_out", "game_win", "bonuses",
                  "super_bonuses", "void_refunds")
-HOUSE_COLUMNS = ("drop", "paid_out", "win", "hold_percent", "bonuses", "super_bonuses")
+HOUSE_COLUMNS = ("handle", "paid_out", "game_win", "game_win_percent", "bonuses", "super_bonuses")
 PLAYER_BANKED_COLUMNS = ("stakes", "buys", "shoot_bets", "banker_net", "kitty_before", "kitty_after", "bank_passes")
 PLAYER_BANKED_SUMS = ("rounds", "voided_rounds", "unsettled_rounds", "stakes", "buys", "shoot_bets", "banker_net",
                       "bank_passes")
-CSV_COLUMNS = ("gaming_day", "table_id", "activity", "rounds", "voided_rounds", "unsettled_rounds", "drop",
-               "paid_out", "win", "hold_percent", "bonuses", "super_bonuses", "void_refunds", "game",
+CSV_COLUMNS = ("gaming_day", "table_id", "activity", "rounds", "voided_rounds", "unsettled_rounds", "handle",
+               "paid_out", "game_win", "game_win_percent", "bonuses", "super_bonuses", "void_refunds", "game",
                *PLAYER_BANKED_COLUMNS)
 TOTAL = "TOTAL"
 PLAYER_BANKED_TOTAL = "TOTAL player-banked"
@@ -66,16 +71,16 @@ def _header(window: Period, day_start: str, zone: str, by: str, table_id: str | 
             "gaming_day_starts": day_start, "by": by, "table_id": table_id, "money_unit": "cents"}
 
 
-def hold_percent(win: int, drop: int) -> float | None:
-    """Win as a percentage of drop to two places, halves rounded away from zero as a regulator's
-    figures are, and worked out in whole numbers: a float's own rounding would put 1 in 800 at
-    0.12 rather than 0.13. None without a drop."""
-    if not drop:
+def percent_of(part: int, whole: int) -> float | None:
+    """`part` as a percentage of `whole` (game win of handle, win of drop) to two places, halves
+    rounded away from zero as a regulator's figures are, and worked out in whole numbers: a float's
+    own rounding would put 1 in 800 at 0.12 rather than 0.13. None without a whole."""
+    if not whole:
         return None
-    hundredths, remainder = divmod(abs(win) * 10_000, drop)
-    if 2 * remainder >= drop:
+    hundredths, remainder = divmod(abs(part) * 10_000, whole)
+    if 2 * remainder >= whole:
         hundredths += 1
-    return (hundredths if win >= 0 else -hundredths) / 100
+    return (hundredths if part >= 0 else -hundredths) / 100
 
 
 def _finish(row: dict[str, Any], player_banked: tuple[str, ...]) -> dict[str, Any]:
@@ -87,8 +92,8 @@ def _finish(row: dict[str, Any], player_banked: tuple[str, ...]) -> dict[str, An
         if not row["kitty_before"] and not row["kitty_after"]:   # no kitty: not Shoot Pontoon
             row["kitty_before"] = row["kitty_after"] = None
         return row
-    row["win"] = row["drop"] - row["paid_out"]
-    row["hold_percent"] = hold_percent(row["win"], row["drop"])
+    row["game_win"] = row["handle"] - row["paid_out"]
+    row["game_win_percent"] = percent_of(row["game_win"], row["handle"])
     row.update(dict.fromkeys(PLAYER_BANKED_COLUMNS))
     return row
 
@@ -96,7 +101,7 @@ def _finish(row: dict[str, Any], player_banked: tuple[str, ...]) -> dict[str, An
 def _totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The house-banked tables' figures added up (a player-banked table's are never among them)."""
     totals = {column: sum(row[column] for row in rows) for column in MONEY_COLUMNS}
-    totals["hold_percent"] = hold_percent(totals["win"], totals["drop"])
+    totals["game_win_percent"] = percent_of(totals["game_win"], totals["handle"])
     totals["activity"] = ACTIVE if any(row["activity"] == ACTIVE for row in rows) else NO_ACTIVITY
     return totals
 

@@ -114,8 +114,8 @@ def _show_recall_and_report(base_url: str, base: str, reader: str, tables: list[
         print(f"\nTable report: {base}/v1/reports/tables?table={table}  (add &format=csv for CSV)", file=out)
         if report.ok:
             for row in report.body["rows"]:
-                print("  " + ", ".join(f"{k} {row.get(k)}" for k in ("table_id", "rounds", "drop", "paid_out", "win",
-                                                                   "hold_percent")), file=out)
+                print("  " + ", ".join(f"{k} {row.get(k)}" for k in ("table_id", "rounds", "handle", "paid_out",
+                                                                   "game_win", "game_win_percent")), file=out)
         else:
             print(f"  not available: {report.status} {report.code}", file=out)
         print(f"\nOne round's state and transcript: {base}/v1/rounds/<round_id> and .../transcript (the table's "

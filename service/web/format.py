@@ -1,5 +1,5 @@
 """The browser pages' Jinja filters (the console's and the dealer's screen's): money in dollars and cents,
-hold, local times with their gaming day, cards, and seats' hands counted from 1 as the pit counts them."""
+percentages, local times with their gaming day, cards, and seats' hands counted from 1 as the pit counts them."""
 from __future__ import annotations
 
 import json
@@ -15,7 +15,7 @@ from ..config import Settings
 from ..engine.cards import CardError, parse_card
 from ..reports.gaming_day import gaming_day_of, parse_day_start
 
-DASH = "\u2014"   # what a figure that does not exist (a hold without a drop) shows
+DASH = "\u2014"   # what a figure that does not exist (a percentage of nothing) shows
 
 
 class Colour(StrEnum):
@@ -49,9 +49,10 @@ def money(cents: int | None) -> str:
     return f"{'-' if cents < 0 else ''}${dollars:,}.{rest:02d}"
 
 
-def hold(percent: float | None) -> str:
-    """Hold as a percentage to two places (the report's own rounding); a dash without a drop."""
-    return DASH if percent is None else f"{percent:.2f}%"
+def percent(value: float | None) -> str:
+    """A percentage (game win of handle, hold) to two places (the report's own rounding); a dash
+    without one (no handle, no drop)."""
+    return DASH if value is None else f"{value:.2f}%"
 
 
 def card(token: str) -> ShownCard:
@@ -156,7 +157,7 @@ def casino_timezone() -> str:
 
 def install(app: Flask) -> None:
     """Register the filters (and the current gaming day and time zone as template globals)."""
-    for name, function in (("money", money), ("hold", hold), ("card", card), ("local_time", local_time),
+    for name, function in (("money", money), ("percent", percent), ("card", card), ("local_time", local_time),
                            ("gaming_day", gaming_day), ("day_name", day_name), ("when", when),
                            ("counted", counted), ("hand_no", hand_number), ("recipient", recipient),
                            ("as_written", as_written), ("line_name", line_name)):

@@ -80,20 +80,21 @@ def test_recall_reverify_report_and_audit_export(page, people, new_table, db, li
     dealt = [step for step in script(*ROUNDS[4][:2]) if isinstance(step, str)]
     assert json.loads(transcript.value.path().read_text())["cards"] == dealt
 
-    drop = 1000 * len(ROUNDS)
+    handle = 1000 * len(ROUNDS)
     paid = sum(returned for _, _, returned in ROUNDS)
     visit(page, "/console/reports")
     page.get_by_label("Gaming day").fill(gaming_day_of_rounds(live, db, table_id).isoformat())
     page.get_by_role("button", name="Show").click()
     row = page.locator("table.report tbody tr").filter(has_text=table_id)
-    expect(row.locator("td.num").nth(3)).to_have_text(f"${drop // 100}.00")
-    expect(row.locator("td.num").nth(5)).to_have_text(f"${(drop - paid) // 100}.00")
+    expect(row.locator("td.num").nth(3)).to_have_text(f"${handle // 100}.00")
+    expect(row.locator("td.num").nth(5)).to_have_text(f"${(handle - paid) // 100}.00")
     shot(page, "reports")
     with page.expect_download() as report:
         page.get_by_role("link", name="Download CSV").click()
     lines = {line["table_id"]: line for line in csv.DictReader(io.StringIO(report.value.path().read_text()))}
-    assert (lines[table_id]["rounds"], lines[table_id]["drop"], lines[table_id]["paid_out"], lines[table_id]["win"]) \
-        == (str(len(ROUNDS)), str(drop), str(paid), str(drop - paid))
+    line = lines[table_id]
+    assert (line["rounds"], line["handle"], line["paid_out"], line["game_win"]) \
+        == (str(len(ROUNDS)), str(handle), str(paid), str(handle - paid))
 
     visit(page, "/console/audit")
     search = page.locator("#search")

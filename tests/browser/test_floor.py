@@ -63,7 +63,7 @@ def test_a_round_appears_live_on_the_floor_and_its_table_card_by_card(new_page, 
     last = live.locator(".last-rounds tbody tr").first
     expect(last).to_contain_text("settled")
     expect(last).to_contain_text("$10.00")
-    expect(row.locator("td.num").nth(1)).to_have_text("$10.00")       # drop
+    expect(row.locator("td.num").nth(1)).to_have_text("$10.00")       # handle
     assert reloads == ([], []), "the pages updated themselves without loading again"
 
 

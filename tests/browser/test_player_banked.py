@@ -70,8 +70,8 @@ def test_the_pit_sees_the_banker_the_bank_and_the_games_own_figures(new_page, pe
     expect(last.locator('[data-who="seat 1 hand 1"] [data-card]')).to_have_count(2)
     expect(last).to_contain_text("$10.00 → $8.00")
     expect(live.locator('[data-figure="stakes"]')).to_contain_text("$21.00")
-    expect(live.locator(".figures")).not_to_contain_text("Drop")
-    expect(live.locator(".figures")).not_to_contain_text("Hold")
+    expect(live.locator(".figures")).not_to_contain_text("Handle")
+    expect(live.locator(".figures")).not_to_contain_text("Game win")
 
     visit(page, f"/console/tables/{table_id}", "table-player-banked")   # the guide's picture
     visit(page, "/console/floor")

@@ -1,4 +1,5 @@
-"""/v1/reports/tables: drop, paid out, win and hold per table and gaming day, JSON or CSV."""
+"""/v1/reports/tables: handle, paid out, game win and game win % of handle per table and gaming day, JSON or
+CSV."""
 from __future__ import annotations
 
 import marshmallow as ma
@@ -29,14 +30,17 @@ class TableReport(MethodView):
                       description="format=csv: the rows, then a TOTAL line; amounts in cents")
     @documented(blp, "getTableReport", 404)
     def get(self, query):
-        """Report drop, win and hold per table.
+        """Report handle, game win and game win % of handle per table.
 
         Per table for a gaming day (`gaming_day`, or `date`), month to date or year to date,
         or the gaming days `gaming_day_from` to `gaming_day_to` (`by=day`: per table and gaming
-        day): rounds, drop, paid out, win, hold %, bonus and super bonus counts, void refunds.
-        Tables with no play have a "no activity" row. The gaming day starts at the configured
-        local time (GAMING_DAY_STARTS in PONTOON_TZ). Money is the ledger's: a void's refunds are
-        neither drop nor paid out; rounds not settled yet are counted, not summed."""
+        day): rounds, handle (the stakes), paid out, game win (handle less paid out), game win %
+        of handle, bonus and super bonus counts, void refunds. Tables with no play have a "no
+        activity" row. The gaming day starts at the configured local time (GAMING_DAY_STARTS in
+        PONTOON_TZ). Money is the ledger's: a void's refunds are neither handle nor paid out;
+        rounds not settled yet are counted, not summed. Until the document's version 4 these
+        were `drop`, `win` and `hold_percent`: the trade's words for a table's drop box and
+        chips, which the table games statement (`getTableGamesStatement`) reports."""
         settings = current_app.extensions["pontoon.settings"]
         asked = ReportQuery.of(query, settings)
         report = period_report(request_uow(), settings, asked)

@@ -12,16 +12,21 @@ class ReportFiguresSchema(ma.Schema):
     voided_rounds = ma.fields.Integer(required=True)
     unsettled_rounds = ma.fields.Integer(required=True, metadata={"description": "open or awaiting settlement: "
                                                                   "no money counted yet"})
-    drop = ma.fields.Integer(required=True, allow_none=True, metadata={"description": "cents staked (null at a "
-                                                                                  "player-banked table)"})
+    handle = ma.fields.Integer(required=True, allow_none=True, metadata={
+        "description": "cents staked in the settled rounds (null at a player-banked table); until version 4 "
+                       "`drop`, a word kept for the drop box's count"})
     paid_out = ma.fields.Integer(required=True, allow_none=True,
                                  metadata={"description": "cents returned, prizes included"})
-    win = ma.fields.Integer(required=True, allow_none=True, metadata={"description": "drop less paid out"})
-    hold_percent = ma.fields.Float(allow_none=True, required=True)
+    game_win = ma.fields.Integer(required=True, allow_none=True, metadata={
+        "description": "handle less paid out; until version 4 `win`, a word kept for the table's win from its "
+                       "chips and drop box (the table games statement)"})
+    game_win_percent = ma.fields.Float(allow_none=True, required=True, metadata={
+        "description": "game win % of handle, to two places (null without a handle); until version 4 "
+                       "`hold_percent`, a word kept for win over drop"})
     bonuses = ma.fields.Integer(required=True, allow_none=True, metadata={"description": "hands paid a bonus line"})
     super_bonuses = ma.fields.Integer(required=True, allow_none=True)
     void_refunds = ma.fields.Integer(required=True, metadata={"description": "cents handed back by voids "
-                                                              "(not in drop or paid out)"})
+                                                              "(not in handle or paid out)"})
 
 
 class PlayerBankedFiguresSchema(ma.Schema):
@@ -39,8 +44,8 @@ class PlayerBankedFiguresSchema(ma.Schema):
 class ReportRowSchema(ReportFiguresSchema):
     gaming_day = ma.fields.Date(allow_none=True, required=True, metadata={"description": "null when by=table"})
     table_id = ma.fields.String(required=True)
-    game = ma.fields.String(metadata={"description": "the table's game; a player-banked one has no drop, paid out, "
-                                                     "win, hold or bonuses (null) and its own figures below"})
+    game = ma.fields.String(metadata={"description": "the table's game; a player-banked one has no handle, paid "
+                                                     "out, game win or bonuses (null) and its own figures below"})
     stakes = ma.fields.Integer(allow_none=True, metadata={"description": "player-banked only, as are the fields "
                                                                          "below: the players' stakes, buys included"})
     buys = ma.fields.Integer(allow_none=True)

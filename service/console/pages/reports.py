@@ -1,4 +1,5 @@
-"""/console/reports: drop, win and hold by table and gaming day, its daily chart, and its CSV."""
+"""/console/reports: handle, game win and game win % of handle by table and gaming day, its daily chart,
+and its CSV."""
 from __future__ import annotations
 
 import re

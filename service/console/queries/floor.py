@@ -11,7 +11,7 @@ from ...catalog import resolve
 from ...config import Settings
 from ...games import FAMILIES, View, family_named
 from ...reports.gaming_day import gaming_day_of, parse_day_start, period
-from ...reports.tables import hold_percent
+from ...reports.tables import percent_of
 from ...rounds import views
 from ...rounds.state import CorruptRound, rebuild
 from ...rules import Ref
@@ -54,16 +54,17 @@ class RoundInPlay:
 
 @dataclass(frozen=True, slots=True)
 class DayFigures:
-    """A table's gaming day so far (or the floor's). At a house-banked table the house's drop, win
-    and hold; at a player-banked one the house neither stakes nor wins: the players' stakes and
-    buys, their shoot bets and the banker's result instead. The floor's totals keep the two apart."""
+    """A table's gaming day so far (or the floor's). At a house-banked table its rounds' handle,
+    game win and game win % of handle; at a player-banked one the house neither stakes nor wins: the
+    players' stakes and buys, their shoot bets and the banker's result instead. The floor's totals
+    keep the two apart."""
 
     rounds: int
     voided_rounds: int
     unsettled_rounds: int
-    drop: int
-    win: int
-    hold_percent: float | None
+    handle: int
+    game_win: int
+    game_win_percent: float | None
     house_banked: bool = True
     stakes: int = 0                 # player-banked: the players' stakes, buys included
     buys: int = 0
@@ -72,21 +73,23 @@ class DayFigures:
 
     @classmethod
     def of(cls, day: FloorDay, house_banked: bool = True) -> DayFigures:
-        """Win and hold as the table report works them out (hold rounded as a regulator's is); a
-        player-banked table has none: its ledger rows are money between the players."""
+        """Game win and its percentage of handle as the table report works them out (rounded as a
+        regulator's figures are); a player-banked table has none: its ledger rows are money between
+        the players."""
         if not house_banked:
             return cls(day.rounds, day.voided_rounds, day.unsettled_rounds, 0, 0, None, False, day.stakes, day.buys,
                        day.shoot_bets, day.banker_net)
-        win = day.drop - day.paid_out
-        return cls(day.rounds, day.voided_rounds, day.unsettled_rounds, day.drop, win, hold_percent(win, day.drop))
+        game_win = day.handle - day.paid_out
+        return cls(day.rounds, day.voided_rounds, day.unsettled_rounds, day.handle, game_win,
+                   percent_of(game_win, day.handle))
 
     @classmethod
     def total(cls, tables: list[DayFigures]) -> DayFigures:
         """The tables' figures added up: house-banked and player-banked tables are never added
         together (the callers keep them apart)."""
-        drop, win = sum(t.drop for t in tables), sum(t.win for t in tables)
+        handle, game_win = sum(t.handle for t in tables), sum(t.game_win for t in tables)
         return cls(sum(t.rounds for t in tables), sum(t.voided_rounds for t in tables),
-                   sum(t.unsettled_rounds for t in tables), drop, win, hold_percent(win, drop),
+                   sum(t.unsettled_rounds for t in tables), handle, game_win, percent_of(game_win, handle),
                    all(t.house_banked for t in tables), sum(t.stakes for t in tables), sum(t.buys for t in tables),
                    sum(t.shoot_bets for t in tables), sum(t.banker_net for t in tables))
 
@@ -110,7 +113,7 @@ class FloorTable:
 class Floor:
     gaming_day: date
     tables: list[FloorTable]
-    totals: DayFigures              # the house-banked tables': drop, win and hold are the house's alone
+    totals: DayFigures              # the house-banked tables': their handle and game win are the house's alone
     player_banked: DayFigures | None = None   # the player-banked tables' own figures, if there are any
     calls: list[dict[str, Any]] = field(default_factory=list)   # dealers' calls for a supervisor, oldest first
 

@@ -1,5 +1,5 @@
-"""The reports page: the REST table report for a period (service/web/reports.py), and its daily win
-and hold drawn as a chart."""
+"""The reports page: the REST table report for a period (service/web/reports.py), and its daily game
+win and game win % of handle drawn as a chart."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from ...config import Settings
-from ...reports.tables import hold_percent
+from ...reports.tables import percent_of
 from ...store.uow import UnitOfWork
 from ...web.format import money
 from ...web.reports import ReportQuery, period_report
@@ -21,9 +21,9 @@ LEFT, RIGHT, TOP, BOTTOM = 84, 64, 16, 30
 @dataclass(frozen=True, slots=True)
 class DayPoint:
     day: date
-    drop: int
-    win: int
-    hold_percent: float | None
+    handle: int
+    game_win: int
+    game_win_percent: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +32,7 @@ class Bar:
     y: float
     width: float
     height: float
-    loss: bool              # the house lost that day
+    loss: bool              # the house's rounds lost that day
     point: DayPoint
 
 
@@ -44,7 +44,8 @@ class Tick:
 
 @dataclass(frozen=True, slots=True)
 class Chart:
-    """Daily win as bars against the left axis (dollars), hold as a line against the right (%)."""
+    """Daily game win as bars against the left axis (dollars), game win % of handle as a line
+    against the right (%)."""
 
     width: int
     height: int
@@ -54,26 +55,26 @@ class Chart:
     plot_bottom: int
     zero_y: float
     bars: list[Bar]
-    hold_lines: list[str]        # polyline point lists; a day without drop breaks the line
-    hold_dots: list[tuple[float, float, DayPoint]]
-    win_ticks: list[Tick]
-    hold_ticks: list[Tick]
+    percent_lines: list[str]     # polyline point lists; a day without handle breaks the line
+    percent_dots: list[tuple[float, float, DayPoint]]
+    game_win_ticks: list[Tick]
+    percent_ticks: list[Tick]
     day_ticks: list[Tick]
-    win_range: tuple[int, int]   # cents at the bottom and the top of the plot
+    game_win_range: tuple[int, int]   # cents at the bottom and the top of the plot
 
 
 def daily(report_by_day: dict[str, Any]) -> list[DayPoint]:
     """The house-banked tables' rows of a by-day report summed per gaming day, every day of the period."""
-    drop: dict[date, int] = defaultdict(int)
-    win: dict[date, int] = defaultdict(int)
+    handle: dict[date, int] = defaultdict(int)
+    game_win: dict[date, int] = defaultdict(int)
     for row in report_by_day["rows"]:
-        if row["drop"] is None:   # a player-banked table: the house neither stakes nor wins there
-            drop.setdefault(row["gaming_day"], 0)
+        if row["handle"] is None:   # a player-banked table: the house neither stakes nor wins there
+            handle.setdefault(row["gaming_day"], 0)
             continue
-        drop[row["gaming_day"]] += row["drop"]
-        win[row["gaming_day"]] += row["win"]
-    days = sorted(set(drop))
-    return [DayPoint(day, drop[day], win[day], hold_percent(win[day], drop[day])) for day in days]
+        handle[row["gaming_day"]] += row["handle"]
+        game_win[row["gaming_day"]] += row["game_win"]
+    days = sorted(set(handle))
+    return [DayPoint(day, handle[day], game_win[day], percent_of(game_win[day], handle[day])) for day in days]
 
 
 def _span(low: float, high: float) -> tuple[float, float]:
@@ -84,15 +85,16 @@ def _span(low: float, high: float) -> tuple[float, float]:
 
 def chart(points: list[DayPoint]) -> Chart:
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-    win_low, win_high = _span(min((p.win for p in points), default=0), max((p.win for p in points), default=0))
-    holds = [p.hold_percent for p in points if p.hold_percent is not None]
-    hold_low, hold_high = _span(min(holds, default=0.0), max(holds, default=0.0))
+    win_low, win_high = _span(min((p.game_win for p in points), default=0),
+                              max((p.game_win for p in points), default=0))
+    percents = [p.game_win_percent for p in points if p.game_win_percent is not None]
+    percent_low, percent_high = _span(min(percents, default=0.0), max(percents, default=0.0))
 
     def win_y(cents: float) -> float:
         return TOP + (win_high - cents) / (win_high - win_low) * plot_h
 
-    def hold_y(percent: float) -> float:
-        return TOP + (hold_high - percent) / (hold_high - hold_low) * plot_h
+    def percent_y(percent: float) -> float:
+        return TOP + (percent_high - percent) / (percent_high - percent_low) * plot_h
 
     slot = plot_w / max(len(points), 1)
     zero = win_y(0)
@@ -102,15 +104,15 @@ def chart(points: list[DayPoint]) -> Chart:
     line: list[str] = []
     for index, point in enumerate(points):
         x = LEFT + index * slot
-        top = win_y(max(point.win, 0))
+        top = win_y(max(point.game_win, 0))
         bars.append(Bar(round(x + slot * 0.15, 1), round(top, 1), round(slot * 0.7, 1),
-                        round(abs(win_y(point.win) - zero), 1), point.win < 0, point))
-        if point.hold_percent is None:
+                        round(abs(win_y(point.game_win) - zero), 1), point.game_win < 0, point))
+        if point.game_win_percent is None:
             if line:
                 lines.append(" ".join(line))
             line = []
             continue
-        centre, y = round(x + slot / 2, 1), round(hold_y(point.hold_percent), 1)
+        centre, y = round(x + slot / 2, 1), round(percent_y(point.game_win_percent), 1)
         line.append(f"{centre},{y}")
         dots.append((centre, y, point))
     if line:
@@ -119,9 +121,10 @@ def chart(points: list[DayPoint]) -> Chart:
     day_ticks = [Tick(round(LEFT + (i + 0.5) * slot, 1), p.day.strftime("%d %b"))
                  for i, p in enumerate(points) if i % every == 0]
     win_ticks = [Tick(round(win_y(value), 1), money(int(value))) for value in sorted({win_low, 0, win_high})]
-    hold_ticks = [Tick(round(hold_y(value), 1), f"{value:.1f}%") for value in sorted({hold_low, 0.0, hold_high})]
+    percent_ticks = [Tick(round(percent_y(value), 1), f"{value:.1f}%")
+                     for value in sorted({percent_low, 0.0, percent_high})]
     return Chart(WIDTH, HEIGHT, LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM, round(zero, 1), bars, lines, dots,
-                 win_ticks, hold_ticks, day_ticks, (int(win_low), int(win_high)))
+                 win_ticks, percent_ticks, day_ticks, (int(win_low), int(win_high)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,14 +135,15 @@ class ReportPage:
 
 
 def report_page(uow: UnitOfWork, settings: Settings, query: ReportQuery) -> ReportPage:
-    """The report as the REST API gives it, and the period's daily win and hold (one more
-    statement, unless the report is by day already); NotFound for a table that does not exist."""
+    """The report as the REST API gives it, and the period's daily game win and its percentage of
+    handle (one more statement, unless the report is by day already); NotFound for a table that
+    does not exist."""
     report = period_report(uow, settings, query)
     if query.by == "day":
         points = daily(report)
     elif report["first_gaming_day"] == report["gaming_day"]:   # one gaming day: its totals are the day
         totals = report["totals"]
-        points = [DayPoint(report["gaming_day"], totals["drop"], totals["win"], totals["hold_percent"])]
+        points = [DayPoint(report["gaming_day"], totals["handle"], totals["game_win"], totals["game_win_percent"])]
     else:
         points = daily(period_report(uow, settings, query, by="day"))
     return ReportPage(report, points, chart(points))

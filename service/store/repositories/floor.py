@@ -45,13 +45,13 @@ class FloorRound:
 @dataclass(frozen=True, slots=True)
 class FloorDay:
     """A table's rounds and money between two instants (its gaming day so far), as the table report
-    counts them: rounds by the time they opened; drop and paid out are the ledger's stakes and
+    counts them: rounds by the time they opened; handle and paid out are the ledger's stakes and
     returns but for void refunds (handed back, neither won nor lost)."""
 
     rounds: int                     # settled
     voided_rounds: int
     unsettled_rounds: int           # open, or complete and waiting for settlement: no money yet
-    drop: int
+    handle: int
     paid_out: int
     void_refunds: int
     # The player-banked game's own figures (nothing at a house-banked table): the players' stakes
@@ -88,7 +88,7 @@ SELECT t.table_id, t.game, t.rules, t.rules_version, t.paytable, t.paytable_vers
        r.round_id, r.shoe_id AS round_shoe_id, rs.mode AS round_shoe_mode, r.rules_ref, r.paytable_ref, r.wagers,
        r.version, r.opened_at AS round_opened_at, e.events, tr.kitty_before,
        d.rounds, d.voided_rounds, d.unsettled_rounds,
-       coalesce(m.drop, 0)::bigint AS drop, coalesce(m.paid_out, 0)::bigint AS paid_out,
+       coalesce(m.handle, 0)::bigint AS handle, coalesce(m.paid_out, 0)::bigint AS paid_out,
        coalesce(m.void_refunds, 0)::bigint AS void_refunds,
        coalesce(pb.stakes, 0)::bigint AS stakes, coalesce(pb.buys, 0)::bigint AS buys,
        coalesce(pb.shoot_bets, 0)::bigint AS shoot_bets, coalesce(m.banker_net, 0)::bigint AS banker_net
@@ -110,7 +110,7 @@ CROSS JOIN LATERAL (
     WHERE p.table_id = t.table_id AND p.opened_at >= %(starts_at)s AND p.opened_at < %(ends_at)s
 ) d
 CROSS JOIN LATERAL (
-    SELECT sum(l.stake) FILTER (WHERE l.kind <> 'void_refund') AS drop,
+    SELECT sum(l.stake) FILTER (WHERE l.kind <> 'void_refund') AS handle,
            sum(l.returned) FILTER (WHERE l.kind <> 'void_refund') AS paid_out,
            sum(l.returned) FILTER (WHERE l.kind = 'void_refund') AS void_refunds,
            sum(l.returned - l.stake) FILTER (WHERE t.game = ANY(%(player_banked)s) AND l.seat = 0) AS banker_net
@@ -159,7 +159,7 @@ def _row(*, state: dict[str, Any] | None, shoe_id: uuid.UUID | None, shoe_mode: 
          cards_dealt: Any, shoe_opened_at: Any, round_id: uuid.UUID | None, round_shoe_id: Any,
          round_shoe_mode: Any, rules_ref: Any, paytable_ref: Any, wagers: Any, version: Any, round_opened_at: Any,
          events: list[dict[str, Any]] | None, kitty_before: int | None, rounds: int, voided_rounds: int,
-         unsettled_rounds: int, drop: int, paid_out: int, void_refunds: int, stakes: int, buys: int,
+         unsettled_rounds: int, handle: int, paid_out: int, void_refunds: int, stakes: int, buys: int,
          shoot_bets: int, banker_net: int, **table: Any) -> FloorTableRow:
     """One table's row of _FLOOR, by column name: the table's own columns are TableRow's; a shoe's
     and a round's are NULL (Any here) when the table has none open."""
@@ -171,5 +171,5 @@ def _row(*, state: dict[str, Any] | None, shoe_id: uuid.UUID | None, shoe_mode: 
         open_round = FloorRound(round_id, round_shoe_id, round_shoe_mode, rules_ref, paytable_ref,
                                 wagers, version, round_opened_at, stored, kitty_before)
     return FloorTableRow(TableRow(**table), state or {}, shoe, open_round,
-                         FloorDay(rounds, voided_rounds, unsettled_rounds, drop, paid_out, void_refunds, stakes,
+                         FloorDay(rounds, voided_rounds, unsettled_rounds, handle, paid_out, void_refunds, stakes,
                                   buys, shoot_bets, banker_net))

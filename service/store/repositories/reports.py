@@ -16,7 +16,7 @@ WITH period_rounds AS (
       AND (%(table_id)s::text IS NULL OR r.table_id = %(table_id)s)
 ), money AS (
     SELECT l.round_id,
-           sum(l.stake) FILTER (WHERE l.kind <> 'void_refund') AS drop,
+           sum(l.stake) FILTER (WHERE l.kind <> 'void_refund') AS handle,
            sum(l.returned) FILTER (WHERE l.kind <> 'void_refund') AS paid_out,
            sum(l.returned) FILTER (WHERE l.kind = 'void_refund') AS void_refunds,
            count(*) FILTER (WHERE l.kind IN ('main', 'split') AND l.outcome ~ %(bonus)s) AS bonuses,
@@ -54,7 +54,7 @@ SELECT s.gaming_day, s.table_id, s.game,
        count(p.round_id) FILTER (WHERE p.status = 'settled') AS rounds,
        count(p.round_id) FILTER (WHERE p.status = 'void') AS voided_rounds,
        count(p.round_id) FILTER (WHERE p.status IN ('open', 'complete')) AS unsettled_rounds,
-       coalesce(sum(m.drop), 0)::bigint AS drop,
+       coalesce(sum(m.handle), 0)::bigint AS handle,
        coalesce(sum(m.paid_out), 0)::bigint AS paid_out,
        coalesce(sum(m.bonuses), 0)::bigint AS bonuses,
        coalesce(sum(m.super_bonuses), 0)::bigint AS super_bonuses,

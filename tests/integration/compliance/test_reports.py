@@ -1,5 +1,6 @@
-"""The table report: per table and gaming day, drop / paid out / win / hold and bonus counts that
-add up to the ledger's, a "no activity" row for idle tables, voids apart, JSON and CSV alike."""
+"""The table report: per table and gaming day, handle / paid out / game win / game win % of handle and
+bonus counts that add up to the ledger's, a "no activity" row for idle tables, voids apart, JSON and
+CSV alike."""
 from __future__ import annotations
 
 import csv
@@ -25,14 +26,14 @@ SUPER_BONUS = ["7H", "9C", "7C", "7H", "8C", {"seat": 1, "hand": 0, "action": "h
 def ledger_totals(db, starts_at: str, ends_at: str) -> dict:
     """The ledger's own sums over the house-banked rounds opened in the window: what the report's
     totals must equal (a player-banked table's ledger rows are money between its players)."""
-    drop, paid, voids, rounds = db.execute(
+    handle, paid, voids, rounds = db.execute(
         "SELECT coalesce(sum(l.stake) FILTER (WHERE l.kind <> 'void_refund'), 0),"
         "       coalesce(sum(l.returned) FILTER (WHERE l.kind <> 'void_refund'), 0),"
         "       coalesce(sum(l.returned) FILTER (WHERE l.kind = 'void_refund'), 0),"
         "       count(DISTINCT l.round_id) FILTER (WHERE l.kind <> 'void_refund')"
         " FROM ledger_entries l JOIN rounds r ON r.round_id = l.round_id JOIN tables t ON t.table_id = r.table_id"
         " WHERE r.opened_at >= %s AND r.opened_at < %s AND t.game = 'canberra'", (starts_at, ends_at)).fetchone()
-    return {"drop": drop, "paid_out": paid, "void_refunds": voids, "rounds": rounds}
+    return {"handle": handle, "paid_out": paid, "void_refunds": voids, "rounds": rounds}
 
 
 @pytest.fixture
@@ -63,25 +64,25 @@ def test_a_daily_report_adds_up_to_the_ledger(floor, operator, db):
     played = rows[floor["played"]]
     assert played["activity"] == "active" and played["rounds"] == 4 and played["unsettled_rounds"] == 1
     assert played["bonuses"] == 1 and played["super_bonuses"] == 1
-    assert played["drop"] == 1000 + 1000 + 2000 + 5500
+    assert played["handle"] == 1000 + 1000 + 2000 + 5500
     assert played["paid_out"] == 1000 + 2500 + (1000 + 100000 + 1000 + 5000) + 16000
-    assert played["win"] == played["drop"] - played["paid_out"]
-    exact = (Decimal(played["win"]) * 100 / Decimal(played["drop"])).quantize(Decimal("0.01"), ROUND_HALF_UP)
-    assert played["hold_percent"] == float(exact)
+    assert played["game_win"] == played["handle"] - played["paid_out"]
+    exact = (Decimal(played["game_win"]) * 100 / Decimal(played["handle"])).quantize(Decimal("0.01"), ROUND_HALF_UP)
+    assert played["game_win_percent"] == float(exact)
 
     idle = rows[floor["idle"]]
-    assert idle["activity"] == "no activity" and idle["drop"] == idle["paid_out"] == idle["rounds"] == 0
-    assert idle["hold_percent"] is None
+    assert idle["activity"] == "no activity" and idle["handle"] == idle["paid_out"] == idle["rounds"] == 0
+    assert idle["game_win_percent"] is None
 
     voided = rows[floor["voided"]]
     assert voided["voided_rounds"] == 1 and voided["void_refunds"] == 3500
-    assert voided["drop"] == voided["paid_out"] == voided["win"] == 0 and voided["activity"] == "active"
+    assert voided["handle"] == voided["paid_out"] == voided["game_win"] == 0 and voided["activity"] == "active"
 
     ledger = ledger_totals(db, report["starts_at"], report["ends_at"])
     totals = report["totals"]
     assert {key: totals[key] for key in ledger} == ledger
-    assert totals["drop"] == sum(row["drop"] for row in report["rows"] if row["game"] == "canberra")
-    assert totals["win"] == ledger["drop"] - ledger["paid_out"]
+    assert totals["handle"] == sum(row["handle"] for row in report["rows"] if row["game"] == "canberra")
+    assert totals["game_win"] == ledger["handle"] - ledger["paid_out"]
 
 
 def test_the_csv_report_says_the_same(floor, compliance):
@@ -95,10 +96,10 @@ def test_the_csv_report_says_the_same(floor, compliance):
             continue
         line = by_table[row["table_id"]]
         assert line["gaming_day"] == report["gaming_day"] and line["activity"] == row["activity"]
-        assert [int(line[key]) for key in ("rounds", "drop", "paid_out", "win", "super_bonuses")] == \
-            [row[key] for key in ("rounds", "drop", "paid_out", "win", "super_bonuses")]
-        assert line["hold_percent"] == ("" if row["hold_percent"] is None else str(row["hold_percent"]))
-    assert int(by_table["TOTAL"]["drop"]) == report["totals"]["drop"] and lines[-1]["table_id"] == "TOTAL"
+        assert [int(line[key]) for key in ("rounds", "handle", "paid_out", "game_win", "super_bonuses")] == \
+            [row[key] for key in ("rounds", "handle", "paid_out", "game_win", "super_bonuses")]
+        assert line["game_win_percent"] == ("" if row["game_win_percent"] is None else str(row["game_win_percent"]))
+    assert int(by_table["TOTAL"]["handle"]) == report["totals"]["handle"] and lines[-1]["table_id"] == "TOTAL"
 
 
 def test_month_and_year_to_date_include_the_day(floor, supervisor, db):
@@ -106,15 +107,15 @@ def test_month_and_year_to_date_include_the_day(floor, supervisor, db):
     for kind in ("month_to_date", "year_to_date"):
         report = ok(supervisor.get(f"/v1/reports/tables?period={kind}&table={floor['played']}"), 200)
         assert report["first_gaming_day"] < report["gaming_day"] or report["first_gaming_day"].endswith("-01")
-        assert report["totals"]["drop"] == day["totals"]["drop"], "every round here was played today"
+        assert report["totals"]["handle"] == day["totals"]["handle"], "every round here was played today"
         ledger = ledger_totals(db, report["starts_at"], report["ends_at"])
-        assert report["totals"]["drop"] <= ledger["drop"]
+        assert report["totals"]["handle"] <= ledger["handle"]
     by_day = ok(supervisor.get(f"/v1/reports/tables?period=month_to_date&by=day&table={floor['played']}"), 200)
     days = [row["gaming_day"] for row in by_day["rows"]]
     first, last = date.fromisoformat(by_day["first_gaming_day"]), date.fromisoformat(by_day["gaming_day"])
     assert days == [(first + timedelta(days=n)).isoformat() for n in range((last - first).days + 1)]
-    assert [row for row in by_day["rows"] if row["gaming_day"] == day["gaming_day"]][0]["drop"] == \
-        day["totals"]["drop"]
+    assert [row for row in by_day["rows"] if row["gaming_day"] == day["gaming_day"]][0]["handle"] == \
+        day["totals"]["handle"]
     assert all(row["activity"] == "no activity" for row in by_day["rows"] if row["gaming_day"] != day["gaming_day"])
 
 

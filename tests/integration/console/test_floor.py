@@ -1,10 +1,11 @@
 """The floor: every table with its game, rules, paytable, shoe, the round in play and what it awaits,
-and the gaming day's rounds, drop, win and hold; refreshed in place; open to every role."""
+and the gaming day's rounds, handle, game win and game win % of handle; refreshed in place; open to
+every role."""
 from __future__ import annotations
 
 import pytest
 
-from service.web.format import hold, money
+from service.web.format import money, percent
 from tests.support.api_client import ok
 from tests.support.scripted_rounds import AFTER_SPLIT, SPLIT_AND_DOUBLE, SPLIT_AND_DOUBLE_WAGERS, play
 
@@ -18,7 +19,7 @@ def test_the_floor_shows_each_table_its_round_in_play_and_the_days_money(signed_
     play(terminal, table_id, SPLIT_AND_DOUBLE_WAGERS, SPLIT_AND_DOUBLE, stop_after=AFTER_SPLIT)
     idle_id, _ = new_table(shoe=None)
     report = ok(api("compliance").get(f"/v1/reports/tables?table={table_id}"), 200)["rows"][0]
-    assert report["drop"] > 0 and report["rounds"] == 1
+    assert report["handle"] > 0 and report["rounds"] == 1
 
     page = signed_in("compliance").get("/console/floor")
     assert page.status_code == 200
@@ -27,8 +28,9 @@ def test_the_floor_shows_each_table_its_round_in_play_and_the_days_money(signed_
     assert "Pontoon (Canberra)" in row and "canberra@1" in row and "canberra-standard@1" in row
     assert "physical, 17 cards dealt" in row          # the first round's 11 cards and the second's 6
     assert "decision: seat 1, hand 1" in row and "double" in row
-    assert money(report["drop"]) in row and money(report["win"]) in row and hold(report["hold_percent"]) in row
-    assert money(report["drop"]).startswith("$") and "1 unsettled" in row
+    assert money(report["handle"]) in row and money(report["game_win"]) in row
+    assert percent(report["game_win_percent"]) in row
+    assert money(report["handle"]).startswith("$") and "1 unsettled" in row
     idle = text_of(row_of(html, idle_id))
     assert "no shoe open" in idle and "no round open" in idle and "$0.00" in idle and "\u2014" in idle
 
@@ -87,7 +89,7 @@ def test_a_round_in_play_that_no_longer_replays_is_shown_as_a_fault_not_an_error
         db.execute("DELETE FROM round_events WHERE round_id = %s AND seq = %s", (state["round_id"], seq))
 
 
-def test_a_void_is_counted_on_the_floor_and_its_refunds_stay_out_of_the_drop(signed_in, new_table, settle, api):
+def test_a_void_is_counted_on_the_floor_and_its_refunds_stay_out_of_the_handle(signed_in, new_table, settle, api):
     table_id, terminal = new_table()
     settle(play(terminal, table_id, SPLIT_AND_DOUBLE_WAGERS, SPLIT_AND_DOUBLE)["round_id"])
     voided = play(terminal, table_id, SPLIT_AND_DOUBLE_WAGERS, SPLIT_AND_DOUBLE, stop_after=AFTER_SPLIT)
@@ -96,4 +98,5 @@ def test_a_void_is_counted_on_the_floor_and_its_refunds_stay_out_of_the_drop(sig
     assert report["voided_rounds"] == 1 and report["void_refunds"] > 0
     row = text_of(row_of(signed_in("supervisor").get("/console/floor").get_data(as_text=True), table_id))
     assert "1 void" in row and "no round open" in row
-    assert money(report["drop"]) in row and money(report["win"]) in row and hold(report["hold_percent"]) in row
+    assert money(report["handle"]) in row and money(report["game_win"]) in row
+    assert percent(report["game_win_percent"]) in row

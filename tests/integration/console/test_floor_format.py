@@ -1,10 +1,10 @@
-"""The pit's figures as the console shows them: dollars and cents, hold, local times with the
+"""The pit's figures as the console shows them: dollars and cents, percentages, local times with the
 gaming day they count in, and cards as playing cards."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from service.web.format import Colour, card, day_name, gaming_day, hold, local_time, money, when
+from service.web.format import Colour, card, day_name, gaming_day, local_time, money, percent, when
 
 
 def test_money_is_dollars_and_cents_with_a_minus_for_a_loss():
@@ -12,8 +12,8 @@ def test_money_is_dollars_and_cents_with_a_minus_for_a_loss():
     assert money(-50) == "-$0.50" and money(-1234567) == "-$12,345.67" and money(None) == "\u2014"
 
 
-def test_hold_is_a_percentage_to_two_places_and_a_dash_without_drop():
-    assert hold(12.5) == "12.50%" and hold(-190.91) == "-190.91%" and hold(None) == "\u2014"
+def test_a_percentage_is_to_two_places_and_a_dash_without_one():
+    assert percent(12.5) == "12.50%" and percent(-190.91) == "-190.91%" and percent(None) == "\u2014"
 
 
 def test_times_are_local_with_the_gaming_day_they_count_in(app):

@@ -69,14 +69,15 @@ def test_a_finished_round_shows_the_games_own_figures_and_split_hands_on_their_h
     # Stakes and buys $21 (10 + 5 + 6), the banker down $27, the kitty $10 before and $8 after.
     assert "Stakes and buys $21.00" in live and "Bankers' result -$27.00" in live
     assert "$10.00 → $8.00" in live and "-$27.00" in live
-    assert "Drop" not in live and "Hold" not in live and "House win" not in live
+    assert "Handle" not in live and "Game win" not in live and "Drop" not in live and "Hold" not in live
     # The floor keeps the table out of the house's figures.
     row = text_of(row_of(console.get("/console/floor").get_data(as_text=True), table_id))
-    assert "stakes and buys $21.00" in row and "banker -$27.00" in row and "no house win" in row
+    assert "stakes and buys $21.00" in row and "banker -$27.00" in row and "no house game win" in row
     with unit_of_work(app.extensions["pontoon.pool"]) as uow:
         shown = floor(uow, settings)
     house = [t.today for t in shown.tables if t.game == "canberra"]
-    assert shown.totals.drop == sum(t.drop for t in house) and shown.totals.win == sum(t.win for t in house)
+    assert shown.totals.handle == sum(t.handle for t in house)
+    assert shown.totals.game_win == sum(t.game_win for t in house)
     assert shown.player_banked is not None and shown.player_banked.stakes >= 2100
 
 

@@ -55,13 +55,13 @@ def test_the_report_shows_a_player_banked_tables_own_figures_and_keeps_them_from
     report = ok(compliance.get(f"/v1/reports/tables?table={table_id}"), 200)
     (row,) = report["rows"]
     assert row["game"] == "traditional" and row["rounds"] == 2
-    assert {key: row[key] for key in ("drop", "paid_out", "win", "hold_percent", "bonuses", "super_bonuses")} == \
-        dict.fromkeys(("drop", "paid_out", "win", "hold_percent", "bonuses", "super_bonuses"))
+    house = ("handle", "paid_out", "game_win", "game_win_percent", "bonuses", "super_bonuses")
+    assert {key: row[key] for key in house} == dict.fromkeys(house)
     assert {key: row[key] for key in ("stakes", "buys", "shoot_bets", "banker_net", "kitty_before", "kitty_after",
                                       "bank_passes")} == {
         "stakes": 1000 + 500 + 600 + 100 + 100, "buys": 500 + 300, "shoot_bets": 200, "banker_net": -2700 - 300,
         "kitty_before": 1000, "kitty_after": 800, "bank_passes": 1}
-    assert report["totals"]["drop"] == report["totals"]["win"] == report["totals"]["rounds"] == 0
+    assert report["totals"]["handle"] == report["totals"]["game_win"] == report["totals"]["rounds"] == 0
     assert report["player_banked_totals"] == {
         "activity": "active", "rounds": 2, "voided_rounds": 0, "unsettled_rounds": 0, "stakes": 2300, "buys": 800,
         "shoot_bets": 200, "banker_net": -3000, "bank_passes": 1}
@@ -70,7 +70,7 @@ def test_the_report_shows_a_player_banked_tables_own_figures_and_keeps_them_from
                                             .data.decode())))
     assert [line["table_id"] for line in lines] == [table_id, "TOTAL player-banked", "TOTAL"]
     line = lines[0]
-    assert (line["game"], line["drop"], line["win"], line["hold_percent"]) == ("traditional", "", "", "")
+    assert (line["game"], line["handle"], line["game_win"], line["game_win_percent"]) == ("traditional", "", "", "")
     assert (line["stakes"], line["banker_net"], line["kitty_before"], line["kitty_after"]) == \
         ("2300", "-3000", "1000", "800")
-    assert lines[1]["banker_net"] == "-3000" and lines[2]["drop"] == "0"
+    assert lines[1]["banker_net"] == "-3000" and lines[2]["handle"] == "0"
