@@ -2,8 +2,9 @@
 # The whole stack in the foreground (`make run`): migrates, prints an admin key on the first start,
 # then runs the API under gunicorn (workers from the cores), a Celery settlement worker and the
 # outbox relay (which also sweeps stale rounds and asks for each gaming day's verification of the
-# audit log), with Prometheus multiprocess metrics and JSON logs. Ctrl-C (or SIGTERM) stops every
-# process it started and waits for them.
+# audit log), with Prometheus multiprocess metrics and JSON logs. A worker or relay that dies is
+# started again (0.5 s doubling to 5 s between tries). Ctrl-C (or SIGTERM) stops every process it
+# started and waits for them.
 #
 # Environment: PORT (8000), PONTOON_HEALTH_PORT (liveness; PORT + 1), DATABASE_URL, PONTOON_OWNER_DATABASE_URL, BROKER_URL, WEB_CONCURRENCY (gunicorn workers; default
 # from the cores), CELERY_CONCURRENCY (default: the cores, at least 2), SETTLEMENT_NICE (the worker's and the
@@ -120,28 +121,25 @@ fi
 
 # Each process in its own process group (job control on while they start), so stopping one takes
 # its children too and a Ctrl-C reaches this script alone, which then stops them in order.
-pids=()
-names=()
+declare -A pid_of   # name -> the process running under it now
 start() {  # start NAME LOGFILE COMMAND...   (standard output and error to LOGFILE)
   local name=$1 log=$2
   shift 2
   "$@" >>"$log" 2>&1 &
-  pids+=("$!")
-  names+=("$name")
+  pid_of[$name]=$!
 }
 start_console_apart() {  # the same, standard output to LOGFILE's .out beside it
   local name=$1 log=$2
   shift 2
   "$@" >>"${log%.log}.out" 2>>"$log" &
-  pids+=("$!")
-  names+=("$name")
+  pid_of[$name]=$!
 }
 
 stopped=0
 stop_all() {
   [ "$stopped" = 1 ] && return
   stopped=1
-  local pid
+  local pid pids=("${pid_of[@]}")
   # Each process leads its own children (gunicorn its workers, Celery its pool): it alone is told
   # to stop, so it can let them finish what they hold (a request, a settling batch). A signal to
   # the whole group would end Celery's pool processes mid-batch.
@@ -168,10 +166,6 @@ export PONTOON_CHECKPOINT_DIR="${PONTOON_CHECKPOINT_DIR:-run/checkpoints-$PORT}"
   'import sys; from service.audit.checkpoints import load_or_create_key; load_or_create_key(sys.argv[1])' \
   "$PONTOON_CHECKPOINT_KEY")
 
-set -m
-start api "$LOG_DIR/api.log" "$BIN/gunicorn" -c ops/gunicorn.conf.py \
-  --logger-class service.observability.gunicorn_logger.JsonLogger \
-  "${PONTOON_WSGI_APP:-service.app:create_app()}"
 # Settlement and the relay yield the CPU to the API on a machine they share with it: a terminal
 # waits on its request, a round waits a little longer for the ledger and nothing waits on that.
 NICE=(nice -n "${SETTLEMENT_NICE:-10}")
@@ -184,13 +178,24 @@ QUEUE=$("$BIN/pontoon" settle queue)
 # Two worker processes at least: a verification of the audit log, one at a time, can hold one for
 # minutes, and rounds keep settling on the other.
 SETTLERS=${CELERY_CONCURRENCY:-$(( CORES > 2 ? CORES : 2 ))}
-# Celery's own console lines (its banner, "Warm shutdown") go to standard output, kept in
-# worker.out; its log, on standard error, is then JSON lines only, as the others are.
-start_console_apart worker "$LOG_DIR/worker.log" "${NICE[@]}" "$BIN/celery" -A service.observability.celery_worker worker \
-  --loglevel="$LOG_LEVEL" --concurrency="$SETTLERS" --without-gossip --without-mingle \
-  --without-heartbeat -Q "$QUEUE" -n "pontoon-$PORT-$$@%h"
-# The relay also asks, once a gaming day, for a verification of the whole audit log (a worker runs it).
-start relay "$LOG_DIR/relay.log" "${NICE[@]}" "$BIN/python" -m service.observability.relay --verify-daily
+# What each process is started with: the same command again when the worker or the relay is restarted.
+launch() {  # launch NAME (api, worker or relay)
+  case $1 in
+    api) start api "$LOG_DIR/api.log" "$BIN/gunicorn" -c ops/gunicorn.conf.py \
+           --logger-class service.observability.gunicorn_logger.JsonLogger \
+           "${PONTOON_WSGI_APP:-service.app:create_app()}" ;;
+    # Celery's own console lines (its banner, "Warm shutdown") go to standard output, kept in
+    # worker.out; its log, on standard error, is then JSON lines only, as the others are.
+    worker) start_console_apart worker "$LOG_DIR/worker.log" "${NICE[@]}" "$BIN/celery" \
+              -A service.observability.celery_worker worker --loglevel="$LOG_LEVEL" --concurrency="$SETTLERS" \
+              --without-gossip --without-mingle --without-heartbeat -Q "$QUEUE" -n "pontoon-$PORT-$$@%h" ;;
+    # The relay also asks, once a gaming day, for a verification of the whole audit log (a worker runs it).
+    relay) start relay "$LOG_DIR/relay.log" "${NICE[@]}" "$BIN/python" -m service.observability.relay --verify-daily ;;
+  esac
+}
+
+set -m
+for name in api worker relay; do launch "$name"; done
 set +m
 
 ready=0
@@ -199,8 +204,8 @@ for _ in $(seq 1 300); do
     ready=1
     break
   fi
-  for i in "${!pids[@]}"; do
-    kill -0 "${pids[$i]}" 2>/dev/null || { echo "${names[$i]} exited at start; see $LOG_DIR/${names[$i]}.log" >&2; exit 1; }
+  for name in "${!pid_of[@]}"; do
+    kill -0 "${pid_of[$name]}" 2>/dev/null || { echo "$name exited at start; see $LOG_DIR/$name.log" >&2; exit 1; }
   done
   [ "$signalled" = 1 ] && exit 0
   sleep 0.1
@@ -214,19 +219,46 @@ say "  metrics    $URL/metrics"
 say "  logs       $LOG_DIR/{api,worker,relay}.log (JSON lines)"
 say "  play       PONTOON_ADMIN_KEY=<admin key> $BIN/pontoon terminal --url $URL --rounds 200"
 
-# Until a signal, or until one of the processes dies (then everything stops, and the status says so).
+# Until a signal. The worker or the relay that dies is started again, after 0.5 s, then 1, 2, 4 and
+# at most 5 s while it keeps dying (a process that ran for a minute starts again from 0.5 s): the
+# API keeps answering meanwhile, and what they do waits in the outbox. The API that dies stops
+# everything, and the status says so (a supervisor of the whole stack restarts it).
 # The wait is on a short sleep, not on the processes: a signal that lands between the check and
-# the wait would otherwise leave the wait to last until a process happened to exit.
+# the wait would otherwise leave the wait to last until a process happened to exit. Times are
+# counted in the loop's steps of a quarter of a second.
+FIRST_DELAY=2 MAX_DELAY=20 SETTLED=240
+declare -A delay=([worker]=$FIRST_DELAY [relay]=$FIRST_DELAY) due=() since=([worker]=0 [relay]=0)
+step=0
 status=0
 while [ "$signalled" = 0 ]; do
-  for i in "${!pids[@]}"; do
-    if ! kill -0 "${pids[$i]}" 2>/dev/null; then
-      echo "${names[$i]} stopped unexpectedly; stopping the stack (see $LOG_DIR/${names[$i]}.log)" >&2
-      status=1
-      break 2
+  step=$((step + 1))
+  kill -0 "${pid_of[api]}" 2>/dev/null || {
+    echo "api stopped unexpectedly; stopping the stack (see $LOG_DIR/api.log)" >&2
+    status=1
+    break
+  }
+  for name in worker relay; do
+    if [ -n "${due[$name]:-}" ]; then
+      [ "$step" -lt "${due[$name]}" ] && continue
+      set -m
+      launch "$name"
+      set +m
+      unset "due[$name]"
+      since[$name]=$step
+      echo "$name started again" >&2
+    elif ! kill -0 "${pid_of[$name]}" 2>/dev/null; then
+      code=0
+      wait "${pid_of[$name]}" 2>/dev/null || code=$?
+      # Its children go with it: a pool process left behind would hold its batch's locks.
+      kill -KILL -- "-${pid_of[$name]}" 2>/dev/null || true
+      unset "pid_of[$name]"
+      [ $((step - since[$name])) -ge "$SETTLED" ] && delay[$name]=$FIRST_DELAY
+      echo "$name stopped unexpectedly (status $code); starting it again in $(printf '%d.%02d' $((delay[$name] / 4)) $((delay[$name] % 4 * 25))) s (see $LOG_DIR/$name.log)" >&2
+      due[$name]=$((step + delay[$name]))
+      delay[$name]=$(( delay[$name] * 2 > MAX_DELAY ? MAX_DELAY : delay[$name] * 2 ))
     fi
   done
-  sleep 0.5 &
+  sleep 0.25 &
   wait "$!" 2>/dev/null || true
 done
 stop_all

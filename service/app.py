@@ -2,7 +2,8 @@
 serving the dealer terminals' API, the staff console and the dealer's screen at a table."""
 from __future__ import annotations
 
-import os
+import secrets
+import socket
 
 import psycopg
 from flask import Flask, Response
@@ -21,7 +22,7 @@ from .staff.policy import StaffPolicy
 from .store.pool import open_pool
 from .store.repositories.settlement import SettlementBacklog, SettlementRepository
 from .store.uow import unit_of_work
-from .web import browser, request_scope
+from .web import browser, request_scope, transport
 
 
 def create_app(settings: Settings | None = None, *, connect: bool = True,
@@ -42,6 +43,8 @@ def create_app(settings: Settings | None = None, *, connect: bool = True,
     if connect:
         app.extensions["pontoon.pool"] = open_pool(settings.database_url)
 
+    # First: a foreign Host or an oversized body is refused before any adapter reads the request.
+    transport.install(app, settings)
     install_api(app)
     app.register_blueprint(health.blueprint())
     register_error_handlers(app)
@@ -55,15 +58,25 @@ def create_app(settings: Settings | None = None, *, connect: bool = True,
     dealer.install(app)
     metrics.install(app, backlog=_settlement_backlog, token=settings.metrics_token)
     logs.install(app, settings.log_level)
-    app.after_request(_served_by)
+    served_by = process_name()
+    # Logged once as the process starts serving: the line carries the pid, so an operator can tell
+    # which process a name is without the name ever disclosing it.
+    app.logger.info("serving as %s", served_by, extra={"served_by": served_by, "event": "serving"})
+
+    @app.after_request
+    def name_the_process(response: Response) -> Response:
+        response.headers["X-Served-By"] = served_by
+        return response
+
     return app
+
+
+def process_name() -> str:
+    """Which process answers, the same on each of its answers (state lives in the database, so any
+    of them may): its host and a token made as its app is made, never its process id."""
+    return f"{socket.gethostname()}-{secrets.token_hex(4)}"
 
 
 def _settlement_backlog(conn: psycopg.Connection) -> SettlementBacklog:
     return SettlementRepository(conn).backlog()
 
-
-def _served_by(response: Response) -> Response:
-    """Which worker process answered: state lives in the database, so any of them may."""
-    response.headers["X-Served-By"] = str(os.getpid())
-    return response

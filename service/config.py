@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
+from urllib.parse import urlsplit
 
 from .store.session import owner_conninfo
 
@@ -63,7 +64,8 @@ class Settings:
         "PONTOON_CHECKPOINT_EVERY", 300.0, "seconds between two checkpoints (and one as each gaming day closes)")
     # Far above the largest legitimate body (a paytable document with its reason).
     max_body_bytes: int = _setting(
-        "PONTOON_MAX_BODY_BYTES", 1 << 20, "the largest request body the API reads (413 beyond)")
+        "PONTOON_MAX_BODY_BYTES", 1 << 20,
+        "the largest request body the service reads, sent with its length or chunked (413 beyond)")
     # The console's keys never come from the database: from the environment, or from the file
     # PONTOON_SECRETS_FILE names (`make run` writes one, mode 0600); see service/staff/keys.py.
     secrets_file: str = _setting(
@@ -75,8 +77,23 @@ class Settings:
     totp_key: str = _setting(
         "PONTOON_TOTP_KEY", "", "the Fernet key the staff's TOTP secrets are sealed with",
         shown="a key made for this process alone")
+    # Where people reach the console and the dealer's screens. Its host is one a request may name;
+    # its scheme says whether the service is served over HTTPS (then cookies are Secure and
+    # browsers are told to use nothing else).
+    public_url: str = _setting(
+        "PONTOON_PUBLIC_URL", "", "the address the console and the dealer's screens are reached at, "
+        "`scheme://host[:port]` (e.g. `https://pontoon.casino.example`): its host is trusted; with `https` every "
+        "cookie is `Secure` and every answer carries `Strict-Transport-Security`", shown="unset")
+    # A request naming any other Host is refused (400) before anything reads it: no link, redirect
+    # or cookie is ever made for a name a client chose.
+    trusted_hosts: tuple[str, ...] = _setting(
+        "PONTOON_TRUSTED_HOSTS", ("127.0.0.1", "localhost"),
+        "further host names a request's `Host` may give, comma-separated (the public URL's host always may; "
+        "`.casino.example` takes its subdomains): those terminals, probes and scrapers call by; any other is 400")
     console_secure_cookies: bool = _setting(
-        "PONTOON_CONSOLE_SECURE_COOKIES", False, "`1`: the console's cookies are sent over HTTPS only")
+        "PONTOON_CONSOLE_SECURE_COOKIES", False,
+        "`1`: the console's and the screens' cookies are sent over HTTPS only even when `PONTOON_PUBLIC_URL` is "
+        "not `https` (behind a proxy that ends TLS under another name)")
     console_max_failures: int = _setting(
         "PONTOON_CONSOLE_MAX_FAILURES", 5,
         "failed sign-ins in a row, from one address, before an account is locked from it")
@@ -126,6 +143,22 @@ class Settings:
         if not settings.owner_database_url:
             settings = replace(settings, owner_database_url=owner_conninfo(settings.database_url))
         return settings
+
+    @property
+    def over_https(self) -> bool:
+        """Whether people reach the service over HTTPS (its public URL says so)."""
+        return urlsplit(self.public_url).scheme.lower() == "https"
+
+    @property
+    def secure_cookies(self) -> bool:
+        """Whether the browser's cookies are sent over HTTPS only."""
+        return self.over_https or self.console_secure_cookies
+
+    @property
+    def host_names(self) -> tuple[str, ...]:
+        """The names a request's Host may give: the public URL's host and the trusted hosts."""
+        public = urlsplit(self.public_url).hostname
+        return ((public,) if public else ()) + tuple(name for name in self.trusted_hosts if name != public)
 
     @property
     def api_url(self) -> str:

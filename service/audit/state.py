@@ -1,7 +1,8 @@
-"""Checks what the money and access depend on (paytable versions, tables' paytables, staff roles,
-API keys' roles and owners, the paytable each round opened under) against the last chained record
-of each: a row written or changed without its record shows as a problem naming it. Four eyes is
-checked between people: a person's console name and each key chained as theirs are one person."""
+"""Checks what the money and access depend on (paytable versions, tables' paytables and betting
+limits, staff roles, API keys' roles and owners, the paytable each round opened under) against the
+last chained record of each: a row written or changed without its record shows as a problem naming
+it. Four eyes is checked between people: a person's console name and each key chained as theirs
+are one person."""
 from __future__ import annotations
 
 import hashlib
@@ -21,13 +22,16 @@ SYSTEM_AUTHOR = "system"      # the file seeds' author and approver
 # The kinds whose payloads say what the rows checked here must hold.
 STATE_KINDS = ("paytable_version_seeded", "paytable_version_submitted", "paytable_version_approved",
                "paytable_version_rejected", "paytable_assigned", "staff_created", "staff_role_changed",
-               "staff_deactivated", "key_created", "key_revoked")
+               "staff_deactivated", "key_created", "key_revoked", "table_created")
+# The records that set a table's own betting limits (only its creation, so far).
+LIMITS_KINDS = ("table_created",)
 
 _STATE_RECORDS = ("SELECT kind, actor, table_id, payload, at FROM audit_log WHERE kind = ANY(%s) "
                   "ORDER BY chain, seq")
 _VERSIONS = "SELECT name, version, content, status, author, decided_by FROM paytable_versions ORDER BY name, version"
 _TABLES = ("SELECT table_id, paytable, coalesce(paytable_version, 1) AS current, pending_paytable_version AS pending "
            "FROM tables WHERE paytable IS NOT NULL ORDER BY table_id")
+_LIMITS = "SELECT table_id, limits FROM tables ORDER BY table_id"
 _STAFF = "SELECT user_id::text AS user_id, username, role, active FROM staff_users ORDER BY username"
 _KEYS = ("SELECT key_id::text AS key_id, role, revoked_at IS NOT NULL AS revoked, owner_id::text AS owner_id "
          "FROM api_keys ORDER BY key_id")
@@ -70,6 +74,13 @@ class StoredTable:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredLimits:
+    """A table's own betting limits: bet -> {"min", "max"} in cents ({}: its game's apply)."""
+    table_id: str
+    limits: Any
+
+
+@dataclass(frozen=True, slots=True)
 class StoredStaff:
     user_id: str
     username: str
@@ -109,6 +120,7 @@ class ChainedState:
     assigned: dict[str, list[tuple[Any, Any]]] = field(default_factory=dict)  # table -> (current, pending)
     staff: dict[str, tuple[str, bool]] = field(default_factory=dict)          # user_id -> (role, active)
     keys: dict[str, tuple[str, bool]] = field(default_factory=dict)           # key_id -> (role, revoked)
+    limits: dict[str, tuple[str, Any]] = field(default_factory=dict)          # table -> (kind, its limits)
     people: dict[str, str] = field(default_factory=dict)                      # username -> user_id
     key_owners: dict[str, str | None] = field(default_factory=dict)           # key_id -> owner's user_id
 
@@ -159,6 +171,9 @@ class ChainedState:
         elif kind == "key_revoked":
             role, _ = self.keys.get(str(payload.get("key_id")), (str(payload.get("role")), False))
             self.keys[str(payload.get("key_id"))] = (role, True)
+        elif kind in LIMITS_KINDS and table_id:
+            limits = payload.get("limits")
+            self.limits[table_id] = (kind, limits if isinstance(limits, dict) else {})
 
 
 def check_state(conn: psycopg.Connection, report: Report) -> None:
@@ -172,6 +187,8 @@ def check_state(conn: psycopg.Connection, report: Report) -> None:
         check_versions(versions.execute(_VERSIONS), state, report)
     with conn.cursor(row_factory=class_row(StoredTable)) as tables:
         check_tables(tables.execute(_TABLES), state, report)
+    with conn.cursor(row_factory=class_row(StoredLimits)) as limits:
+        check_limits(limits.execute(_LIMITS), state, report)
     with conn.cursor(row_factory=class_row(StoredStaff)) as staff:
         check_staff(staff.execute(_STAFF), state, report)
     with conn.cursor(row_factory=class_row(StoredKey)) as keys:
@@ -234,6 +251,58 @@ def check_tables(rows: Iterable[StoredTable], state: ChainedState, report: Repor
         if pending is not None and pending != last_pending:
             report.problems.append(Problem(where, f"waits for {paytable}@{pending}, which no chained "
                                                   "assignment gave it"))
+
+
+def check_limits(rows: Iterable[StoredLimits], state: ChainedState, report: Report) -> None:
+    """A table's own betting limits, bet by bet and bound by bound, are those its last chained
+    record setting them gave (its `table_created`), or none if no record did."""
+    for row in rows:
+        kind, chained = state.limits.get(row.table_id, (None, {}))
+        stored = row.limits if isinstance(row.limits, dict) else {}
+        chained = _first_bet_renamed(chained, stored)
+        for bet in sorted(set(stored) | set(chained)):
+            mine, theirs = stored.get(bet), chained.get(bet)
+            if mine == theirs:
+                continue
+            for bound in _bounds(mine, theirs):
+                have = _bound(mine, bound)
+                want = _bound(theirs, bound)
+                if have != want:
+                    field_name = f"limits.{bet}" + (f".{bound}" if bound else "")
+                    chained_as = (f"its chained {kind} record sets {_shown(want)}" if kind
+                                  else "no chained record set the table's limits")
+                    report.problems.append(Problem(f"table {row.table_id}",
+                                                   f"{field_name} is {_shown(have)}, but {chained_as}"))
+
+
+def _first_bet_renamed(chained: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
+    """`main` is every game's name for a round's first bet; a table whose game calls it the stake
+    has stored it as `stake` since migration 0023 renamed it, while a record chained before then
+    still says `main`: read as the same bet."""
+    if "main" in chained and "stake" not in chained and "stake" in stored and "main" not in stored:
+        return {("stake" if bet == "main" else bet): value for bet, value in chained.items()}
+    return chained
+
+
+def _bounds(mine: Any, theirs: Any) -> tuple[str, ...]:
+    """The bounds to compare a bet's limits by: min and max (and any other key either has), or
+    the whole entry when it is not a mapping."""
+    if isinstance(mine, dict | None) and isinstance(theirs, dict | None):
+        extra = sorted((set(mine or {}) | set(theirs or {})) - {"min", "max"})
+        return ("min", "max", *extra)
+    return ("",)
+
+
+def _bound(limits: Any, bound: str) -> Any:
+    if not bound:
+        return limits
+    return limits.get(bound) if isinstance(limits, dict) else None
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "none"
+    return f"{value} cents" if isinstance(value, int) and not isinstance(value, bool) else json.dumps(value)
 
 
 def check_staff(rows: Iterable[StoredStaff], state: ChainedState, report: Report) -> None:

@@ -60,6 +60,7 @@ def install(app: Flask) -> None:
     # console's page for a person in a browser, the REST API's JSON body everywhere else.
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _method_not_allowed)
+    app.register_error_handler(413, _too_large)
 
     @app.context_processor
     def layout() -> dict[str, object]:
@@ -87,3 +88,10 @@ def _method_not_allowed(error: HTTPException) -> Any:
                                                     "the page's own buttons and forms.")
     allowed = error.valid_methods if isinstance(error, MethodNotAllowed) else None
     return html, status, {"Allow": ", ".join(allowed)} if allowed else {}
+
+
+def _too_large(error: HTTPException) -> Any:
+    if not security.is_console_request():
+        return _api_error(error)
+    return error_page(413, "Too much sent", "The form sent more than the console takes. Go back and shorten what "
+                                            "you entered.")

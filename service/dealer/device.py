@@ -124,9 +124,9 @@ def dealer_required(view: Callable[..., Any]) -> Callable[..., Any]:
 def set_cookie(response: Response, name: str, value: str, *, max_age: int | None = None) -> None:
     """A cookie of the screen's: sent to /dealer only, never to a script, never from another site."""
     response.set_cookie(name, value, max_age=max_age, path=COOKIE_PATH, httponly=True, samesite="Strict",
-                        secure=current_app.extensions["pontoon.settings"].console_secure_cookies)
+                        secure=current_app.extensions["pontoon.settings"].secure_cookies)
 
 
 def delete_cookie(response: Response, name: str) -> None:
     response.delete_cookie(name, path=COOKIE_PATH, httponly=True, samesite="Strict",
-                           secure=current_app.extensions["pontoon.settings"].console_secure_cookies)
+                           secure=current_app.extensions["pontoon.settings"].secure_cookies)

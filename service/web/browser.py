@@ -55,7 +55,7 @@ def install(app: Flask, settings: Settings, keys: StaffKeys) -> CSRFProtect:
         SESSION_COOKIE_PATH="/",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_SECURE=settings.console_secure_cookies,
+        SESSION_COOKIE_SECURE=settings.secure_cookies,
         WTF_CSRF_CHECK_DEFAULT=False,
         # A form left open stays good as long as the session it belongs to could.
         WTF_CSRF_TIME_LIMIT=int(settings.console_session_hours * 3600),

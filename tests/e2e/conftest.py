@@ -1,6 +1,7 @@
 """Fixtures for the end-to-end tests: a scratch database and the real service under gunicorn."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -69,6 +70,25 @@ class Service:
         pid = self.process.pid
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
         return {int(pid) for pid in children}
+
+    def serving_as(self) -> dict[str, int]:
+        """Each name a worker answered under (X-Served-By) -> its pid, from the line it logged as it
+        started serving: the header itself never carries the pid."""
+        names: dict[str, int] = {}
+        for path in sorted(self.log_dir.glob("gunicorn-*.log")):
+            for line in path.read_text(errors="replace").splitlines():
+                if line.startswith("{") and '"event":"serving"' in line:
+                    entry = json.loads(line)
+                    names[entry["served_by"]] = entry["pid"]
+        return names
+
+    def pid_serving_as(self, name: str | None) -> int:
+        return self.serving_as()[str(name)]
+
+    def worker_names(self) -> set[str]:
+        """The names the live workers answer under."""
+        live = self.worker_pids()
+        return {name for name, pid in self.serving_as().items() if pid in live}
 
     def logs(self) -> str:
         return "\n".join(p.read_text(errors="replace")[-3000:] for p in sorted(self.log_dir.glob("gunicorn-*.log")))

@@ -66,21 +66,21 @@ def test_a_rounds_requests_land_on_different_workers(service, as_key, make_key):
         _release(pinned)
     assert len(posts) >= 10
     assert all(a != b for a, b in zip(posts, posts[1:])), posts
-    assert {r.served_by for r in played.replies} <= {str(p) for p in service.worker_pids()}
+    assert {r.served_by for r in played.replies} <= service.worker_names()
 
 
-def _steer_away_from(service, pid: str, workers: int = 3) -> list[socket.socket]:
-    """Leave exactly one worker free, and not `pid`, so the next request must go to another
+def _steer_away_from(service, name: str, workers: int = 3) -> list[socket.socket]:
+    """Leave exactly one worker free, and not the one answering as `name`, so the next request must go to another
     process. A sync worker that has accepted a half-sent request serves nothing else; the
     listen queue is first in, first out, so the pins are taken before the probe."""
     for _ in range(50):
         pins = [_hold_a_worker(service.port) for _ in range(workers - 1)]
         free = requests.get(service.base_url + "/healthz", timeout=5).headers["X-Served-By"]
-        if free != pid:
+        if free != name:
             return pins
         _release(pins)
         time.sleep(0.02)
-    raise AssertionError(f"could not steer requests away from worker {pid}")
+    raise AssertionError(f"could not steer requests away from worker {name}")
 
 
 def _hold_a_worker(port: int) -> socket.socket:
@@ -101,12 +101,12 @@ def test_a_worker_killed_between_two_requests(service, as_key, make_key):
 
     def kill_once(step, reply):
         if step == 4:
-            pid = int(reply.served_by)
+            pid = service.pid_serving_as(reply.served_by)
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
 
     played = _play(terminal, table_id, "split-double-dealer-pontoon-obo-pair", between=kill_once)
-    assert killed and str(killed[0]) not in {r.served_by for r in played.replies[-3:]}
+    assert killed and killed[0] not in {service.pid_serving_as(r.served_by) for r in played.replies[-3:]}
     wait_for(lambda: len(service.worker_pids()) == 3, 10, "the arbiter to replace the killed worker")
     assert killed[0] not in service.worker_pids()
 
@@ -117,7 +117,7 @@ def test_the_whole_service_restarted_mid_round(service, as_key, make_key):
 
     def restart_once(step, reply):
         if step == 5:
-            before.update(str(p) for p in service.worker_pids())
+            before.update(service.worker_names())
             service.restart()
 
     played = _play(terminal, table_id, "five-card-21", between=restart_once)
@@ -147,3 +147,27 @@ def test_two_conflicting_decisions_at_once_on_two_processes(service, as_key, mak
             replies = [f.result(timeout=30) for f in futures]
     assert sorted(r.status for r in replies) == [200, 409], [(r.status, r.body) for r in replies]
     assert len({r.served_by for r in replies}) == 2, "sync workers: one request each"
+
+
+def _chunks(total: int, size: int = 1 << 16):
+    """A body of `total` bytes sent chunked: requests gives a generator no Content-Length."""
+    for start in range(0, total, size):
+        yield b"x" * min(size, total - start)
+
+
+def test_a_chunked_body_over_the_limit_is_413_under_gunicorn(service, make_key):
+    """gunicorn hands the app a chunked body as a stream with no length; 3 MiB of it is refused with
+    the service's own answer, the API's error body and the console's page, not cut short at the limit."""
+    admin = {"Authorization": f"Bearer {make_key('admin')}", "Content-Type": "application/json"}
+    reply = requests.post(service.base_url + "/v1/tables", data=_chunks(3 << 20), headers=admin, timeout=30)
+    assert reply.status_code == 413, reply.text[:300]
+    assert reply.json()["code"] == "request_entity_too_large"
+    page = requests.post(service.base_url + "/console/login", data=_chunks(3 << 20), timeout=30,
+                         headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert page.status_code == 413 and "Too much sent" in page.text, page.text[:300]
+    # A chunked body within the limit is read whole.
+    table_id = f"E2E-{uuid.uuid4().hex[:8]}"
+    body = json.dumps({"table_id": table_id, "rules": "canberra", "paytable": "canberra-standard"}).encode()
+    created = requests.post(service.base_url + "/v1/tables", data=iter([body[:20], body[20:]]), headers=admin,
+                            timeout=30)
+    assert created.status_code == 201, created.text

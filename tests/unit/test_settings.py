@@ -50,3 +50,16 @@ def test_the_owners_login_defaults_to_the_services_database_as_the_superuser():
 def test_pontoon_terminal_finds_the_api_on_the_port_unless_told_its_url():
     assert Settings.from_env({"PORT": "9000"}).api_url == "http://127.0.0.1:9000"
     assert Settings.from_env({"PONTOON_URL": "http://api.example"}).api_url == "http://api.example"
+
+
+def test_the_public_urls_scheme_makes_cookies_secure_and_its_host_is_trusted():
+    local = Settings.from_env({})
+    assert (local.over_https, local.secure_cookies, local.host_names) == (False, False, ("127.0.0.1", "localhost"))
+    casino = Settings.from_env({"PONTOON_PUBLIC_URL": "https://Pontoon.Casino.Example:8443",
+                                "PONTOON_TRUSTED_HOSTS": "10.0.0.5, .pit.casino.example"})
+    assert (casino.over_https, casino.secure_cookies) == (True, True)
+    assert casino.host_names == ("pontoon.casino.example", "10.0.0.5", ".pit.casino.example")
+    plain = Settings.from_env({"PONTOON_PUBLIC_URL": "http://pontoon.lan"})
+    assert (plain.over_https, plain.secure_cookies) == (False, False)
+    proxied = Settings.from_env({"PONTOON_PUBLIC_URL": "http://pontoon.lan", "PONTOON_CONSOLE_SECURE_COOKIES": "1"})
+    assert (proxied.over_https, proxied.secure_cookies) == (False, True)

@@ -61,7 +61,7 @@ def submit() -> Response | tuple[str, int]:
     response = redirect(next_page)
     settings = current_app.extensions["pontoon.settings"]
     response.set_cookie(SESSION_COOKIE, result.token, path="/console", httponly=True, samesite="Lax",
-                        secure=settings.console_secure_cookies)
+                        secure=settings.secure_cookies)
     return response
 
 
@@ -87,5 +87,6 @@ def logout() -> Response:
             sign_out(SignOut(token, request.remote_addr), uow, policy())
     session.clear()
     response = make_response(redirect("/console/login?signed_out=1"))
-    response.delete_cookie(SESSION_COOKIE, path="/console", httponly=True, samesite="Lax")
+    response.delete_cookie(SESSION_COOKIE, path="/console", httponly=True, samesite="Lax",
+                           secure=current_app.extensions["pontoon.settings"].secure_cookies)
     return response

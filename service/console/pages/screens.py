@@ -75,7 +75,9 @@ def enrol(table_id: str) -> tuple[str, int]:
         return _no_table(table_id)
     except CommandRefused as refused:
         return _page(table_id, status=int(refused.status), enrol_errors=_errors(refused, "name"), enrol_form=form)
-    link = f"{request.host_url.rstrip('/')}{DEALER_PREFIX}/enrol?{urlencode({'code': issued.code})}"
+    # On the public URL where one is set; otherwise on the name this page was asked by (a trusted one).
+    site = current_app.extensions["pontoon.settings"].public_url or request.host_url
+    link = f"{site.rstrip('/')}{DEALER_PREFIX}/enrol?{urlencode({'code': issued.code})}"
     return _page(table_id, status=201, issued={"name": issued.name, "code": issued.code, "link": link,
                                                "expires_at": issued.expires_at})
 

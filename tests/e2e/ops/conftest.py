@@ -102,6 +102,13 @@ class Api:
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
         return {int(pid) for pid in children}
 
+    def worker_names(self) -> set[str]:
+        """The names (X-Served-By) the live workers answer under, from the line each logged as it
+        started serving: the header never carries a pid."""
+        live = self.worker_pids()
+        return {line["served_by"] for line in self.log_lines()
+                if line.get("event") == "serving" and line.get("pid") in live}
+
     def metrics(self) -> str:
         reply = requests.get(self.url + "/metrics", timeout=10)
         assert reply.status_code == 200, reply.text

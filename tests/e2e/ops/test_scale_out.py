@@ -49,8 +49,8 @@ def test_two_instances_two_workers_one_database(scaled_out, dump_logs_on_failure
     # instance's own worker processes ...
     urls = [reply.base_url for reply in replies]
     assert all(a != b for a, b in zip(urls, urls[1:])), urls
-    pids = {first.url: {str(p) for p in first.worker_pids()}, second.url: {str(p) for p in second.worker_pids()}}
-    assert all(reply.served_by in pids[reply.base_url] for reply in replies)
+    names = {first.url: first.worker_names(), second.url: second.worker_names()}
+    assert all(reply.served_by in names[reply.base_url] for reply in replies)
     # ... so every round was played on both: opened on one, its decisions split between them.
     instances_of: dict[str, set[str]] = {}
     for reply in replies:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import signal
 import subprocess
 import threading
@@ -64,31 +63,28 @@ def serves(base: str) -> bool:
 
 def start_stack(database_url: str, broker_url: str, port: int, run_dir: Path,
                 extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen, list[str]]:
-    """ops/stack.sh in its own session, and what it printed up to "API on"."""
+    """ops/stack.sh in its own session, and what it printed up to "API on" (the list goes on
+    growing with what it prints later)."""
     env = {**os.environ, "DATABASE_URL": database_url, "BROKER_URL": broker_url, "PORT": str(port),
            "WEB_CONCURRENCY": "2", "CELERY_CONCURRENCY": "1", "PONTOON_RUN_DIR": str(run_dir),
            "PONTOON_HEALTH_PORT": str(free_port()), **(extra_env or {})}
     script = subprocess.Popen(["bash", "ops/stack.sh"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True, start_new_session=True,
                               preexec_fn=ctrl_c_reaches_it)
-    lines: queue.Queue[str] = queue.Queue()
+    printed: list[str] = []
     output = script.stdout
     assert output is not None
 
     def read() -> None:
         for line in output:
-            lines.put(line.rstrip("\n"))
+            printed.append(line.rstrip("\n"))
 
     threading.Thread(target=read, daemon=True).start()
-    printed: list[str] = []
     deadline = time.monotonic() + 90
     try:
         while not any(line.startswith("API on") for line in printed):
             assert time.monotonic() < deadline and script.poll() is None, printed
-            try:
-                printed.append(lines.get(timeout=0.5))
-            except queue.Empty:
-                pass
+            time.sleep(0.1)
     except BaseException:
         os.killpg(script.pid, signal.SIGKILL)
         script.wait()
@@ -188,6 +184,99 @@ def test_stopping_the_stack_lets_a_settling_batch_finish(processes, tmp_path):
             assert (status, rows > 0) == ("settled", True)
         finally:
             blocker.close()
+            if script.poll() is None:
+                os.killpg(script.pid, signal.SIGKILL)
+                script.wait()
+            redis.stop()
+
+
+def parent_of(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return 0
+
+
+def started_by(script: subprocess.Popen, name: str) -> int | None:
+    """The process the stack runs as `name` (its command line names it), started by the script itself."""
+    found = [pid for pid in descendants(script.pid)
+             if parent_of(pid) == script.pid and name in command_of(pid) and alive(pid)]
+    return found[0] if len(found) == 1 else None
+
+
+def play_a_round(base: str, terminal: dict, table: str) -> str:
+    """One round at `table`, one seat standing as soon as it may: its id, once complete."""
+    state = requests.post(f"{base}/v1/tables/{table}/rounds", json={"wagers": [{"seat": 1, "wager": 1000}]},
+                          headers=terminal, timeout=10).json()
+    while state["awaiting"] == "decision":
+        names = {legal["action"] for legal in state["in_turn"]["legal_actions"]}
+        decision = {"seat": 1, "hand": state["in_turn"]["hand"], "action": "stand" if "stand" in names else "hit"}
+        state = requests.post(f"{base}/v1/rounds/{state['round_id']}/actions", json=decision,
+                              headers=terminal, timeout=10).json()
+    assert state["status"] == "complete", state
+    return state["round_id"]
+
+
+def test_a_worker_or_relay_that_dies_is_started_again_and_the_api_keeps_answering(processes, tmp_path):
+    """kill -9 the Celery worker's main process (twice: the second restart waits longer), then the
+    relay: the stack starts each again (the API answering throughout, liveness and an
+    authenticated request alike), and the new pair settles a round; Ctrl-C still stops everything."""
+    with fresh_database("stack_restart") as database_url:
+        redis = RedisServer(processes).start()
+        port, health_port = free_port(), free_port()
+        script, printed = start_stack(database_url, redis.url, port, tmp_path / "run",
+                                      {"PONTOON_HEALTH_PORT": str(health_port)})
+        try:
+            base = f"http://127.0.0.1:{port}"
+            admin = {"Authorization": f"Bearer {next(line for line in printed if line.startswith('pnt_'))}"}
+            table = {"table_id": "LIVE1", "rules": "canberra", "paytable": "canberra-standard"}
+            assert requests.post(f"{base}/v1/tables", json=table, headers=admin, timeout=10).status_code == 201
+            terminal = {"Authorization": f"Bearer {make_key(database_url, 'terminal', 'LIVE1')}"}
+            assert requests.post(f"{base}/v1/tables/LIVE1/shoes", json={"mode": "virtual"}, headers=terminal,
+                                 timeout=10).status_code == 201
+
+            def answering() -> None:
+                assert requests.get(f"http://127.0.0.1:{health_port}/healthz", timeout=5).status_code == 200
+                assert requests.get(f"{base}/v1/tables/LIVE1", headers=admin, timeout=5).status_code == 200
+
+            for name in ("celery", "celery", "service.observability.relay"):
+                victim = wait_for(lambda name=name: started_by(script, name), 60, f"the stack's {name}")
+                children = [pid for pid in descendants(script.pid) if parent_of(pid) == victim]
+                os.kill(victim, signal.SIGKILL)
+                # The API answers while the process is away and as it comes back.
+                successor = None
+                deadline = time.monotonic() + 60
+                while successor is None:
+                    answering()
+                    assert time.monotonic() < deadline, f"no new {name} process"
+                    found = started_by(script, name)
+                    successor = found if found not in (None, victim) else None
+                    time.sleep(0.2)
+                assert script.poll() is None
+                # The dead worker's pool process went with it (a Celery worker's only).
+                wait_for(lambda children=children: not [pid for pid in children if alive(pid)], 10,
+                         f"the dead {name}'s children to end")
+                answering()
+
+            round_id = play_a_round(base, terminal, "LIVE1")
+            # Well before the sweep would settle it in the relay (a round complete for 60 s): the
+            # message goes through the new relay to the new worker.
+            with psycopg.connect(database_url, autocommit=True) as look:
+                wait_for(lambda: look.execute("SELECT status FROM rounds WHERE round_id = %s",
+                                              (round_id,)).fetchone()[0] == "settled", 30,
+                         "the new worker and relay to settle the round")
+            # Each death and restart was said where the operator sees it.
+            said = [line.split(" (see ")[0] for line in printed if "stopped unexpectedly" in line]
+            assert said == ["worker stopped unexpectedly (status 137); starting it again in 0.50 s",
+                            "worker stopped unexpectedly (status 137); starting it again in 1.00 s",
+                            "relay stopped unexpectedly (status 137); starting it again in 0.50 s"], printed
+            assert [line for line in printed if line.endswith("started again")] == \
+                ["worker started again", "worker started again", "relay started again"], printed
+            started = descendants(script.pid)
+            os.killpg(script.pid, signal.SIGINT)
+            assert script.wait(timeout=60) == 0
+            wait_for(lambda: not [pid for pid in started if alive(pid)], 10, "every process to end after Ctrl-C")
+        finally:
             if script.poll() is None:
                 os.killpg(script.pid, signal.SIGKILL)
                 script.wait()

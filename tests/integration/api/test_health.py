@@ -17,8 +17,21 @@ def test_healthz_and_readyz(client):
     assert ready.status_code == 200
     assert ready.get_json() == {"status": "ready", "checks": {"database": "ok", "broker": "ok"}}
     # The answering process is named, the same on each answer, but never by its process id.
-    assert ready.headers["X-Served-By"] == live.headers["X-Served-By"] == str(os.getpid())
+    served_by = live.headers["X-Served-By"]
+    assert ready.headers["X-Served-By"] == served_by == client.get("/healthz").headers["X-Served-By"]
+    assert str(os.getpid()) not in served_by.split("-") and not served_by.isdigit(), served_by
     assert str(os.getpid()) not in live.get_data(as_text=True) + ready.get_data(as_text=True)
+
+
+def test_each_app_names_its_process_apart(settings):
+    """Two apps (two workers) answer under different names, each made as its app is made."""
+    apps = [create_app(settings) for _ in range(2)]
+    try:
+        names = [app.test_client().get("/healthz").headers["X-Served-By"] for app in apps]
+        assert names[0] != names[1], names
+    finally:
+        for app in apps:
+            app.extensions["pontoon.pool"].close()
 
 
 def test_a_broker_outage_leaves_the_replica_ready_but_degraded(database_url):

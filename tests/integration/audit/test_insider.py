@@ -2,6 +2,7 @@
 (pontoon_app) and as the database's owner: each is refused, or named by `audit verify`."""
 from __future__ import annotations
 
+import json
 import uuid
 
 import psycopg
@@ -231,3 +232,60 @@ def test_an_operator_key_that_belongs_to_nobody_stored_by_the_owner_is_named(db_
     key_id = _key_of(admin, None)
     found = problems(db_url)
     assert any(f"API key {key_id}" in p and "belongs to no person" in p for p in found), found
+
+
+def _created_table(conn: psycopg.Connection, table_id: str, limits: dict) -> None:
+    """A table stored with its own limits and its chained table_created record, as the service does it."""
+    with conn.transaction():
+        conn.execute("INSERT INTO tables (table_id, game, rules, rules_version, paytable, paytable_version, limits, "
+                     "created_by) VALUES (%s, 'canberra', 'canberra', 1, %s, 1, %s, 'admin')",
+                     (table_id, PAYTABLE, json.dumps(limits)))
+        AuditRepository(conn).append(chain_for(table_id), [AuditRecord("table_created", {
+            "rules": "canberra", "paytable": PAYTABLE, "limits": limits}, actor="admin", table_id=table_id)])
+
+
+LIMITS = {"main": {"min": 500, "max": 50000}}
+
+
+def test_the_app_cannot_change_a_tables_limits_without_a_record(db_url, app_conn):
+    _created_table(app_conn, "T7", LIMITS)
+    assert problems(db_url) == []
+    # Raising the most a seat may stake, or dropping the table's own limits for the game's.
+    for changed in ({"main": {"min": 500, "max": 5000000}}, {}):
+        with pytest.raises(psycopg.errors.IntegrityConstraintViolation, match="table T7's limits"):
+            with app_conn.transaction():
+                app_conn.execute("UPDATE tables SET limits = %s WHERE table_id = 'T7'", (json.dumps(changed),))
+    assert problems(db_url) == []
+
+
+def test_the_app_cannot_store_a_table_with_limits_its_record_does_not_give(app_conn):
+    with pytest.raises(psycopg.errors.IntegrityConstraintViolation, match="table T8's limits"):
+        with app_conn.transaction():
+            app_conn.execute("INSERT INTO tables (table_id, game, rules, paytable, paytable_version, limits) "
+                             "VALUES ('T8', 'canberra', 'canberra', %s, 1, %s)",
+                             (PAYTABLE, json.dumps({"main": {"min": 100, "max": 9000000}})))
+            AuditRepository(app_conn).append(chain_for("T8"), [AuditRecord("table_created", {
+                "rules": "canberra", "paytable": PAYTABLE, "limits": {"main": {"min": 100, "max": 9000}}},
+                actor="admin", table_id="T8")])
+
+
+def test_a_tables_limits_raised_by_the_owner_are_named_with_the_table_and_the_limit(db_url, admin, app_conn):
+    _created_table(app_conn, "T7", LIMITS)
+    admin.execute("SET session_replication_role = replica")   # no trigger fires
+    raised = {"main": {"min": 500, "max": 5000000}, "pair": {"min": 100, "max": 900}}
+    admin.execute("UPDATE tables SET limits = %s WHERE table_id = 'T7'", (json.dumps(raised),))
+    found = problems(db_url)
+    assert any("table T7" in p and "limits.main.max is 5000000 cents" in p and "sets 50000 cents" in p
+               for p in found), found
+    assert any("table T7" in p and "limits.pair.max is 900 cents" in p and "sets none" in p for p in found), found
+    assert not any("limits.main.min" in p for p in found), found
+
+
+def test_limits_given_to_a_table_no_record_created_are_named(db_url, admin):
+    add_table(admin)   # the owner's table, no record: the game's limits are all it may have
+    assert problems(db_url) == []
+    admin.execute("SET session_replication_role = replica")
+    admin.execute("""UPDATE tables SET limits = '{"main": {"min": 1, "max": 100}}' WHERE table_id = 'T9'""")
+    found = problems(db_url)
+    assert any("table T9" in p and "limits.main.max is 100 cents" in p and "no chained record set" in p
+               for p in found), found

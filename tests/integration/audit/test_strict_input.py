@@ -78,6 +78,31 @@ def test_a_body_over_the_limit_is_413_before_it_is_read(client, table):
     assert reply.status_code == 413 and reply.get_json()["code"] == "request_entity_too_large", reply.get_json()
 
 
+def chunked(client, path: str, body: bytes, headers: dict, content_type: str = "application/json"):
+    """A body sent as a server hands a chunked one on: no Content-Length, the stream ends where it does."""
+    return client.post(path, data=body, headers={**headers, "Content-Type": content_type,
+                                                 "Transfer-Encoding": "chunked"},
+                       environ_overrides={"wsgi.input_terminated": True})
+
+
+def test_a_chunked_body_over_the_limit_is_413_not_cut_short(client, table, admin):
+    table_id, terminal = table
+    big = json.dumps({"wagers": [{"seat": 1, "wager": 1000}], "pad": "x" * (3 << 20)}).encode()
+    reply = chunked(client, f"/v1/tables/{table_id}/rounds", big, terminal)
+    assert reply.status_code == 413 and reply.get_json()["code"] == "request_entity_too_large", reply.get_json()
+    form = b"username=someone&password=" + b"x" * (3 << 20)
+    page = chunked(client, "/console/login", form, {}, "application/x-www-form-urlencoded")
+    assert page.status_code == 413 and "Too much sent" in page.get_data(as_text=True)
+    assert admin.execute("SELECT count(*) FROM rounds").fetchone() == (0,)
+
+
+def test_a_chunked_body_within_the_limit_is_read_whole(client, table):
+    table_id, terminal = table
+    body = json.dumps({"wagers": [{"seat": 1, "wager": 1000}]}).encode()
+    reply = chunked(client, f"/v1/tables/{table_id}/rounds", body, terminal)
+    assert reply.status_code == 201, reply.get_json()
+
+
 def test_deep_json_is_400_not_500(client, table):
     table_id, terminal = table
     reply = post(client, f"/v1/tables/{table_id}/rounds", "[" * 100_000 + "]" * 100_000, terminal)
