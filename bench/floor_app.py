@@ -24,8 +24,9 @@ from service.config import Settings
 from service.store.repositories.keys import hash_secret
 
 FLOOR_PATH = "/v1/ops/floor"
-# Keys the floor serves: the staff's, as the terminal's own endpoints serve the tables' keys.
-FLOOR_ROLES = ["admin", "operator"]
+# Keys the floor serves: a staff key that names no person (compliance keys may, admins',
+# operators' and supervisors' must), looked up as the terminal's own endpoints look up the tables'.
+FLOOR_ROLES = ["compliance"]
 
 # Workers start together and each makes sure of the table: one at a time, under a lock of the
 # benchmark's own (not the migrations'), so two never race to create it.

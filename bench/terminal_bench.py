@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print("warming up", file=sys.stderr)
     terminal_load(args, 2, args.warm_up)
-    floor_keys = issue_keys(args, "operator", max(levels))
+    floor_keys = issue_keys(args, "compliance", max(levels))
     try:
         check_floor(args, floor_keys[0])
         floor_load(args, floor_keys[:2], args.warm_up)

@@ -17,7 +17,7 @@ from werkzeug.serving import make_server
 from bench.floor_app import create_app
 from bench.processes import free_port, scratch_database
 from service.config import Settings
-from service.store.repositories.keys import KeysRepository
+from tests.support.app_fixtures import chained_key
 
 pytestmark = pytest.mark.integration
 
@@ -42,8 +42,7 @@ def floor_stack():
         serving = threading.Thread(target=server.serve_forever, daemon=True)
         serving.start()
         with psycopg.connect(database_url) as conn:
-            _, admin_key = KeysRepository(conn).create(role="admin", table_id=None, name="bench test",
-                                                       created_by="test")
+            admin_key = chained_key(conn, "admin", None, "bench test")   # an admin's key is a person's
         try:
             yield f"http://127.0.0.1:{server.server_port}", admin_key
         finally:
