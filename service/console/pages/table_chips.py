@@ -77,6 +77,16 @@ def _done(table_id: str, message: str) -> Response:
     return redirect(url_for("console_table_chips.page", table_id=table_id), code=303)
 
 
+def _slip_refused(table_id: str, form: str, refused: CommandRefused, default_field: str) -> Any:
+    """A slip's form refused: an unknown table is a page of its own; a slip it replaces that was not
+    found is told at that field; anything else at the field the refusal names, or `default_field`."""
+    if isinstance(refused, NotFound):
+        if refused.code == "table_not_found":
+            return error_page(404, "No such table", f"There is no table {table_id}.")
+        default_field = "replaces"
+    return _page(table_id, status=int(refused.status), form=form, errors=refusal_errors(refused, default_field))
+
+
 @blp.get("/tables/<table_id>/chips")
 @staff_required(Task.SEE_SLIPS)
 def page(table_id: str) -> Any:
@@ -94,12 +104,8 @@ def tray(table_id: str) -> Any:
                                                replaces=field("replaces") or None), accounting_policy())
     except FormProblems as problems:
         return _page(table_id, status=422, form=TRAY, errors=problems.problems)
-    except NotFound as refused:
-        if refused.code == "table_not_found":
-            return error_page(404, "No such table", f"There is no table {table_id}.")
-        return _page(table_id, status=404, form=TRAY, errors=refusal_errors(refused, "replaces"))
     except CommandRefused as refused:
-        return _page(table_id, status=int(refused.status), form=TRAY, errors=refusal_errors(refused, "kind"))
+        return _slip_refused(table_id, TRAY, refused, "kind")
     return _done(table_id, f"{slip['serial']}: the {slip['kind'].replace('_', ' ')} is written, "
                            f"{written_dollars(slip['total'])}. The dealer signs it at the table's screen.")
 
@@ -114,12 +120,8 @@ def request_slip(table_id: str) -> Any:
                                                      replaces=field("replaces") or None), accounting_policy())
     except FormProblems as problems:
         return _page(table_id, status=422, form=CHIPS, errors=problems.problems)
-    except NotFound as refused:
-        if refused.code == "table_not_found":
-            return error_page(404, "No such table", f"There is no table {table_id}.")
-        return _page(table_id, status=404, form=CHIPS, errors=refusal_errors(refused, "replaces"))
     except CommandRefused as refused:
-        return _page(table_id, status=int(refused.status), form=CHIPS, errors=refusal_errors(refused, "chips"))
+        return _slip_refused(table_id, CHIPS, refused, "chips")
     return _done(table_id, f"{slip['serial']}: the {slip['kind']} of {written_dollars(slip['total'])} waits for the "
                            "cage.")
 
