@@ -9,20 +9,9 @@ import uuid
 from playwright.sync_api import expect
 
 from tests.support.api_client import ok
+from tests.support.scripted_rounds import play_shoot_to_the_bankers_turn
 
 from .console import shot, sign_in, visit
-
-PLAYERS = [{"seat": 1, "stake": 500}, {"seat": 2, "stake": 300, "shoot": 200}]
-DEAL = ["8H", "2C", "7S", "8C", "3D", "TD"]
-# Seat 1 splits its eights and buys a nine on the first; seat 2 buys a four and twists a five and a
-# six (a Five Card Trick); the banker stays on 17 and pays $27; the kitty pays seat 2's $2 shoot bet.
-PLAY = [({"seat": 1, "hand": 0, "action": "split"}, ["3C", "QD"]),
-        ({"seat": 1, "hand": 0, "action": "buy", "amount": 500}, ["9S"]),
-        ({"seat": 1, "hand": 0, "action": "stick"}, []),
-        ({"seat": 1, "hand": 1, "action": "stick"}, []),
-        ({"seat": 2, "hand": 0, "action": "buy", "amount": 300}, ["4H"]),
-        ({"seat": 2, "hand": 0, "action": "twist"}, ["5S"]),
-        ({"seat": 2, "hand": 0, "action": "twist"}, ["6C"])]
 
 
 def _shoot_table(admin_api, as_key, make_key) -> tuple[str, object]:
@@ -33,17 +22,6 @@ def _shoot_table(admin_api, as_key, make_key) -> tuple[str, object]:
     ok(terminal.post(f"/v1/tables/{table_id}/shoes", {"mode": "physical"}), 201)
     ok(terminal.post(f"/v1/tables/{table_id}/kitty", {"action": "put_up", "amount": 1000}), 201)
     return table_id, terminal
-
-
-def _to_the_bankers_turn(terminal, table_id: str) -> str:
-    round_id = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"players": PLAYERS}), 201)["round_id"]
-    for card in DEAL:
-        ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": card}), 200)
-    for action, cards in PLAY:
-        ok(terminal.post(f"/v1/rounds/{round_id}/actions", action), 200)
-        for card in cards:
-            ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": card}), 200)
-    return round_id
 
 
 def test_the_pit_sees_the_banker_the_bank_and_the_games_own_figures(new_page, people, admin_api, as_key, make_key):
@@ -57,7 +35,7 @@ def test_the_pit_sees_the_banker_the_bank_and_the_games_own_figures(new_page, pe
                                                "$5.00 to $1,000.00"])
     expect(live.locator("[data-bank]")).to_contain_text("chair 1 of 10 holds the bank")
 
-    round_id = _to_the_bankers_turn(terminal, table_id)
+    round_id = play_shoot_to_the_bankers_turn(terminal, table_id)
     expect(live.locator(".awaits")).to_contain_text("Awaiting a decision from the banker: draw, stay.")
     expect(live.locator('.seats tr[data-seat="2"] [data-draws]')).to_have_text("bought $3.00, twisted ×2")
     expect(live.locator('.seats tr[data-seat="1"][data-hand="0"] [data-draws]')).to_have_text("bought $5.00")
@@ -85,7 +63,7 @@ def test_the_pit_sees_the_banker_the_bank_and_the_games_own_figures(new_page, pe
 def test_compliance_sees_the_bank_in_recall_and_the_table_apart_in_the_reports(new_page, people, admin_api, as_key,
                                                                                   make_key):
     table_id, terminal = _shoot_table(admin_api, as_key, make_key)
-    round_id = _to_the_bankers_turn(terminal, table_id)
+    round_id = play_shoot_to_the_bankers_turn(terminal, table_id)
     ok(terminal.post(f"/v1/rounds/{round_id}/actions", {"seat": 0, "action": "stay"}), 200)
     page = sign_in(new_page(), people["compliance"])
     visit(page, f"/console/recall?table={table_id}")

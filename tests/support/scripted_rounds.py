@@ -41,3 +41,30 @@ def play_script(terminal: Api, table_id: str, wagers: list[dict], script: list, 
     if stop_after is None:
         assert state["awaiting"] is None and state["status"] == "complete", state
     return state
+
+
+# A Shoot Pontoon round (the player-banked game) up to the banker's turn. Seat 1 splits its eights
+# (3 and Q on them), buys a nine for $5 on the first and sticks on 20 and 18; seat 2 buys a four for
+# $3 and twists a five and a six: a Five Card Trick of 20. The banker then stays on 17: seat 1 wins
+# $10 and $5, seat 2 twice its $6 and its $2 shoot bet from the kitty.
+SHOOT_PLAYERS = [{"seat": 1, "stake": 500}, {"seat": 2, "stake": 300, "shoot": 200}]
+SHOOT_DEAL = ["8H", "2C", "7S", "8C", "3D", "TD"]
+SHOOT_PLAY = [({"seat": 1, "hand": 0, "action": "split"}, ["3C", "QD"]),
+              ({"seat": 1, "hand": 0, "action": "buy", "amount": 500}, ["9S"]),
+              ({"seat": 1, "hand": 0, "action": "stick"}, []),
+              ({"seat": 1, "hand": 1, "action": "stick"}, []),
+              ({"seat": 2, "hand": 0, "action": "buy", "amount": 300}, ["4H"]),
+              ({"seat": 2, "hand": 0, "action": "twist"}, ["5S"]),
+              ({"seat": 2, "hand": 0, "action": "twist"}, ["6C"])]
+
+
+def play_shoot_to_the_bankers_turn(terminal: Api, table_id: str) -> str:
+    """The Shoot round above, on the table's open shoe with a kitty put up: its round id."""
+    round_id = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"players": SHOOT_PLAYERS}), 201)["round_id"]
+    for card in SHOOT_DEAL:
+        ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": card}), 200)
+    for action, cards in SHOOT_PLAY:
+        ok(terminal.post(f"/v1/rounds/{round_id}/actions", action), 200)
+        for card in cards:
+            ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": card}), 200)
+    return round_id

@@ -1,7 +1,7 @@
 """The player-banked game as the pit and compliance see it in the console: the banker named as the
 banker, split hands' cards on their hands, buys and twists marked, the game's own figures (stakes
-and buys, the banker's result, the kitty before and after) in place of the house's drop, win and
-hold, and the ledger's parties named."""
+and buys, the banker's result, the kitty before and after) in place of the house's handle and game
+win, and the ledger's parties named."""
 from __future__ import annotations
 
 import re
@@ -10,33 +10,14 @@ from service.config import Settings
 from service.console.queries.floor import floor
 from service.store.uow import unit_of_work
 from tests.support.api_client import ok
+from tests.support.scripted_rounds import play_shoot_to_the_bankers_turn
 
 from .pit_play import api, new_table, row_of, section, settle, text_of  # noqa: F401  (fixtures by name)
-
-PLAYERS = [{"seat": 1, "stake": 500}, {"seat": 2, "stake": 300, "shoot": 200}]
-DEAL = ["8H", "2C", "7S", "8C", "3D", "TD"]
-# Seat 1 splits its eights (3 and Q on them), buys a nine for $5 on the first and sticks on 20 and
-# 18; seat 2 buys a four for $3 and twists a five and a six: a Five Card Trick of 20. The banker
-# stays on 17: seat 1 wins $10 and $5, seat 2 twice its $6 and its $2 shoot bet from the kitty.
-PLAY = [({"seat": 1, "hand": 0, "action": "split"}, ["3C", "QD"]),
-        ({"seat": 1, "hand": 0, "action": "buy", "amount": 500}, ["9S"]),
-        ({"seat": 1, "hand": 0, "action": "stick"}, []),
-        ({"seat": 1, "hand": 1, "action": "stick"}, []),
-        ({"seat": 2, "hand": 0, "action": "buy", "amount": 300}, ["4H"]),
-        ({"seat": 2, "hand": 0, "action": "twist"}, ["5S"]),
-        ({"seat": 2, "hand": 0, "action": "twist"}, ["6C"])]
 
 
 def _play_to_the_bankers_turn(terminal, table_id: str) -> str:
     ok(terminal.post(f"/v1/tables/{table_id}/kitty", {"action": "put_up", "amount": 1000}), 201)
-    round_id = ok(terminal.post(f"/v1/tables/{table_id}/rounds", {"players": PLAYERS}), 201)["round_id"]
-    for card in DEAL:
-        ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": card}), 200)
-    for action, cards in PLAY:
-        ok(terminal.post(f"/v1/rounds/{round_id}/actions", action), 200)
-        for card in cards:
-            ok(terminal.post(f"/v1/rounds/{round_id}/cards", {"card": card}), 200)
-    return round_id
+    return play_shoot_to_the_bankers_turn(terminal, table_id)
 
 
 def test_the_bankers_turn_is_the_bankers_on_the_table_and_the_floor(signed_in, new_table):
