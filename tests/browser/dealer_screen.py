@@ -134,8 +134,13 @@ class ScreenDriver:
             self._touched(lambda: (self.root.locator(f"[data-rank='{rank}']").click(),
                                    self.root.locator(f"[data-suit='{suit}']").click()))
         else:
-            expect(field_).to_be_focused()
-            self._touched(lambda: self.page.keyboard.type(card))
+            self.type_card(card)
+
+    def type_card(self, keys: str, enter: bool = False) -> None:
+        """Type into the card field once the redrawn screen has put the focus there (a key typed
+        before that would go nowhere), then Enter if asked."""
+        expect(self.root.locator("input[name=card]")).to_be_focused()
+        self._touched(lambda: (self.page.keyboard.type(keys), enter and self.page.keyboard.press("Enter")))
 
     def decision_button(self, seat: int, action: str, hand: int | None) -> Locator:
         at_hand = f"[data-hand='{hand}']" if hand is not None else ":not([data-hand])"

@@ -165,11 +165,11 @@ def test_a_card_that_cannot_come_is_refused_in_words_and_changes_nothing(table_a
     screen.open_shoe("physical")
     screen.bets([{"seat": 1, "wager": 1000}])
     revision = screen.root.get_attribute("data-revision")
-    screen._touched(lambda: page.keyboard.type("TH"))    # this shoe holds no tens
+    screen.type_card("TH")                               # this shoe holds no tens
     expect(screen.refusal("card")).to_be_visible()
     expect(screen.refusal("card")).to_contain_text("cannot come from this shoe")
     expect(screen.root).to_have_attribute("data-revision", revision or "")
-    screen._touched(lambda: page.keyboard.type("ZX") or page.keyboard.press("Enter"))
+    screen.type_card("ZX", enter=True)
     expect(screen.refusal("card")).to_contain_text("is no card")
     screen.card("9H")                                    # and the next good card goes on as if nothing happened
     state = ok(admin_api.get(f"/v1/rounds/{screen.round_id()}"), 200)
@@ -265,7 +265,7 @@ def test_every_state_of_the_screen_passes_axe(table_at_screen):
     seen["wagers"] = _axe_violations(screen.page)
     screen.bets([{"seat": 1, "wager": 1000}])
     seen["card"] = _axe_violations(screen.page)
-    screen._touched(lambda: screen.page.keyboard.type("TH"))
+    screen.type_card("TH")
     seen["card refused"] = _axe_violations(screen.page)
     for card in ("9H", "5C", "8D"):
         screen.card(card)
