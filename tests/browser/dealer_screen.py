@@ -128,7 +128,6 @@ class ScreenDriver:
     def card(self, card: str) -> None:
         """The next card out of a physical shoe: two keystrokes into the card field, or the pad."""
         self.expect_awaiting("card")
-        field_ = self.root.locator("input[name=card]")
         if self.by is By.CLICKS:
             rank, suit = card[:-1].replace("10", "T"), card[-1]
             self._touched(lambda: (self.root.locator(f"[data-rank='{rank}']").click(),
