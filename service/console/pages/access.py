@@ -27,8 +27,8 @@ from ..fields import Most, one_each, over_limits, reason_problem
 
 blp = Blueprint("console_access", __name__, url_prefix="/console")
 
-REVIEW_COLUMNS = ("kind", "id", "name", "role", "table_id", "status", "created_at", "created_by", "last_used_at",
-                  "ended_at")
+REVIEW_COLUMNS = ("kind", "id", "name", "owner", "role", "table_id", "status", "created_at", "created_by",
+                  "last_used_at", "ended_at")
 
 
 def _field(name: str) -> str:
@@ -245,13 +245,17 @@ def revoke(key_id: str) -> Response | tuple[str, int]:
 
 
 def review_rows() -> list[dict[str, Any]]:
-    """Every account and every key: who or what, role, created when and by whom, last used, status."""
+    """Every account and every key: who or what, whose key it is, role, created when and by whom,
+    last used, status. A key's owner is the person behind it (an admin's, operator's or
+    supervisor's key always has one; a terminal's never does); an account is its own person."""
     uow = request_uow()
-    rows = [{"kind": "staff", "id": a["username"], "name": a["display_name"], "role": a["role"], "table_id": None,
+    rows = [{"kind": "staff", "id": a["username"], "name": a["display_name"], "owner": None, "role": a["role"],
+             "table_id": None,
              "status": "active" if a["active"] else "deactivated", "created_at": a["created_at"],
              "created_by": a["created_by"], "last_used_at": a["last_sign_in_at"], "ended_at": a["deactivated_at"]}
             for a in list_staff(uow)]
-    rows += [{"kind": "key", "id": str(k["key_id"]), "name": k["name"], "role": k["role"], "table_id": k["table_id"],
+    rows += [{"kind": "key", "id": str(k["key_id"]), "name": k["name"], "owner": k["owner"], "role": k["role"],
+              "table_id": k["table_id"],
               "status": "revoked" if k["revoked_at"] else "live", "created_at": k["created_at"],
               "created_by": k["created_by"], "last_used_at": k["last_used_at"], "ended_at": k["revoked_at"]}
              for k in access_list(uow)]

@@ -122,6 +122,7 @@ def test_a_terminal_key_is_issued_for_a_table_shown_once_and_revoked(signed_in, 
 def test_the_access_review_lists_every_account_and_key_as_a_page_and_csv(signed_in, make_key):
     admin = signed_in("admin")
     make_key("compliance")
+    make_key("operator")
     page = admin.get("/console/access/review")
     assert page.status_code == 200 and admin.login.username in page.get_data(as_text=True)
     download = admin.get("/console/access/review.csv")
@@ -131,6 +132,10 @@ def test_the_access_review_lists_every_account_and_key_as_a_page_and_csv(signed_
     assert mine["kind"] == "staff" and mine["role"] == "admin" and mine["status"] == "active"
     assert mine["last_used_at"], "the admin's own sign-in is its last use"
     assert any(row["kind"] == "key" and row["role"] == "compliance" for row in rows)
+    accounts = {row["id"] for row in rows if row["kind"] == "staff"}
+    operators_keys = [row for row in rows if row["kind"] == "key" and row["role"] == "operator"]
+    assert operators_keys and all(row["owner"] in accounts for row in operators_keys), "an operator's key is a person's"
+    assert all(row["owner"] == "" for row in rows if row["kind"] == "key" and row["role"] == "terminal")
 
 
 def test_an_access_post_without_its_csrf_token_is_refused(signed_in):
