@@ -125,11 +125,11 @@ def page(new_page):
 
 @pytest.fixture(scope="package")
 def make_person(live) -> object:
-    """make_person(role) -> a new, active staff account of that role (made with `pontoon users
-    create --password-stdin`, as an admin would at the command line)."""
-    def make(role: str, name: str | None = None) -> Person:
+    """make_person(role, name=None, password=None) -> a new, active staff account of that role (made
+    with `pontoon users create --password-stdin`, as an admin would at the command line)."""
+    def make(role: str, name: str | None = None, password: str | None = None) -> Person:
         username = f"{role[:4]}{secrets.token_hex(3)}"
-        password = f"pit-{secrets.token_urlsafe(12)}"
+        password = password or f"pit-{secrets.token_urlsafe(12)}"
         first = f"first-{secrets.token_urlsafe(12)}"
         display = name or f"{role.title()} {username[-4:].upper()}"
         done = pontoon(live.env, "users", "create", "--username", username, "--role", role, "--name", display,

@@ -1,10 +1,12 @@
 """A screen enrolled and a dealer signed in and out, in chromium against the live stack: a
 supervisor issues the code in the console, the screen opens its link and keeps an HttpOnly device
 cookie, a dealer made with `pontoon users create --role dealer` signs in with a PIN typed on the
-keyboard, the bar names the table, the screen and the dealer, and signing out ends the session."""
+keyboard, the bar names the table, the screen and the dealer, and signing out ends the session. A
+dealer opens no console page and console staff cannot deal at a screen."""
 from __future__ import annotations
 
 import re
+import secrets
 
 from playwright.sync_api import expect
 
@@ -15,12 +17,16 @@ from tests.support.dealer_screen import (
     make_dealer_account,
     screen_cookies,
     sign_in_at_screen,
+    submit_sign_in_at_screen,
 )
 
-from .console import shot, sign_in
+from .console import LOGIN, shot, sign_in, submit_sign_in
 from .stack import ROOT
 
 PICTURES = ROOT / "docs" / "dealer"
+NOT_FOR_DEALERS = "Dealers sign in at their table's screen, not in the console."
+NOT_A_DEALER = ("Console staff cannot deal: only a dealer's account signs in at a table's screen. Sign in to the "
+                "console instead.")
 
 
 def picture(page, name: str) -> None:
@@ -70,3 +76,40 @@ def test_a_screen_is_enrolled_a_dealer_signs_in_and_out_on_it(new_page, people, 
     kinds = [row[0] for row in db.execute("SELECT kind FROM audit_log WHERE chain = %s ORDER BY seq",
                                           (f"table:{table_id}",))]
     assert kinds[-4:] == ["screen_code_issued", "screen_enrolled", "dealer_signed_in", "dealer_signed_out"]
+
+
+def test_a_dealer_signed_in_at_a_screen_opens_no_console_page(new_page, people, new_table, live):
+    """A dealer at an enrolled screen is sent to the console's sign-in, which refuses their PIN."""
+    table_id, _ = new_table(shoe=None)
+    _, link = issue_code_in_console(sign_in(new_page(), people["supervisor"]), table_id, "Left")
+    screen = new_page()
+    enrol_in_browser(screen, link)
+    dealer = make_dealer_account(live.env)
+    sign_in_at_screen(screen, dealer)
+    for path in ("/console/", "/console/floor", f"/console/tables/{table_id}"):
+        screen.goto(path)
+        expect(screen).to_have_url(LOGIN)
+        expect(screen.get_by_role("heading", level=1)).to_have_text("Sign in")
+    submit_sign_in(screen, dealer.username, dealer.pin)
+    expect(screen.get_by_role("alert")).to_have_text(NOT_FOR_DEALERS)
+    expect(screen).to_have_url(LOGIN)
+    screen.goto("/console/floor")
+    expect(screen).to_have_url(LOGIN)
+
+
+def test_console_staff_at_an_enrolled_screen_cannot_deal(new_page, make_person, new_table):
+    """A supervisor signed in to the console is refused at the screen's sign-in and offered no dealing."""
+    # Twelve characters: the shortest console password, and as many as the screen's PIN field takes.
+    supervisor = make_person("supervisor", password=f"pit-{secrets.token_hex(4)}")
+    table_id, _ = new_table()
+    page = sign_in(new_page(), supervisor)
+    _, link = issue_code_in_console(page, table_id, "Left")
+    enrol_in_browser(page, link)                # the console's session and the screen in one browser
+    page.goto("/dealer/")
+    expect(page).to_have_url(re.compile(r"/dealer/sign-in$"))
+    submit_sign_in_at_screen(page, supervisor.username, supervisor.password)
+    expect(page.get_by_role("alert")).to_have_text(NOT_A_DEALER)
+    for path in ("/dealer/table", "/dealer/call-supervisor"):
+        page.goto(path)
+        expect(page).to_have_url(re.compile(r"/dealer/sign-in$"))
+        expect(page.locator("[data-awaiting]")).to_have_count(0)

@@ -182,14 +182,19 @@ def enrol_in_browser(page: Any, link: str) -> None:
     expect(page).to_have_url(re.compile(r"/dealer/sign-in"))
 
 
+def submit_sign_in_at_screen(page: Any, username: str, pin: str) -> None:
+    """Type a username and a PIN into the dealer's sign-in form on the enrolled screen `page` shows."""
+    page.goto("/dealer/sign-in")
+    page.locator("input[name=username]").fill(username)
+    page.locator("input[name=pin]").fill(pin)
+    page.locator("input[name=pin]").press("Enter")
+
+
 def sign_in_at_screen(page: Any, dealer: DealerLogin) -> None:
     """Sign the dealer in on the enrolled screen `page` shows, waiting until the sign-in is behind it."""
     from playwright.sync_api import expect
 
-    page.goto("/dealer/sign-in")
-    page.locator("input[name=username]").fill(dealer.username)
-    page.locator("input[name=pin]").fill(dealer.pin)
-    page.locator("input[name=pin]").press("Enter")
+    submit_sign_in_at_screen(page, dealer.username, dealer.pin)
     expect(page).not_to_have_url(re.compile(r"/dealer/(sign-in|enrol)"))
 
 
