@@ -139,7 +139,12 @@ class ScreenDriver:
         """Type into the card field once the redrawn screen has put the focus there (a key typed
         before that would go nowhere), then Enter if asked."""
         expect(self.root.locator("input[name=card]")).to_be_focused()
-        self._touched(lambda: (self.page.keyboard.type(keys), enter and self.page.keyboard.press("Enter")))
+
+        def touch() -> None:
+            self.page.keyboard.type(keys)
+            if enter:
+                self.page.keyboard.press("Enter")
+        self._touched(touch)
 
     def decision_button(self, seat: int, action: str, hand: int | None) -> Locator:
         at_hand = f"[data-hand='{hand}']" if hand is not None else ":not([data-hand])"

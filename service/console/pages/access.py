@@ -250,14 +250,13 @@ def review_rows() -> list[dict[str, Any]]:
     supervisor's key always has one; a terminal's never does); an account is its own person."""
     uow = request_uow()
     rows = [{"kind": "staff", "id": a["username"], "name": a["display_name"], "owner": None, "role": a["role"],
-             "table_id": None,
-             "status": "active" if a["active"] else "deactivated", "created_at": a["created_at"],
+             "table_id": None, "status": "active" if a["active"] else "deactivated", "created_at": a["created_at"],
              "created_by": a["created_by"], "last_used_at": a["last_sign_in_at"], "ended_at": a["deactivated_at"]}
             for a in list_staff(uow)]
     rows += [{"kind": "key", "id": str(k["key_id"]), "name": k["name"], "owner": k["owner"], "role": k["role"],
-              "table_id": k["table_id"],
-              "status": "revoked" if k["revoked_at"] else "live", "created_at": k["created_at"],
-              "created_by": k["created_by"], "last_used_at": k["last_used_at"], "ended_at": k["revoked_at"]}
+              "table_id": k["table_id"], "status": "revoked" if k["revoked_at"] else "live",
+              "created_at": k["created_at"], "created_by": k["created_by"], "last_used_at": k["last_used_at"],
+              "ended_at": k["revoked_at"]}
              for k in access_list(uow)]
     return rows
 
