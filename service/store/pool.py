@@ -1,6 +1,9 @@
 """Opens the PostgreSQL connection pool a process uses; called by the app factory, never at import."""
 from __future__ import annotations
 
+from typing import Any
+
+import psycopg
 from psycopg_pool import ConnectionPool
 
 from .session import app_conninfo, configure_connection, named
@@ -36,7 +39,17 @@ def open_pool(database_url: str, *, min_size: int = MIN_SIZE, max_size: int = MA
                           kwargs={"autocommit": True, "prepare_threshold": PREPARE_THRESHOLD,
                                   **named(database_url, name)},
                           timeout=CHECKOUT_TIMEOUT, reconnect_timeout=RECONNECT_WITHIN,
-                          check=ConnectionPool.check_connection,
+                          check=check_connection,
                           configure=configure_connection, open=False)
     pool.open(wait=False)
     return pool
+
+
+def check_connection(conn: psycopg.Connection[Any]) -> None:
+    """Whether the server still answers on `conn`: psycopg_pool's own check (an empty statement,
+    one round trip), sent unprepared. With every statement prepared on its first run
+    (PREPARE_THRESHOLD), psycopg prepares the empty statement under a new name at each check and
+    keeps none of them, so each connection's server process would hold one more prepared statement
+    for every request it had served, for as long as the connection lives. The pool's connections
+    are always in autocommit mode, as the check needs."""
+    conn.execute("", prepare=False)
