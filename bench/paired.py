@@ -29,6 +29,15 @@ def measure_pairs(pairs: int, measure: Callable[[str], float]) -> list[dict]:
     return windows
 
 
+def median_window(windows: list[dict], key: Callable[[dict], float]) -> dict:
+    """The window whose `key` (a latency percentile) is the median of the windows' (of an even
+    number, the higher of the middle two): a disk stall of the shared host lands in one window and
+    cannot carry the figure, as it would carry the percentile of all the windows' requests pooled."""
+    if not windows:
+        raise ValueError("no windows to take the median of")
+    return sorted(windows, key=key)[len(windows) // 2]
+
+
 def three_places_down(x: float) -> float:
     """x cut, not rounded, to three places: a ratio just under a bar is never printed at it."""
     return math.floor(x * 1000 + 1e-9) / 1000

@@ -22,7 +22,8 @@ sys.path.insert(0, str(ROOT))
 
 from cpu_use import per_request_ms, snapshot  # noqa: E402
 from paired import FLOOR as FLOOR_SIDE  # noqa: E402
-from paired import measure_pairs, summarise_pairs  # noqa: E402
+from paired import TERMINAL as TERMINAL_SIDE  # noqa: E402
+from paired import measure_pairs, median_window, order_of_pair, summarise_pairs  # noqa: E402
 
 from service.terminal.client import Latencies, TerminalClient  # noqa: E402
 from service.terminal.simulator import IssuedKey, SimulatorConfig, issue_key, revoke_keys  # noqa: E402
@@ -171,6 +172,10 @@ def p99_of_decisions(figures: dict) -> float:
     return figures["latency"].get(ACTIONS, {}).get("p99_ms", float("inf"))
 
 
+def p99_of_floor(figures: dict) -> float:
+    return figures["latency"].get(FLOOR, {}).get("p99_ms", float("inf"))
+
+
 def paired_load(args, terminal_concurrency: int, floor_keys: list[IssuedKey]) -> tuple[dict, int]:
     """The terminal at its peak concurrency and the floor at its own, in windows taken in turn
     (paired.py): each pair's two windows are seconds apart, so the host's drift, which moves
@@ -202,12 +207,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, default=2, help="measurements per step; the best one counts")
     parser.add_argument("--pairs", type=int, default=4,
                         help="terminal and floor windows taken in turn at their peaks, after the sweep")
+    parser.add_argument("--half-pairs", type=int, default=5,
+                        help="terminal and floor windows at half their peaks, taken in turn; "
+                             "the median window's latency counts")
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--physical", action="store_true")
     parser.add_argument("--out", default=str(RESULTS))
     args = parser.parse_args(argv)
-    if args.pairs < 1:
-        parser.error("--pairs must be at least 1")
+    if args.pairs < 1 or args.half_pairs < 1:
+        parser.error("--pairs and --half-pairs must each be at least 1")
     if not args.admin_key:
         parser.error("needs --admin-key (or PONTOON_ADMIN_KEY)")
     return args
@@ -238,26 +246,40 @@ def sweep_step(args, concurrency: int, floor_keys: list[IssuedKey]) -> tuple[dic
 
 
 def half_loads(args, peak: dict, floor_peak: dict, floor_keys: list[IssuedKey]) -> tuple[dict, dict, int]:
-    """The terminal and the floor each paced at half its own peak, for latencies: the result's
-    "half_load" and "floor_half_load", and the errors their runs met."""
+    """The terminal and the floor each paced at half its own peak, for latencies, in
+    args.half_pairs pairs of windows taken in turn as the peaks' are (paired.order_of_pair): the
+    result's "half_load" and "floor_half_load" are each side's median window, with every window's
+    p99 beside it, and the errors the windows met."""
     half_rate = peak["terminal_requests_per_s"] / 2
     floor_half_rate = floor_peak["floor_requests_per_s"] / 2
     print(f"half of peak: {half_rate:.0f} req/s with {peak['concurrency']} terminals", file=sys.stderr)
-    half, half_runs = best_of(args.repeats, lambda: with_server_view(args, lambda: terminal_load(
-        args, peak["concurrency"], args.seconds * 2, rate=half_rate)), key=lambda f: -p99_of_decisions(f))
-    floor_half, floor_half_runs = best_of(
-        args.repeats, lambda: with_server_view(args, lambda: floor_load(
-            args, floor_keys[:floor_peak["concurrency"]], args.seconds * 2, rate=floor_half_rate)),
-        key=lambda f: -f["latency"].get(FLOOR, {}).get("p99_ms", float("inf")))
+
+    def measure(side: str) -> dict:
+        if side == FLOOR_SIDE:
+            return with_server_view(args, lambda: floor_load(
+                args, floor_keys[:floor_peak["concurrency"]], args.seconds * 2, rate=floor_half_rate))
+        return with_server_view(args, lambda: terminal_load(
+            args, peak["concurrency"], args.seconds * 2, rate=half_rate))
+
+    windows: dict[str, list[dict]] = {TERMINAL_SIDE: [], FLOOR_SIDE: []}
+    for k in range(args.half_pairs):
+        for side in order_of_pair(k):
+            windows[side].append(measure(side))
+    half = median_window(windows[TERMINAL_SIDE], p99_of_decisions)
+    floor_half = median_window(windows[FLOOR_SIDE], p99_of_floor)
     terminal_side = {"concurrency": peak["concurrency"], "target_requests_per_s": round(half_rate, 1),
+                     "windows": args.half_pairs,
                      "requests_per_s": half["requests_per_s"], "rounds_per_s": half["rounds_per_s"],
                      "decisions_per_s": half["decisions_per_s"], "latency": half["latency"],
                      "server_latency": half["server_latency"],
-                     "decisions_p99_ms_of_each_run": [p99_of_decisions(run) for run in half_runs]}
+                     "decisions_p99_ms_of_each_window": [p99_of_decisions(w) for w in windows[TERMINAL_SIDE]]}
     floor_side = {"concurrency": floor_peak["concurrency"], "target_requests_per_s": round(floor_half_rate, 1),
+                  "windows": args.half_pairs,
                   "requests_per_s": floor_half["requests_per_s"], "latency": floor_half["latency"],
-                  "server_latency": floor_half["server_latency"]}
-    return terminal_side, floor_side, sum(run["errors"] for run in half_runs + floor_half_runs)
+                  "server_latency": floor_half["server_latency"],
+                  "p99_ms_of_each_window": [p99_of_floor(w) for w in windows[FLOOR_SIDE]]}
+    errors = sum(w["errors"] for side in windows.values() for w in side)
+    return terminal_side, floor_side, errors
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -299,10 +321,11 @@ def main(argv: list[str] | None = None) -> int:
         "half_load": half,
         "floor_half_load": floor_half,
         "errors": errors,
-        "method": f"each step measured {args.repeats} times for {args.seconds} s (half-load runs twice as long); "
-                  "the best run counts (the machine is shared); then, at the two peaks, "
-                  f"{args.pairs} pairs of windows taken in turn (the order swapped every pair), their ratios' "
-                  "median given; latency as the client sees it",
+        "method": f"each step of the sweep measured {args.repeats} times for {args.seconds} s, the best run "
+                  f"counting (the machine is shared); then, at the two peaks, {args.pairs} pairs of windows "
+                  "taken in turn (the order swapped every pair), their ratios' median given; then, at half "
+                  f"of each peak, {args.half_pairs} pairs of {args.seconds * 2} s windows taken in turn, each "
+                  "side's median window by p99 given; latency as the client sees it",
         "seats": args.seats, "shoe": "physical" if args.physical else "virtual",
         "cpus": os.cpu_count(), "load_average_before": load_before,
         "load_average_after": [round(x, 2) for x in os.getloadavg()],

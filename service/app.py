@@ -18,6 +18,7 @@ from .config import Settings
 from .observability import logs
 from .reports.gaming_day import check_day_start, parse_day_start
 from .staff.keys import StaffKeys
+from .staff.passwords import PasswordHashing
 from .staff.policy import StaffPolicy
 from .store.pool import open_pool
 from .store.repositories.settlement import SettlementBacklog, SettlementRepository
@@ -26,9 +27,12 @@ from .web import browser, request_scope, transport
 
 
 def create_app(settings: Settings | None = None, *, connect: bool = True,
-               open_unit_of_work: request_scope.OpenUnitOfWork = unit_of_work) -> Flask:
+               open_unit_of_work: request_scope.OpenUnitOfWork = unit_of_work,
+               password_hashing: PasswordHashing | None = None) -> Flask:
     """The WSGI app. `connect=False` builds it without a pool (to list its routes);
-    `open_unit_of_work` opens each request's unit of work on a connection of the pool."""
+    `open_unit_of_work` opens each request's unit of work on a connection of the pool;
+    `password_hashing` hashes and checks staff passwords and dealers' PINs (argon2id at
+    argon2-cffi's default cost unless given)."""
     settings = settings or Settings.from_env()
     # A gaming day that cannot start is a configuration error: refused at start, not per report.
     check_day_start(parse_day_start(settings.gaming_day_starts), settings.timezone)
@@ -52,7 +56,7 @@ def create_app(settings: Settings | None = None, *, connect: bool = True,
     # The people signed in through a browser (the staff's console, a dealer at a table's screen):
     # the keys their sessions are signed with and the policy their passwords, PINs and lockouts follow.
     keys = StaffKeys.from_settings(settings)
-    app.extensions["pontoon.staff_policy"] = StaffPolicy.from_settings(settings, keys)
+    app.extensions["pontoon.staff_policy"] = StaffPolicy.from_settings(settings, keys, password_hashing)
     browser.install(app, settings, keys)
     console.install(app)   # after the API's error handlers: its own 404 and 405 pages win in /console
     dealer.install(app)

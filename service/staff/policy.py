@@ -23,8 +23,10 @@ class StaffPolicy:
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC), compare=False)   # what a lock is timed by
 
     @classmethod
-    def from_settings(cls, settings: Settings, keys: StaffKeys | None = None) -> StaffPolicy:
+    def from_settings(cls, settings: Settings, keys: StaffKeys | None = None,
+                      passwords: PasswordHashing | None = None) -> StaffPolicy:
         return cls(keys=keys or StaffKeys.from_settings(settings),
+                   passwords=passwords or PasswordHashing(),
                    max_failures=max(1, settings.console_max_failures),
                    lock=timedelta(minutes=settings.console_lock_minutes),
                    idle=timedelta(minutes=settings.console_idle_minutes),

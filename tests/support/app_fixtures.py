@@ -11,26 +11,24 @@ from contextlib import contextmanager
 
 import psycopg
 import pytest
-from argon2 import PasswordHasher
 from flask import Flask
 
 from service.app import create_app
 from service.roles import PERSONAL_KEY_ROLES
-from service.staff.passwords import PasswordHashing
 from service.store.repositories.audit import AuditRecord, AuditRepository, chain_for
 from service.store.repositories.keys import KeysRepository
 from service.store.repositories.staff import StaffRepository
 from service.store.uow import ShuffleSource, UnitOfWork
 from tests.support.api_client import Api, flask_sender, owner_password
+from tests.support.passwords import cheapest_hashing
 
 
 def chained_person(conn: psycopg.Connection, role: str, password: str, username: str | None = None) -> uuid.UUID:
     """A new staff account of `role` with `password` as its own (as if its person had set it at
     their first sign-in), its creation chained as the service chains it."""
-    # The cheapest argon2 parameters: these tests are about keys, not the hash's cost.
-    hashing = PasswordHashing(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
     row = StaffRepository(conn).add(username=username or f"{role[:4]}-{tokens.token_hex(4)}",
-                                    display_name=f"test {role}", role=role, password_hash=hashing.hash(password),
+                                    display_name=f"test {role}", role=role,
+                                    password_hash=cheapest_hashing().hash(password),
                                     created_by="test")
     assert row is not None
     AuditRepository(conn).append(chain_for(None), [AuditRecord("staff_created", {
@@ -64,7 +62,7 @@ def chained_key_with_id(conn: psycopg.Connection, role: str, table: str | None, 
 
 @pytest.fixture(scope="session")
 def app(settings):
-    app = create_app(settings)
+    app = create_app(settings, password_hashing=cheapest_hashing())
     app.config["TESTING"] = True
     yield app
     app.extensions["pontoon.pool"].close()
@@ -86,7 +84,7 @@ def app_with(settings):
                     setattr(uow, name, repository(conn))
                 yield uow
 
-        app = create_app(settings, open_unit_of_work=open_unit_of_work)
+        app = create_app(settings, open_unit_of_work=open_unit_of_work, password_hashing=cheapest_hashing())
         app.config["TESTING"] = testing   # testing: an error the app does not answer reaches the test
         apps.append(app)
         return app

@@ -23,10 +23,11 @@ def make_staff(app):
         username = username or f"{role[:4]}{secrets.token_hex(4)}"
         password = password or f"pw-{secrets.token_urlsafe(12)}"
         first = f"first-{secrets.token_urlsafe(12)}" if own_password and role != "dealer" else password
+        policy = app.extensions["pontoon.staff_policy"]   # hashed as the app checks them
         with unit_of_work(app.extensions["pontoon.pool"]) as uow, uow.transaction():
-            issued = create_staff(CreateStaff(username, role, actor="test", password=first), uow)
+            issued = create_staff(CreateStaff(username, role, actor="test", password=first), uow, policy)
             if first != password:
-                change_password(ChangePassword(issued.account["user_id"], first, password, None), uow)
+                change_password(ChangePassword(issued.account["user_id"], first, password, None), uow, policy)
         return StaffLogin(username, password, role)
     return make
 

@@ -63,10 +63,13 @@ def test_the_terminal_benchmark_measures_the_terminal_and_the_floor(floor_stack,
     url, admin_key = floor_stack
     out = tmp_path / "terminal.json"
     run_bench("terminal_bench.py", "--url", url, "--admin-key", admin_key, "--concurrency", "1",
-              "--seconds", "0.4", "--repeats", "1", "--pairs", "1", "--warm-up", "0.2", "--out", str(out))
+              "--seconds", "0.4", "--repeats", "1", "--pairs", "1", "--half-pairs", "2", "--warm-up", "0.2",
+              "--out", str(out))
     figures = json.loads(out.read_text())
     assert figures["errors"] == 0
     assert figures["peak"]["decisions_per_s"] > 0 and figures["floor_peak"]["requests_per_s"] > 0
+    assert len(figures["half_load"]["decisions_p99_ms_of_each_window"]) == 2
+    assert len(figures["floor_half_load"]["p99_ms_of_each_window"]) == 2
 
 
 def test_the_replay_benchmark_times_the_engine_and_the_naive_replayer(replay_results):

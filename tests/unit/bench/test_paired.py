@@ -8,7 +8,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
-from paired import measure_pairs, order_of_pair, summarise_pairs  # noqa: E402
+from paired import measure_pairs, median_window, order_of_pair, summarise_pairs  # noqa: E402
 from report import paired_rows  # noqa: E402
 
 
@@ -71,3 +71,12 @@ def test_the_median_is_taken_before_rounding_so_it_never_rounds_up_to_a_bar():
 
 def test_no_pairs_no_row():
     assert paired_rows(None) == [] and paired_rows({"pairs": 0, "median_ratio": None}) == []
+
+
+def test_the_median_window_is_the_middle_one_by_its_percentile_and_the_higher_of_two():
+    def windows(*p99s: float) -> list[dict]:
+        return [{"window": k, "p99_ms": p99} for k, p99 in enumerate(p99s)]
+    assert median_window(windows(21.7, 845.0, 17.7, 19.0, 23.1), key=lambda w: w["p99_ms"])["window"] == 0
+    assert median_window(windows(12.0, 30.0), key=lambda w: w["p99_ms"])["p99_ms"] == 30.0
+    with pytest.raises(ValueError):
+        median_window([], key=lambda w: w["p99_ms"])

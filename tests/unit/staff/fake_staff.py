@@ -3,18 +3,16 @@ handlers' fake unit of work, so the sign-in rules are tested without PostgreSQL 
 tested in the console's tests)."""
 from __future__ import annotations
 
-from argon2 import PasswordHasher
-
-from service.staff.passwords import PasswordHashing
 from service.staff.policy import StaffPolicy
+from tests.support.passwords import cheapest_hashing
 from tests.unit.handlers.fake_staff import FakeSession, FakeStaff
 from tests.unit.handlers.fake_uow import FakeUnitOfWork
 
 __all__ = ["CHEAP", "FakeSession", "FakeStaff", "StaffUnitOfWork"]
 
 # The staff rules at argon2's lowest cost: the rules are under test here, not the hash's cost (the
-# console's tests sign in at the real one). A policy a test varies keeps these passwords.
-CHEAP = StaffPolicy(passwords=PasswordHashing(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)))
+# browser tests sign in at the real one). A policy a test varies keeps these passwords.
+CHEAP = StaffPolicy(passwords=cheapest_hashing())
 
 
 class StaffUnitOfWork(FakeUnitOfWork):
