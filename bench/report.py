@@ -106,8 +106,10 @@ def settlement_rows(settlement: dict) -> list[dict]:
 
 
 def replay_rows(replay: dict) -> list[dict]:
+    """The replay's bars are the medians of the runs' own ratios, as replay_bench.py gives them."""
     return [_row(f"batch replay ({replay['rounds']} rounds)", replay["engine_rounds_per_s"],
-                 replay["floor_naive_rounds_per_s"], "rounds/s", "naive single-pass replayer"),
+                 replay["floor_naive_rounds_per_s"], "rounds/s", "naive single-pass replayer",
+                 ratio=replay.get("ratio_engine_to_floor")),
             _row("  batch replay, one process", replay["engine_one_process_rounds_per_s"],
                  replay["floor_naive_rounds_per_s"], "rounds/s", "naive single-pass replayer"),
             _row("  batch replay, two workers against one", replay["engine_rounds_per_s"],

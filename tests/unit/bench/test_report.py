@@ -6,7 +6,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 
-from report import cpu_rows  # noqa: E402
+from report import cpu_rows, replay_rows  # noqa: E402
 
 TERMINAL = {"machine": 4.258, "api": 2.262, "database": 1.031, "load generator": 0.759, "settlement": 0.085}
 FLOOR = {"machine": 2.135, "api": 1.118, "database": 0.311, "load generator": 0.669}
@@ -32,3 +32,10 @@ def test_without_a_load_generator_figure_there_is_no_service_alone_row():
 
 def test_no_figures_no_rows():
     assert cpu_rows({}, FLOOR) == []
+
+
+def test_the_replays_ratios_are_the_medians_of_the_runs_own_ratios_not_of_the_medians():
+    replay = {"rounds": 200000, "engine_rounds_per_s": 16457, "engine_one_process_rounds_per_s": 9682,
+              "floor_naive_rounds_per_s": 9579, "ratio_engine_to_floor": 1.609, "ratio_two_workers_to_one": 1.7}
+    two_workers, _, against_one = replay_rows(replay)
+    assert two_workers["ratio"] == 1.609 and against_one["ratio"] == 1.7
