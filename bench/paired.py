@@ -4,7 +4,9 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable
+from typing import TypeVar
 
+T = TypeVar("T")
 TERMINAL, FLOOR = "terminal", "floor"
 
 
@@ -14,19 +16,20 @@ def order_of_pair(k: int) -> tuple[str, str]:
     return (TERMINAL, FLOOR) if k % 2 == 0 else (FLOOR, TERMINAL)
 
 
-def measure_pairs(pairs: int, measure: Callable[[str], float]) -> list[dict]:
-    """`pairs` pairs of windows, each side measured by `measure(side)` (its requests/s) in the
-    order order_of_pair() gives."""
+def windows_in_turn(pairs: int, measure: Callable[[str], T]) -> list[dict[str, T]]:
+    """`pairs` pairs of windows, each side measured by `measure(side)` in the order
+    order_of_pair() gives: each pair's {side: what its window measured}."""
     if pairs < 1:
         raise ValueError("at least one pair of windows is needed")
-    windows = []
-    for k in range(pairs):
-        order = order_of_pair(k)
-        got = {side: measure(side) for side in order}
-        windows.append({"first": order[0], "terminal_requests_per_s": got[TERMINAL],
-                        "floor_requests_per_s": got[FLOOR],
-                        "ratio": round(got[TERMINAL] / got[FLOOR], 3) if got[FLOOR] else None})
-    return windows
+    return [{side: measure(side) for side in order_of_pair(k)} for k in range(pairs)]
+
+
+def measure_pairs(pairs: int, measure: Callable[[str], float]) -> list[dict]:
+    """windows_in_turn() of each side's requests/s, with each pair's ratio."""
+    return [{"first": order_of_pair(k)[0], "terminal_requests_per_s": got[TERMINAL],
+             "floor_requests_per_s": got[FLOOR],
+             "ratio": round(got[TERMINAL] / got[FLOOR], 3) if got[FLOOR] else None}
+            for k, got in enumerate(windows_in_turn(pairs, measure))]
 
 
 def median_window(windows: list[dict], key: Callable[[dict], float]) -> dict:

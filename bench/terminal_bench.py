@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from cpu_use import per_request_ms, snapshot  # noqa: E402
 from paired import FLOOR as FLOOR_SIDE  # noqa: E402
 from paired import TERMINAL as TERMINAL_SIDE  # noqa: E402
-from paired import measure_pairs, median_window, order_of_pair, summarise_pairs  # noqa: E402
+from paired import measure_pairs, median_window, summarise_pairs, windows_in_turn  # noqa: E402
 
 from service.terminal.client import Latencies, TerminalClient  # noqa: E402
 from service.terminal.simulator import IssuedKey, SimulatorConfig, issue_key, revoke_keys  # noqa: E402
@@ -247,7 +247,7 @@ def sweep_step(args, concurrency: int, floor_keys: list[IssuedKey]) -> tuple[dic
 
 def half_loads(args, peak: dict, floor_peak: dict, floor_keys: list[IssuedKey]) -> tuple[dict, dict, int]:
     """The terminal and the floor each paced at half its own peak, for latencies, in
-    args.half_pairs pairs of windows taken in turn as the peaks' are (paired.order_of_pair): the
+    args.half_pairs pairs of windows taken in turn as the peaks' are (paired.windows_in_turn): the
     result's "half_load" and "floor_half_load" are each side's median window, with every window's
     p99 beside it, and the errors the windows met."""
     half_rate = peak["terminal_requests_per_s"] / 2
@@ -261,10 +261,8 @@ def half_loads(args, peak: dict, floor_peak: dict, floor_keys: list[IssuedKey]) 
         return with_server_view(args, lambda: terminal_load(
             args, peak["concurrency"], args.seconds * 2, rate=half_rate))
 
-    windows: dict[str, list[dict]] = {TERMINAL_SIDE: [], FLOOR_SIDE: []}
-    for k in range(args.half_pairs):
-        for side in order_of_pair(k):
-            windows[side].append(measure(side))
+    pairs = windows_in_turn(args.half_pairs, measure)
+    windows = {side: [pair[side] for pair in pairs] for side in (TERMINAL_SIDE, FLOOR_SIDE)}
     half = median_window(windows[TERMINAL_SIDE], p99_of_decisions)
     floor_half = median_window(windows[FLOOR_SIDE], p99_of_floor)
     terminal_side = {"concurrency": peak["concurrency"], "target_requests_per_s": round(half_rate, 1),
