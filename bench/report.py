@@ -42,10 +42,9 @@ def terminal_rows(terminal: dict) -> list[dict]:
     rows += paired_rows(terminal.get("paired"))
     rows += cpu_rows(peak.get("cpu_ms_per_request") or {}, floor.get("cpu_ms_per_request") or {})
     half, floor_half = terminal["half_load"], terminal["floor_half_load"]
-    # Each side's median window by p99 (older results hold the best of their runs, and no count).
-    windows = f"; median of {half['windows']} windows" if "windows" in half else ""
-    rows.append(_row(f"half of peak ({half['concurrency']} terminals, {half['target_requests_per_s']} req/s asked"
-                     f"{windows})", half["requests_per_s"], floor_half["requests_per_s"], "requests/s",
+    rows.append(_row(f"half of peak ({half['concurrency']} terminals, {half['target_requests_per_s']} req/s asked; "
+                     f"median of {half['windows']} windows)", half["requests_per_s"], floor_half["requests_per_s"],
+                     "requests/s",
                      f"floor at half its peak ({floor_half['target_requests_per_s']} req/s asked)"))
     floor_latency: dict = next(iter(floor_half["latency"].values()), {})
     for endpoint, figures in half["latency"].items():
